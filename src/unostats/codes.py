@@ -1,0 +1,158 @@
+"""Integer codes shared by the rule table, the kernels, the referee and the store.
+
+Only constants live here: the positions of rule switches in the kernel's rule vector, policy and
+behaviour indices, trace event kinds and per-round counters. Enum-valued rules are coded as the
+index of the value in the rule table's ``values`` tuple (the default is always 0).
+"""
+
+# --- Positions in the int64 rule vector handed to the kernels (filled by rules.RuleSet). ---
+R_HAND_SIZE = 0
+R_FIRST_CARD = 1
+R_WILD_DRAW_FOUR = 2
+R_WILD = 3
+R_CHALLENGE = 4
+R_DRAW = 5
+R_COLOUR_CYCLE = 6
+R_DOUBLE_ACTION = 7
+R_STACK_DRAW_TWO = 8
+R_STACK_DRAW_FOUR = 9
+R_DRAW_TWO_ON_DRAW_FOUR = 10
+R_REVERSE_DEFLECTS = 11
+R_STACK_SKIP = 12
+R_SKIP_ESCAPE = 13
+R_JUMP_IN = 14
+R_MULTI_PLAY = 15
+R_SEVEN_ZERO = 16
+R_FIVE_SWAP = 17
+R_ZERO_SLAP = 18
+R_UNO_SLAP = 19
+R_SILENCE = 20
+R_EIGHT_COVER = 21
+R_UNO_PENALTY = 22
+R_MISTAKE_PENALTY = 23
+R_SCORING = 24
+R_TARGET_SCORE = 25
+R_LONE_ZERO_VALUE = 26
+R_H2O_BONUS = 27
+R_ROUND_END = 28
+R_MAX_TURNS = 29
+R_MAX_ROUNDS = 30
+R_BLANK_EFFECT = 31
+R_CUSTOM_WILD_EFFECT = 32
+N_RULE_SLOTS = 33
+
+# Enum value codes (index into the rule table's values; keep in step with rules.py).
+FIRST_CARD_OFFICIAL, FIRST_CARD_NUMBER_ONLY, FIRST_CARD_EXTREME = 0, 1, 2
+WD4_NO_MATCHING_COLOUR, WD4_FREE = 0, 1
+WILD_FREE, WILD_NO_MATCHING_COLOUR = 0, 1
+CHALLENGE_OFFICIAL, CHALLENGE_HOUSE, CHALLENGE_EXTREME = 0, 1, 2
+DRAW_ONE_MAY_PLAY, DRAW_ONE_THEN_PASS, DRAW_TWO_CARDS, DRAW_UNTIL_PLAYABLE = 0, 1, 2, 3
+SCORING_WINNER_TAKES_ALL = 0
+ROUND_END_FIRST_OUT = 0
+
+# --- Play policies (B2), by position in rules.POLICIES. ---
+POLICY_RANDOM = 0
+POLICY_FIRST_LEGAL = 1
+POLICY_COLOUR_FIRST = 2
+POLICY_NUMBER_FIRST = 3
+POLICY_ACTIONS_FIRST = 4
+POLICY_SAVE_ACTIONS = 5
+POLICY_HIGH_VALUE_FIRST = 6
+POLICY_WILD_LAST = 7
+
+# --- Behaviour probabilities (B1): columns of the float64 [seats, N_BEHAVIOUR] array. ---
+B_FORGET_UNO = 0
+B_CATCH_UNO = 1
+B_CHALLENGE = 2
+B_BLUFF = 3
+B_JUMP_IN = 4
+B_SILENCE_BREAK = 5
+B_MISTAKE = 6
+B_REACTION = 7
+N_BEHAVIOUR = 8
+
+# --- Trace events: rows of an int64 [n, 4] array (kind, seat, a, b); -1 where unused. ---
+EV_ROUND_START = 1  # seat=dealer, a=round index, b=first player
+EV_DEAL = 2  # seat receives card a
+EV_FLIP = 3  # card a turned up as a candidate first discard
+EV_FLIP_RETURN = 4  # card a goes back into the draw pile (first_card rule), flip again
+EV_TURN = 5  # seat starts a turn (turns counter +1)
+EV_PLAY = 6  # seat plays card a onto the discard pile
+EV_COLOUR = 7  # seat names colour a (after a black card)
+EV_DRAW = 8  # seat draws card a; b = draw reason (DRAW_*)
+EV_DRAW_FAIL = 9  # seat should draw but both piles are exhausted; b = draw reason
+EV_PASS = 10  # seat ends its turn without playing
+EV_SKIP = 11  # seat misses its turn
+EV_DIRECTION = 12  # direction becomes a (+1 clockwise, -1 counter-clockwise)
+EV_CHALLENGE = 13  # seat challenges seat a's black card; b = 1 guilty, 0 innocent
+EV_UNO_CALL = 14  # seat calls UNO
+EV_UNO_MISS = 15  # seat forgot UNO; a = catching seat or -1 if nobody noticed
+EV_RESHUFFLE = 16  # a cards of the discard pile (all but its top) become the draw pile
+EV_ROUND_END = 17  # seat = winner (-1 if capped); a = ROUND_END_*; b = points of the round
+EV_SCORE = 18  # seat: a = hand points left, b = score after the round
+EV_GAME_END = 19  # seat = game winner (-1 if capped); a = GAME_END_*
+
+EVENT_NAMES = {
+    EV_ROUND_START: "round_start",
+    EV_DEAL: "deal",
+    EV_FLIP: "flip",
+    EV_FLIP_RETURN: "flip_return",
+    EV_TURN: "turn",
+    EV_PLAY: "play",
+    EV_COLOUR: "colour",
+    EV_DRAW: "draw",
+    EV_DRAW_FAIL: "draw_fail",
+    EV_PASS: "pass",
+    EV_SKIP: "skip",
+    EV_DIRECTION: "direction",
+    EV_CHALLENGE: "challenge",
+    EV_UNO_CALL: "uno_call",
+    EV_UNO_MISS: "uno_miss",
+    EV_RESHUFFLE: "reshuffle",
+    EV_ROUND_END: "round_end",
+    EV_SCORE: "score",
+    EV_GAME_END: "game_end",
+}
+
+# Why a card is drawn (b of EV_DRAW / EV_DRAW_FAIL).
+DRAW_NORMAL = 0  # no legal card (P5)
+DRAW_DRAW_TWO = 1  # penalty of a Draw Two
+DRAW_DRAW_FOUR = 2  # penalty of a Wild Draw Four
+DRAW_CHALLENGE = 3  # penalty of a challenge (either side)
+DRAW_UNO = 4  # caught without calling UNO
+DRAW_REASON_NAMES = ("normal", "draw_two", "draw_four", "challenge", "uno")
+
+# How a round / game ended.
+ROUND_END_WIN = 0
+ROUND_END_CAP = 1
+ROUND_END_NAMES = ("win", "cap")
+GAME_END_TARGET = 0
+GAME_END_CAP = 1
+GAME_END_NAMES = ("target", "cap")
+
+# --- Per-round counters: columns of the kernel's int64 round-statistics output. ---
+C_TURNS = 0
+C_CARDS_PLAYED = 1
+C_CARDS_DRAWN = 2  # all cards drawn, any reason
+C_NORMAL_DRAWS = 3  # drawn for having no legal card
+C_PENALTY_CARDS = 4  # drawn as a penalty (Draw Two, Wild Draw Four, challenge, UNO)
+C_RESHUFFLES = 5
+C_DIRECTION_CHANGES = 6
+C_CHALLENGES = 7
+C_CHALLENGES_WON = 8  # won by the challenger (the player was guilty)
+C_UNO_PENALTIES = 9
+C_SKIPS = 10
+N_COUNTERS = 11
+COUNTER_NAMES = (
+    "turns",
+    "cards_played",
+    "cards_drawn",
+    "normal_draws",
+    "penalty_cards",
+    "reshuffles",
+    "direction_changes",
+    "challenges",
+    "challenges_won",
+    "uno_penalties",
+    "skips",
+)

@@ -1,0 +1,334 @@
+"""The rule table: every rule option of RULES.md section 12, its type, default and catalogue id.
+
+This table is the single source of truth. It drives scenario validation, defaults, the rules
+documentation and the kernel's int64 rule vector. Each option also says which values the engine
+implements today: ``RuleSet.from_mapping`` rejects the others with a clear message, so no rule is
+ever silently ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import cards, codes
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    key: str
+    rule_ids: str  # RULES.md ids, e.g. "P5"
+    doc: str
+    slot: int  # position in the kernel rule vector
+    values: tuple[Any, ...] | None = None  # enum or bool values, default first
+    int_range: tuple[int, int] | None = None  # inclusive bounds for integer options
+    default: Any = None
+    implemented: tuple[Any, ...] | None = None  # None: every value is implemented
+
+    @property
+    def kind(self) -> str:
+        if self.int_range is not None:
+            return "int"
+        if self.values == (False, True):
+            return "bool"
+        return "enum"
+
+    def allowed_text(self) -> str:
+        if self.int_range is not None:
+            lo, hi = self.int_range
+            return f"an integer from {lo} to {hi}"
+        return ", ".join(_show(v) for v in self.values)
+
+    def is_implemented(self, value: Any) -> bool:
+        return self.implemented is None or value in self.implemented
+
+    def code(self, value: Any) -> int:
+        """The kernel's integer for a (validated) value."""
+        if self.int_range is not None:
+            return int(value)
+        return self.values.index(value)
+
+
+def _show(v: Any) -> str:
+    return json.dumps(v) if isinstance(v, bool) else str(v)
+
+
+def _enum(key, ids, doc, slot, values, implemented=None):
+    return RuleOption(key, ids, doc, slot, values=tuple(values), default=values[0],
+                      implemented=None if implemented is None else tuple(implemented))
+
+
+def _bool(key, ids, doc, slot, implemented=None):
+    return RuleOption(key, ids, doc, slot, values=(False, True), default=False,
+                      implemented=None if implemented is None else tuple(implemented))
+
+
+def _int(key, ids, doc, slot, lo, hi, default, implemented=None):
+    return RuleOption(key, ids, doc, slot, int_range=(lo, hi), default=default,
+                      implemented=None if implemented is None else tuple(implemented))
+
+
+TARGET_SCORE_DEFAULTS = {
+    "winner_takes_all": 500,
+    "own_points_low_wins": 500,
+    "own_points_lose_at": 200,
+    "card_count": 100,
+    "lazy": 500,
+}
+
+_OFF = (False,)
+
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    _int("hand_size", "S1", "Cards dealt to each player.", codes.R_HAND_SIZE, 1, 20, 7),
+    _enum("first_card", "S2", "What the first discard does.", codes.R_FIRST_CARD,
+          ("official", "number_only", "extreme"), implemented=("official", "number_only")),
+    _enum("wild_draw_four", "P2", "When a Wild Draw Four may be played.", codes.R_WILD_DRAW_FOUR,
+          ("no_matching_colour", "free")),
+    _enum("wild", "P3", "When a plain Wild may be played.", codes.R_WILD,
+          ("free", "no_matching_colour"), implemented=("free",)),
+    _enum("challenge", "P4", "Penalties when a restricted black card is challenged.",
+          codes.R_CHALLENGE, ("official", "house", "extreme"), implemented=("official",)),
+    _enum("draw", "P5", "What a player with no playable card does.", codes.R_DRAW,
+          ("one_may_play", "one_then_pass", "two", "until_playable"),
+          implemented=("one_may_play",)),
+    _bool("colour_cycle", "P7", "Black cards set the next colour of a fixed cycle.",
+          codes.R_COLOUR_CYCLE, implemented=_OFF),
+    _bool("double_action", "A2", "Two identical coloured action cards in one turn.",
+          codes.R_DOUBLE_ACTION, implemented=_OFF),
+    _enum("stack_draw_two", "A3", "Draw Two stacking.", codes.R_STACK_DRAW_TWO,
+          ("none", "sum", "pass_on"), implemented=("none",)),
+    _enum("stack_draw_four", "A4", "Wild Draw Four stacking.", codes.R_STACK_DRAW_FOUR,
+          ("none", "sum", "pass_on"), implemented=("none",)),
+    _bool("draw_two_on_draw_four", "A5", "Escape a +4 with a Draw Two of the named colour.",
+          codes.R_DRAW_TWO_ON_DRAW_FOUR, implemented=_OFF),
+    _enum("reverse_deflects", "A6", "A Reverse sends a pending draw penalty back.",
+          codes.R_REVERSE_DEFLECTS, ("none", "back", "extreme"), implemented=("none",)),
+    _bool("stack_skip", "A7", "A Skip on a Skip skips one more player.", codes.R_STACK_SKIP,
+          implemented=_OFF),
+    _bool("skip_escape", "A8", "A skipped player escapes by jumping in with an identical Skip.",
+          codes.R_SKIP_ESCAPE, implemented=_OFF),
+    _enum("jump_in", "J1-J4", "Out-of-turn play of an identical card.", codes.R_JUMP_IN,
+          ("none", "numbers", "all_but_draw_four", "extreme"), implemented=("none",)),
+    _enum("multi_play", "N3", "Several cards in one turn.", codes.R_MULTI_PLAY,
+          ("none", "same_rank", "two_matching"), implemented=("none",)),
+    _bool("seven_zero", "N1", "7 swaps hands with a chosen player; 0 passes all hands on.",
+          codes.R_SEVEN_ZERO, implemented=_OFF),
+    _bool("five_swap", "N2", "A 5 swaps one card with any player.", codes.R_FIVE_SWAP,
+          implemented=_OFF),
+    _int("zero_slap", "N4", "Cards the slowest player draws after a 0 (0 = off).",
+         codes.R_ZERO_SLAP, 0, 20, 0, implemented=(0,)),
+    _int("uno_slap", "N4", "Cards the slowest player draws after an UNO call (0 = off).",
+         codes.R_UNO_SLAP, 0, 20, 0, implemented=(0,)),
+    _enum("silence", "N5", "Silence rules.", codes.R_SILENCE, ("none", "seven", "two", "black"),
+          implemented=("none",)),
+    _bool("eight_cover", "N6", "An 8 must be covered by its player.", codes.R_EIGHT_COVER,
+          implemented=_OFF),
+    _int("uno_penalty", "U1", "Cards drawn when caught without calling UNO (0 = no UNO rule).",
+         codes.R_UNO_PENALTY, 0, 10, 2),
+    _int("mistake_penalty", "U2", "Cards drawn per rule mistake.", codes.R_MISTAKE_PENALTY,
+         0, 2, 0, implemented=(0,)),
+    _enum("scoring", "R2-R6", "How rounds are scored and a game is won.", codes.R_SCORING,
+          ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count", "lazy"),
+          implemented=("winner_takes_all",)),
+    _int("target_score", "R2-R5",
+         "Score that ends a game (default by scoring: 500; 200 for own_points_lose_at; "
+         "100 for card_count).", codes.R_TARGET_SCORE, 1, 100_000, None),
+    _int("lone_zero_value", "R7", "Value of a hand of exactly one 0 at round end (0 = off).",
+         codes.R_LONE_ZERO_VALUE, 0, 100, 0, implemented=(0,)),
+    _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off.",
+          codes.R_H2O_BONUS, implemented=_OFF),
+    _enum("round_end", "R9-R10", "When a round ends.", codes.R_ROUND_END,
+          ("first_out", "to_the_last", "seven_rounds"), implemented=("first_out",)),
+    _int("max_turns", "-", "Safety cap on turns per round; a capped round has no winner.",
+         codes.R_MAX_TURNS, 10, 1_000_000, 5000),
+    _int("max_rounds", "-", "Safety cap on rounds per game; a capped game has no winner.",
+         codes.R_MAX_ROUNDS, 1, 100_000, 1000),
+    _enum("blank_effect", "D3", "What a blank card does.", codes.R_BLANK_EFFECT,
+          ("none", "draw_ten"), implemented=("none",)),
+    _enum("custom_wild_effect", "D5", "What a customizable wild does.",
+          codes.R_CUSTOM_WILD_EFFECT, ("everyone_draws_two", "swap_one_with_next"),
+          implemented=("everyone_draws_two",)),
+)
+RULES_BY_KEY: dict[str, RuleOption] = {o.key: o for o in RULE_OPTIONS}
+assert len({o.slot for o in RULE_OPTIONS}) == codes.N_RULE_SLOTS
+
+DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS), D1/D3-D6
+DECK_RANGE = (0, 40)
+DECK_IMPLEMENTED_ZERO = ("blank", "hit_all_one", "hit_all_two", "swap_hands", "custom_wild")
+
+ALL_RULE_KEYS = tuple(o.key for o in RULE_OPTIONS) + (DECK_KEY,)
+
+POLICIES = (
+    "random",
+    "first_legal",
+    "colour_first",
+    "number_first",
+    "actions_first",
+    "save_actions",
+    "high_value_first",
+    "wild_last",
+)
+POLICY_DOCS = {
+    "random": "uniform over the legal card instances in hand",
+    "first_legal": "the legal card with the lowest card id",
+    "colour_first": "a card of the current colour, else one of the same number/symbol, else black",
+    "number_first": "a card of the same number/symbol, else one of the current colour, else black",
+    "actions_first": "coloured action cards first, then black cards, then numbers",
+    "save_actions": "numbers first, then coloured action cards, black cards last",
+    "high_value_first": "the legal card worth the most points",
+    "wild_last": "any legal coloured card before a black card",
+}
+
+# B1 behaviour probabilities: name -> (default, meaning).
+BEHAVIOUR: dict[str, tuple[float, str]] = {
+    "forget_uno": (0.05, "probability of forgetting to call UNO when going down to one card"),
+    "catch_uno": (0.5, "probability of catching another player's missed UNO call"),
+    "challenge": (0.25, "probability of challenging a restricted black card played on you"),
+    "bluff": (0.1, "probability, per turn, of playing a restricted black card illegally"),
+    "jump_in": (0.8, "probability of jumping in when able"),
+    "silence_break": (0.05, "probability of breaking a silence rule"),
+    "mistake": (0.0, "probability of a rule mistake per turn"),
+    "reaction": (1.0, "relative speed in slap and jump-in races (higher is faster)"),
+}
+BEHAVIOUR_SLOTS = {
+    "forget_uno": codes.B_FORGET_UNO,
+    "catch_uno": codes.B_CATCH_UNO,
+    "challenge": codes.B_CHALLENGE,
+    "bluff": codes.B_BLUFF,
+    "jump_in": codes.B_JUMP_IN,
+    "silence_break": codes.B_SILENCE_BREAK,
+    "mistake": codes.B_MISTAKE,
+    "reaction": codes.B_REACTION,
+}
+
+
+class RuleError(ValueError):
+    """A rule mapping is invalid. ``problems`` lists (key path, message) pairs."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"{k}: {m}" for k, m in problems))
+
+
+def check_value(opt: RuleOption, value: Any) -> str | None:
+    """Return a message if ``value`` is not valid (or not implemented) for ``opt``, else None."""
+    if opt.int_range is not None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"expected {opt.allowed_text()}, got {value!r}"
+        lo, hi = opt.int_range
+        if not lo <= value <= hi:
+            return f"{value} is out of range: expected {opt.allowed_text()}"
+    elif opt.kind == "bool":
+        if not isinstance(value, bool):
+            return f"expected true or false, got {value!r}"
+    elif value not in opt.values:
+        return f"unknown value {value!r}; allowed: {opt.allowed_text()}"
+    if not opt.is_implemented(value):
+        done = ", ".join(_show(v) for v in opt.implemented)
+        return (f"{_show(value)} ({opt.rule_ids}) is not implemented by this engine yet; "
+                f"implemented: {done}")
+    return None
+
+
+def check_deck(deck: Any) -> list[tuple[str, str]]:
+    if not isinstance(deck, Mapping):
+        return [(DECK_KEY, f"expected a mapping of card counts, got {deck!r}")]
+    problems = []
+    lo, hi = DECK_RANGE
+    for k, v in deck.items():
+        path = f"{DECK_KEY}.{k}"
+        if k not in cards.DECK_KEYS:
+            problems.append((path, f"unknown card kind; allowed: {', '.join(cards.DECK_KEYS)}"))
+        elif isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            problems.append((path, f"expected an integer from {lo} to {hi}, got {v!r}"))
+        elif k in DECK_IMPLEMENTED_ZERO and v != 0:
+            problems.append((path, "this card kind is not implemented by this engine yet; "
+                                   "its count must be 0"))
+    return problems
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One immutable, fully resolved rule set (every key present, defaults applied)."""
+
+    values: Mapping[str, Any]
+    deck: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(cls, rules: Mapping[str, Any] | None = None) -> RuleSet:
+        """Validate ``rules`` (section-12 keys) and resolve every default; raises RuleError."""
+        rules = dict(rules or {})
+        problems: list[tuple[str, str]] = []
+        deck = rules.pop(DECK_KEY, {}) or {}
+        problems += check_deck(deck)
+        values: dict[str, Any] = {}
+        for key, value in rules.items():
+            opt = RULES_BY_KEY.get(key)
+            if opt is None:
+                problems.append((key, f"unknown rule; allowed: {', '.join(ALL_RULE_KEYS)}"))
+                continue
+            msg = check_value(opt, value)
+            if msg:
+                problems.append((key, msg))
+            values[key] = value
+        if problems:
+            raise RuleError(problems)
+        for opt in RULE_OPTIONS:
+            values.setdefault(opt.key, opt.default)
+        if values["target_score"] is None:
+            values["target_score"] = TARGET_SCORE_DEFAULTS[values["scoring"]]
+        full_deck = {**cards.DECK_KEYS, **deck}
+        return cls(values=values, deck=full_deck)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**dict(self.values), DECK_KEY: dict(self.deck)}
+
+    def canonical_json(self) -> str:
+        return json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
+
+    def hash(self) -> str:
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
+
+    def deck_counts(self) -> np.ndarray:
+        return cards.deck_counts(self.deck)
+
+    def rule_vector(self) -> np.ndarray:
+        vec = np.zeros(codes.N_RULE_SLOTS, dtype=np.int64)
+        for opt in RULE_OPTIONS:
+            vec[opt.slot] = opt.code(self.values[opt.key])
+        return vec
+
+    def check_players(self, players: int) -> str | None:
+        """Message if this deck cannot deal ``players`` hands plus a first discard."""
+        total = int(self.deck_counts().sum())
+        need = players * self.values["hand_size"] + 1
+        if total < need:
+            return (f"the deck has {total} cards, too few to deal {self.values['hand_size']} "
+                    f"to {players} players and turn up a first card ({need} needed)")
+        return None
+
+
+def behaviour_array(per_seat: list[Mapping[str, float]]) -> np.ndarray:
+    """float64 [seats, N_BEHAVIOUR] from per-seat mappings (missing names take defaults)."""
+    arr = np.empty((len(per_seat), codes.N_BEHAVIOUR), dtype=np.float64)
+    for s, beh in enumerate(per_seat):
+        unknown = set(beh) - set(BEHAVIOUR)
+        if unknown:
+            raise RuleError([(f"behaviour.{k}", f"unknown; allowed: {', '.join(BEHAVIOUR)}")
+                             for k in sorted(unknown)])
+        for name, (default, _) in BEHAVIOUR.items():
+            arr[s, BEHAVIOUR_SLOTS[name]] = float(beh.get(name, default))
+    return arr
+
+
+def policy_codes(policies: list[str]) -> np.ndarray:
+    bad = [p for p in policies if p not in POLICIES]
+    if bad:
+        raise RuleError([("policy", f"unknown policy {p!r}; allowed: {', '.join(POLICIES)}")
+                         for p in bad])
+    return np.array([POLICIES.index(p) for p in policies], dtype=np.int64)
