@@ -1,0 +1,11 @@
+"""The simulation engine. Importing this package does not compile anything.
+
+ENGINE_VERSION changes whenever game semantics change (same seed, different games); stored runs
+record it so results are only compared or resumed under the engine that made them.
+
+History:
+1  official rules (issue 2): D1, D2, S1, S2 official/number_only, S3, P1, P2, P4 official, P5
+   one_may_play, P6, P7, A1, U1, R1, R2.
+"""
+
+ENGINE_VERSION = 1

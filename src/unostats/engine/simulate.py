@@ -19,14 +19,18 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import polars as pl
 
-from ..rules import RuleSet
+from .. import cards, codes
+from ..rules import RuleSet, behaviour_array, policy_codes
+from . import _kernels as K
 
 
 @dataclass(frozen=True)
@@ -67,12 +71,223 @@ def simulate_batches(
     seed: int,
     first_game: int = 0,
     threads: int | None = None,
-    batch_games: int = 20_000,
+    batch_games: int = 10_000,
 ) -> Iterator[Batch]:
-    raise NotImplementedError
+    """Play games ``first_game .. first_game + games - 1`` and yield them in batches, in order."""
+    inputs = _KernelInputs.build(rules, players, seats)
+    if games < 0 or first_game < 0 or batch_games < 1:
+        raise ValueError("games and first_game must be >= 0 and batch_games >= 1")
+    _set_threads(threads)
+    estimate = _RoundsEstimate()
+    for lo in range(first_game, first_game + games, batch_games):
+        hi = min(lo + batch_games, first_game + games)
+        yield _play_range(inputs, seed, lo, hi, estimate)
 
 
 def trace_game(
     *, rules: RuleSet, players: int, seats: Seat | Sequence[Seat], seed: int, game: int
 ) -> Trace:
-    raise NotImplementedError
+    """Replay game ``game`` of a run seeded with ``seed``, recording every event."""
+    inputs = _KernelInputs.build(rules, players, seats)
+    max_rounds = rules.values["max_rounds"]
+    capacity = 1 << 16
+    while True:
+        out = _Outputs(1, max_rounds, players)
+        trace = np.full((capacity, 4), -1, dtype=np.int64)
+        done, _, used = _trace_one(inputs, seed, game, out, trace)
+        if used <= capacity:
+            return Trace(rules=rules, players=players, policies=inputs.policies, seed=seed,
+                         game=game, deck_counts=inputs.deck, card_points=inputs.points,
+                         events=trace[:used].copy())
+        capacity = used
+
+
+# ---------------------------------------------------------------- internals
+
+
+@dataclass(frozen=True)
+class _KernelInputs:
+    players: int
+    rule_vector: np.ndarray
+    deck: np.ndarray
+    points: np.ndarray
+    policy: np.ndarray
+    behaviour: np.ndarray
+    policies: tuple[str, ...]
+
+    @classmethod
+    def build(cls, rules: RuleSet, players: int, seats: Seat | Sequence[Seat]) -> _KernelInputs:
+        if not 2 <= players <= 10:
+            raise ValueError(f"players must be from 2 to 10, got {players}")
+        problem = rules.check_players(players)
+        if problem:
+            raise ValueError(problem)
+        seat_list = resolve_seats(seats, players)
+        policies = tuple(s.policy for s in seat_list)
+        return cls(
+            players=players,
+            rule_vector=rules.rule_vector(),
+            deck=rules.deck_counts(),
+            points=cards.card_points(),
+            policy=policy_codes(list(policies)),
+            behaviour=behaviour_array([dict(s.behaviour) for s in seat_list]),
+            policies=policies,
+        )
+
+
+def resolve_seats(seats: Seat | Sequence[Seat], players: int) -> tuple[Seat, ...]:
+    """One Seat per seat: a single Seat is used for every seat; a list must match ``players``."""
+    if isinstance(seats, Seat):
+        return (seats,) * players
+    seats = tuple(seats)
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} seats given for {players} players")
+    return seats
+
+
+def _set_threads(threads: int | None) -> None:
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and not 1 <= threads <= available:
+        raise ValueError(f"threads must be from 1 to {available}, got {threads}")
+    numba.set_num_threads(threads or available)
+
+
+class _RoundsEstimate:
+    """Rounds per game seen so far, to size the round buffers (too small only costs a retry)."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.rounds = 0
+
+    def per_game(self) -> float:
+        return self.rounds / self.games if self.games else 16.0
+
+    def add(self, games: int, rounds: int) -> None:
+        self.games += games
+        self.rounds += rounds
+
+
+class _Outputs:
+    """Preallocated kernel outputs for ``games`` games and ``rounds`` round rows."""
+
+    def __init__(self, games: int, rounds: int, players: int) -> None:
+        self.game = np.zeros((games, K.N_GO), dtype=np.int64)
+        self.game_seat = np.zeros((games, players, K.N_GS), dtype=np.int64)
+        self.round = np.zeros((rounds, K.N_RO), dtype=np.int64)
+        self.round_seat = np.zeros((rounds, players, K.N_RS), dtype=np.int64)
+
+
+def _trace_one(inputs: _KernelInputs, seed: int, game: int, out: _Outputs, trace: np.ndarray):
+    done, rounds = K._play_games(
+        inputs.players, inputs.rule_vector, inputs.deck, inputs.points, inputs.policy,
+        inputs.behaviour, np.uint64(seed), game, game + 1, out.game, out.game_seat, out.round,
+        out.round_seat, trace, 1)
+    # The trace position counts past the buffer end: recover it from the last written row.
+    used = _trace_length(trace)
+    return done, rounds, used
+
+
+def _trace_length(trace: np.ndarray) -> int:
+    written = np.flatnonzero(trace[:, 0] >= 0)
+    length = int(written[-1]) + 1 if written.size else 0
+    # A full buffer may have overflowed: ask for twice the room.
+    return length if length < trace.shape[0] else 2 * trace.shape[0] + 1
+
+
+def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
+                estimate: _RoundsEstimate) -> Batch:
+    """Play games [lo, hi) in parallel chunks; retry any chunk whose round buffer ran out."""
+    games = hi - lo
+    chunk = max(1, min(256, math.ceil(games / (4 * numba.get_num_threads()))))
+    starts = np.arange(lo, hi, chunk, dtype=np.int64)
+    ends = np.minimum(starts + chunk, hi)
+    round_cap = int(chunk * estimate.per_game() * 1.5) + 64
+    out = _Outputs(games, len(starts) * round_cap, inputs.players)
+    done = np.zeros(len(starts), dtype=np.int64)
+    rounds = np.zeros(len(starts), dtype=np.int64)
+    _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds)
+
+    round_parts, seat_parts = [], []
+    for c in range(len(starts)):
+        r0 = c * round_cap
+        round_parts.append(out.round[r0:r0 + rounds[c]])
+        seat_parts.append(out.round_seat[r0:r0 + rounds[c]])
+        next_game, cap = int(starts[c] + done[c]), round_cap
+        while next_game < ends[c]:  # this chunk ran out of room: play the rest again, larger
+            cap *= 2
+            extra = _Outputs(0, cap, inputs.players)
+            d, r = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+            g0 = next_game - lo
+            sub = _Outputs.__new__(_Outputs)
+            sub.game, sub.game_seat = out.game[g0:], out.game_seat[g0:]
+            sub.round, sub.round_seat = extra.round, extra.round_seat
+            _run_chunks(inputs, seed, np.array([next_game]), ends[c:c + 1], cap, sub, d, r)
+            round_parts.append(extra.round[:r[0]])
+            seat_parts.append(extra.round_seat[:r[0]])
+            next_game += int(d[0])
+    round_rows = np.concatenate(round_parts)
+    seat_rows = np.concatenate(seat_parts)
+    estimate.add(games, len(round_rows))
+    return _frames(inputs, out.game, out.game_seat, round_rows, seat_rows)
+
+
+def _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds) -> None:
+    K._play_batch(inputs.players, inputs.rule_vector, inputs.deck, inputs.points, inputs.policy,
+                  inputs.behaviour, np.uint64(seed), starts, ends, round_cap, out.game,
+                  out.game_seat, out.round, out.round_seat, done, rounds)
+
+
+_ROUND_ENDS = pl.Enum(list(codes.ROUND_END_NAMES))
+_GAME_ENDS = pl.Enum(list(codes.GAME_END_NAMES))
+
+
+def _seat_or_null(values: np.ndarray) -> pl.Series:
+    return pl.Series(values, dtype=pl.Int8).replace(-1, None)
+
+
+def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_rows) -> Batch:
+    n = inputs.players
+    n_games = len(game_rows)
+    games = pl.DataFrame({
+        "game": game_rows[:, K.GO_GAME],
+        "rounds": game_rows[:, K.GO_ROUNDS].astype(np.int32),
+        "turns": game_rows[:, K.GO_TURNS],
+        "first_seat": game_rows[:, K.GO_FIRST].astype(np.int8),
+        "winner_seat": _seat_or_null(game_rows[:, K.GO_WINNER]),
+        "margin": game_rows[:, K.GO_MARGIN].astype(np.int32),
+        "ended_by": pl.Series(np.array(codes.GAME_END_NAMES)[game_rows[:, K.GO_ENDED_BY]],
+                              dtype=_GAME_ENDS),
+    })
+    seat_ids = np.tile(np.arange(n, dtype=np.int8), n_games)
+    winners = np.repeat(game_rows[:, K.GO_WINNER], n)
+    game_seats = pl.DataFrame({
+        "game": np.repeat(game_rows[:, K.GO_GAME], n),
+        "seat": seat_ids,
+        "policy": pl.Series(np.array(inputs.policies)[seat_ids], dtype=pl.Categorical),
+        "final_score": game_seat_rows[:, :, K.GS_FINAL_SCORE].reshape(-1).astype(np.int32),
+        "rank": game_seat_rows[:, :, K.GS_RANK].reshape(-1).astype(np.int8),
+        "is_winner": winners == seat_ids,
+    })
+    rounds = pl.DataFrame({
+        "game": round_rows[:, K.RO_GAME],
+        "round": round_rows[:, K.RO_ROUND].astype(np.int32),
+        "dealer_seat": round_rows[:, K.RO_DEALER].astype(np.int8),
+        "first_seat": round_rows[:, K.RO_FIRST].astype(np.int8),
+        "winner_seat": _seat_or_null(round_rows[:, K.RO_WINNER]),
+        "winner_position": _seat_or_null(round_rows[:, K.RO_WINNER_POS]),
+        **{name: round_rows[:, K.RO_COUNTERS + i].astype(np.int32)
+           for i, name in enumerate(codes.COUNTER_NAMES)},
+        "points": round_rows[:, K.RO_POINTS].astype(np.int32),
+        "ended_by": pl.Series(np.array(codes.ROUND_END_NAMES)[round_rows[:, K.RO_ENDED_BY]],
+                              dtype=_ROUND_ENDS),
+    })
+    round_seats = pl.DataFrame({
+        "game": np.repeat(round_rows[:, K.RO_GAME], n),
+        "round": np.repeat(round_rows[:, K.RO_ROUND], n).astype(np.int32),
+        "seat": np.tile(np.arange(n, dtype=np.int8), len(round_rows)),
+        "position": seat_rows[:, :, K.RS_POSITION].reshape(-1).astype(np.int8),
+        "cards_left": seat_rows[:, :, K.RS_CARDS_LEFT].reshape(-1).astype(np.int16),
+        "hand_points": seat_rows[:, :, K.RS_HAND_POINTS].reshape(-1).astype(np.int32),
+        "score_after": seat_rows[:, :, K.RS_SCORE_AFTER].reshape(-1).astype(np.int32),
+    })
+    return Batch(games, game_seats, rounds, round_seats)

@@ -1,0 +1,43 @@
+# unostats developer tasks. Everything runs inside ./.venv, which `make setup` creates.
+PYTHON ?= python3
+VENV   := .venv
+VPY    := $(VENV)/bin/python
+STAMP  := $(VENV)/.unostats-installed
+
+.DEFAULT_GOAL := help
+.PHONY: help setup test demo bench clean
+
+help:  ## list the targets
+	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test extras"
+	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
+	@echo "make demo    set up, then simulate the bundled scenarios and print the summaries"
+	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run)"
+	@echo "make clean   remove build artefacts, caches (Python, Numba, pytest) and the install stamp"
+
+setup: $(STAMP)
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstalls only when pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml | $(VPY)
+	$(VPY) -m pip install --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+# pytest's exit 5 means no test was collected: a failure, said out loud.
+test: $(STAMP)
+	@rc=0; $(VPY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: FAILED - pytest collected no tests (exit 5)" >&2; fi; \
+	exit $$rc
+
+demo: $(STAMP)
+	$(VENV)/bin/unostats simulate scenarios/standard.yaml
+
+bench: $(STAMP)
+	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick)
+
+clean:
+	rm -f $(STAMP)
+	rm -rf build dist .pytest_cache .hypothesis benchmarks/_build src/*.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' -o -name '*.pyc' \) -type f -exec rm -f {} +

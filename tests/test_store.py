@@ -1,0 +1,465 @@
+"""The DuckDB store: schema, runs, atomic batches, views on hand-computed data, read-only opens,
+export round trips, a writer killed mid-run, and a printed insert-throughput check."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import duckdb
+import numpy as np
+import polars as pl
+import pytest
+
+from unostats import stats, store
+from unostats.codes import COUNTER_NAMES
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+# --- Synthetic engine batches (schemas of engine/simulate.py) ----------------------------------
+
+def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: int | None = None,
+               seed: int = 0) -> SimpleNamespace:
+    """Plausible random frames for games first..first+n_games-1, built vectorised."""
+    rng = np.random.default_rng(seed + first)
+    game_ids = np.arange(first, first + n_games, dtype=np.int64)
+    rpg = (np.full(n_games, rounds_per_game) if rounds_per_game
+           else 1 + (game_ids % 3))
+    n_rounds = int(rpg.sum())
+    r_game = np.repeat(game_ids, rpg)
+    starts = np.repeat(np.cumsum(rpg) - rpg, rpg)
+    r_round = np.arange(n_rounds) - starts + 1
+    first_seat = rng.integers(0, players, n_rounds)
+    capped = rng.random(n_rounds) < 0.01
+    winner_pos = rng.integers(0, players, n_rounds)
+    turns = rng.integers(5, 200, n_rounds)
+    rounds = pl.DataFrame({
+        "game": r_game, "round": r_round,
+        "dealer_seat": (first_seat - 1) % players, "first_seat": first_seat,
+        "winner_seat": np.where(capped, -1, (first_seat + winner_pos) % players),
+        "winner_position": np.where(capped, -1, winner_pos),
+        **{name: (turns if name == "turns" else rng.integers(0, 50, n_rounds))
+           for name in COUNTER_NAMES},
+        "points": np.where(capped, 0, rng.integers(0, 300, n_rounds)),
+        "ended_by": np.where(capped, "cap", "win"),
+    }).with_columns(
+        pl.when(pl.col("winner_seat") < 0).then(None).otherwise(pl.col(c)).alias(c)
+        for c in ("winner_seat", "winner_position")
+    )
+    seat = np.tile(np.arange(players), n_rounds)
+    round_seats = pl.DataFrame({
+        "game": np.repeat(r_game, players), "round": np.repeat(r_round, players),
+        "seat": seat, "position": (seat - np.repeat(first_seat, players)) % players,
+        "cards_left": rng.integers(0, 20, n_rounds * players),
+        "hand_points": rng.integers(0, 200, n_rounds * players),
+        "score_after": rng.integers(0, 600, n_rounds * players),
+    })
+    g_turns = rounds.group_by("game").agg(pl.col("turns").sum()).sort("game")["turns"]
+    winner = rng.integers(0, players, n_games)
+    games = pl.DataFrame({
+        "game": game_ids, "rounds": rpg, "turns": g_turns,
+        "first_seat": rounds.filter(pl.col("round") == 1)["first_seat"],
+        "winner_seat": winner, "margin": rng.integers(1, 400, n_games), "ended_by": "target",
+    })
+    g_seat = np.tile(np.arange(players), n_games)
+    game_seats = pl.DataFrame({
+        "game": np.repeat(game_ids, players), "seat": g_seat, "policy": "random",
+        "final_score": rng.integers(0, 600, n_games * players),
+        "rank": 1 + (g_seat != np.repeat(winner, players)),
+        "is_winner": g_seat == np.repeat(winner, players),
+    })
+    return SimpleNamespace(games=games, game_seats=game_seats, rounds=rounds,
+                           round_seats=round_seats)
+
+
+def start(con, *, cells=(("standard", 4),), run_id=None, games_requested=100) -> str:
+    return store.start_run(
+        con, run_id=run_id, command="unostats simulate s.yaml", seed=42,
+        games_requested=games_requested, scenario_name="s", scenario_text="name: s\n",
+        scenario_json={"name": "s"}, scenario_hash="abc",
+        variants=[{"variant": v, "players": p, "rules_json": {"hand_size": 7},
+                   "rules_hash": "h", "description": "d"} for v, p in cells],
+        versions={"unostats_version": "0.1", "engine_version": "1", "numba_version": "0.6"},
+    )
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "results.duckdb"
+
+
+# --- Schema, runs and batches ------------------------------------------------------------------
+
+def test_schema_is_idempotent_and_versioned(db):
+    for _ in range(2):
+        con = store.open_store(db, read_only=False)
+        con.close()
+    con = store.open_store(db, read_only=True)
+    assert store.query(con, "SELECT value FROM meta WHERE key = 'schema_version'").item() == "1"
+    names = set(store.query(con, "SELECT table_name FROM information_schema.tables")["table_name"])
+    assert {"meta", "runs", "variants", *store.FRAME_COLUMNS, *store.VIEWS} <= names
+
+
+def test_other_schema_version_is_refused(db):
+    con = store.open_store(db, read_only=False)
+    con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    con.close()
+    for read_only in (True, False):
+        with pytest.raises(store.StoreError, match="schema version 99"):
+            store.open_store(db, read_only=read_only)
+
+
+def test_foreign_duckdb_file_is_refused(db):
+    duckdb.connect(str(db)).execute("CREATE TABLE t(a INT)").close()
+    with pytest.raises(store.StoreError, match="not a unostats results database"):
+        store.open_store(db, read_only=True)
+    with pytest.raises(store.StoreError, match="other tables"):
+        store.open_store(db, read_only=False)
+
+
+def test_run_lifecycle(db):
+    con = store.open_store(db, read_only=False)
+    run_id = start(con, cells=[("standard", 4), ("stacking", 4)], games_requested=40)
+    assert len(run_id) == 8 and store.latest_run_id(con) == run_id
+    for i in range(2):
+        store.write_batch(con, run_id, "standard", 4, make_batch(10 * i, 10))
+        assert store.run_info(con, run_id)["games_completed"] == 10 * (i + 1)
+    store.write_batch(con, run_id, "stacking", 4, make_batch(0, 7))
+    assert store.completed_games(con, run_id, "standard", 4) == 20
+    assert store.completed_games(con, run_id, "stacking", 4) == 7
+    store.finish_run(con, run_id, status="complete")
+    info = store.run_info(con, run_id)
+    assert info["status"] == "complete" and info["games_completed"] == 27
+    assert info["finished_at"] >= info["started_at"] and info["elapsed_s"] >= 0
+    assert info["duckdb_version"] == duckdb.__version__ and info["python_version"]
+    assert json.loads(info["scenario_json"]) == {"name": "s"}
+    assert [(c["variant"], c["games_completed"]) for c in info["cells"]] == [
+        ("stacking", 7), ("standard", 20)]
+    assert store.list_runs(con)["run_id"].to_list() == [run_id]
+    assert store.resolve_run_id(con, run_id[:3]) == run_id
+    assert store.resolve_run_id(con, None) == run_id
+    with pytest.raises(store.StoreError, match="run .* is complete"):
+        store.write_batch(con, run_id, "standard", 4, make_batch(20, 1))
+    with pytest.raises(store.StoreError, match="already exists"):
+        start(con, run_id=run_id)
+    assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+
+
+def test_rows_are_stored_with_cell_columns(db):
+    con = store.open_store(db, read_only=False)
+    run_id = start(con)
+    batch = make_batch(0, 5)
+    store.write_batch(con, run_id, "standard", 4, batch)
+    for name in store.FRAME_COLUMNS:
+        got = store.query(con, f"SELECT * FROM {name} ORDER BY ALL")
+        assert got.select(pl.col("run_id", "variant", "players").unique()).rows() == [
+            (run_id, "standard", 4)]
+        expected = getattr(batch, name)
+        cols = expected.columns
+        assert got.select(cols).cast(expected.schema).sort(cols).equals(expected.sort(cols))
+
+
+def test_batches_must_continue_the_cell(db):
+    con = store.open_store(db, read_only=False)
+    run_id = start(con)
+    store.write_batch(con, run_id, "standard", 4, make_batch(0, 5))
+    for bad in (make_batch(0, 5), make_batch(6, 5)):  # a repeat, a gap
+        with pytest.raises(store.StoreError, match="do not continue"):
+            store.write_batch(con, run_id, "standard", 4, bad)
+    with pytest.raises(store.StoreError, match="no cell"):
+        store.write_batch(con, run_id, "other", 4, make_batch(0, 1))
+    broken = make_batch(5, 2)
+    broken.rounds = broken.rounds.drop("skips")
+    with pytest.raises(store.StoreError, match=r"missing \['skips'\]"):
+        store.write_batch(con, run_id, "standard", 4, broken)
+    assert store.completed_games(con, run_id, "standard", 4) == 5
+    assert store.query(con, "SELECT count(*) FROM rounds").item() == make_batch(0, 5).rounds.height
+
+
+def test_failed_batch_rolls_back_everything(db):
+    con = store.open_store(db, read_only=False)
+    run_id = start(con)
+    store.write_batch(con, run_id, "standard", 4, make_batch(0, 3))
+    bad = make_batch(3, 3)
+    bad.round_seats = bad.round_seats.with_columns(pl.lit(10**6).alias("position"))  # > SMALLINT
+    with pytest.raises(store.StoreError, match="cannot store the batch's round_seats"):
+        store.write_batch(con, run_id, "standard", 4, bad)
+    counts = {t: store.query(con, f"SELECT count(*) FROM {t}").item() for t in store.FRAME_COLUMNS}
+    good = make_batch(0, 3)
+    assert counts == {t: getattr(good, t).height for t in store.FRAME_COLUMNS}
+    assert store.run_info(con, run_id)["games_completed"] == 3
+
+
+def test_resume_and_stale_runs(db):
+    con = store.open_store(db, read_only=False)
+    run_id = start(con)
+    store.write_batch(con, run_id, "standard", 4, make_batch(0, 4))
+    con.execute("UPDATE runs SET pid = -1")  # as if its process died
+    con.close()
+    con = store.open_store(db, read_only=False)  # we hold the write lock: that run is dead
+    assert store.run_info(con, run_id)["status"] == "interrupted"
+    info = store.resume_run(con, run_id)
+    assert info["status"] == "running" and info["resumed_at"] is not None
+    store.write_batch(con, run_id, "standard", 4,
+                      make_batch(store.completed_games(con, run_id, "standard", 4), 4))
+    store.finish_run(con, run_id, status="complete")
+    assert store.run_info(con, run_id)["games_completed"] == 8
+    with pytest.raises(store.StoreError, match="nothing to resume"):
+        store.resume_run(con, run_id)
+
+
+# --- Views on hand-computed data ----------------------------------------------------------------
+
+def tiny_batch() -> SimpleNamespace:
+    """Two 3-player games. Game 0: rounds of 10, 20, 30 turns, the last capped. Game 1: one
+    round of 40 turns. Round winners by position: 0, 2 (then cap), 0."""
+    counters = {n: [0, 0, 0, 0] for n in COUNTER_NAMES}
+    counters["turns"] = [10, 20, 30, 40]
+    rounds = pl.DataFrame({
+        "game": [0, 0, 0, 1], "round": [1, 2, 3, 1],
+        "dealer_seat": [2, 0, 1, 0], "first_seat": [0, 1, 2, 1],
+        "winner_seat": [0, 0, None, 1], "winner_position": [0, 2, None, 0],
+        **counters, "points": [100, 50, 0, 30], "ended_by": ["win", "win", "cap", "win"],
+    })
+    rs = []
+    for g, r, first in [(0, 1, 0), (0, 2, 1), (0, 3, 2), (1, 1, 1)]:
+        for seat in range(3):
+            rs.append({"game": g, "round": r, "seat": seat, "position": (seat - first) % 3,
+                       "cards_left": 1, "hand_points": 1, "score_after": 0})
+    games = pl.DataFrame({
+        "game": [0, 1], "rounds": [3, 1], "turns": [60, 40], "first_seat": [0, 1],
+        "winner_seat": [0, 1], "margin": [150, 30], "ended_by": ["target", "target"],
+    })
+    game_seats = pl.DataFrame({
+        "game": [0, 0, 0, 1, 1, 1], "seat": [0, 1, 2, 0, 1, 2], "policy": "random",
+        "final_score": [150, 0, 0, 0, 30, 0], "rank": [1, 2, 2, 2, 1, 2],
+        "is_winner": [True, False, False, False, True, False],
+    })
+    return SimpleNamespace(games=games, game_seats=game_seats, rounds=rounds,
+                           round_seats=pl.DataFrame(rs))
+
+
+@pytest.fixture
+def tiny(db):
+    con = store.open_store(db, read_only=False)
+    run_id = start(con, cells=[("standard", 3)])
+    store.write_batch(con, run_id, "standard", 3, tiny_batch())
+    con.close()
+    con = store.open_store(db, read_only=True)
+    yield con
+    con.close()
+
+
+def test_round_length_view(tiny):
+    row = store.query(tiny, "SELECT * FROM round_length").row(0, named=True)
+    turns = np.array([10, 20, 30, 40])
+    assert row["n"] == 4 and row["n_capped"] == 1 and row["share_capped"] == 0.25
+    assert row["mean_turns"] == 25
+    assert row["sd_turns"] == pytest.approx(turns.std(ddof=1))
+    assert row["se_turns"] == pytest.approx(turns.std(ddof=1) / 2)
+    for q in (10, 50, 90, 99):
+        assert row[f"p{q}"] == pytest.approx(np.quantile(turns, q / 100))
+
+
+def test_win_rate_by_position_view(tiny):
+    df = store.query(tiny, "SELECT * FROM win_rate_by_position")
+    assert df["position"].to_list() == [0, 1, 2]
+    assert df["wins"].to_list() == [2, 0, 1] and df["n"].to_list() == [3, 3, 3]
+    for k, lo, hi in zip(df["wins"], df["lo"], df["hi"]):
+        w = stats.wilson_interval(k, 3)
+        assert (lo, hi) == pytest.approx((w.lo, w.hi), abs=1e-12)
+
+
+def test_wilson_sql_macro_matches_known_values(tiny):
+    # Newcombe (1998), Table I: 81/263 -> 0.2553..0.3662, 0/20 -> 0..0.1611, 1/29 -> 0.0061..0.1718
+    got = store.query(tiny, "SELECT wilson_lo(k, n) AS lo, wilson_hi(k, n) AS hi FROM "
+                            "(VALUES (81, 263), (0, 20), (1, 29)) v(k, n)")
+    flat = [bound for row in got.rows() for bound in row]
+    assert flat == pytest.approx([0.2553, 0.3662, 0.0, 0.1611, 0.0061, 0.1718], abs=5e-5)
+
+
+def test_game_win_rate_by_position_view(tiny):
+    # Game 0: seat 0 wins, at position 0 of round 1. Game 1: seat 1 wins, first seat 1 -> pos 0.
+    df = store.query(tiny, "SELECT position, wins, n FROM game_win_rate_by_position")
+    assert df.rows() == [(0, 2, 2), (1, 0, 2), (2, 0, 2)]
+
+
+def test_score_spread_view(tiny):
+    row = store.query(tiny, "SELECT * FROM score_spread").row(0, named=True)
+    assert row["n_rounds"] == 3 and row["mean_points"] == 60
+    assert row["sd_points"] == pytest.approx(np.std([100, 50, 30], ddof=1))
+    assert row["n_games"] == 2 and row["mean_margin"] == 90
+    expected = np.mean([np.std([150, 0, 0], ddof=1), np.std([0, 30, 0], ddof=1)])
+    assert row["mean_final_score_sd"] == pytest.approx(expected)
+
+
+def test_game_length_view(tiny):
+    row = store.query(tiny, "SELECT * FROM game_length").row(0, named=True)
+    assert row["n"] == 2 and row["mean_rounds"] == 2 and row["mean_turns"] == 50
+    assert row["se_rounds"] == pytest.approx(np.std([3, 1], ddof=1) / np.sqrt(2))
+    assert row["p50_turns"] == 50 and row["p90_turns"] == pytest.approx(58)
+    assert row["share_capped"] == 0
+
+
+# --- Read-only use ------------------------------------------------------------------------------
+
+def test_read_only_refuses_writes(tiny):
+    for sql in ("INSERT INTO meta VALUES ('x', 'y')", "DROP TABLE rounds",
+                "UPDATE runs SET seed = 1"):
+        with pytest.raises(store.StoreError, match="open read-only") as err:
+            store.query(tiny, sql)
+        assert "\n" not in str(err.value)
+    assert store.query(tiny, "SELECT count(*) AS n FROM rounds WHERE round = $r",
+                       {"r": 1}).item() == 2
+
+
+def test_query_errors_are_store_errors(tiny):
+    with pytest.raises(store.StoreError, match="syntax error"):
+        store.query(tiny, "SELEC 1")
+
+
+def test_missing_file_message(tmp_path):
+    path = tmp_path / "nope.duckdb"
+    with pytest.raises(store.StoreError, match=r"no results database at .*nope\.duckdb.*"
+                                               r"unostats simulate"):
+        store.open_store(path, read_only=True)
+    assert not path.exists()
+
+
+WRITER = textwrap.dedent("""
+    import sys, time
+    sys.path[:0] = [{src!r}, {tests!r}]
+    from unostats import store
+    from test_store import make_batch, start
+    con = store.open_store({db!r}, read_only=False)
+    run_id = start(con, run_id="killme", games_requested=10**9)
+    print("ready", flush=True)
+    i = 0
+    while True:
+        store.write_batch(con, run_id, "standard", 4, make_batch(i * {size}, {size}))
+        i += 1
+        if i == 3:
+            print("written", flush=True)
+        time.sleep({pause})
+""")
+
+
+def spawn_writer(db: Path, *, size: int, pause: float) -> subprocess.Popen:
+    code = WRITER.format(src=str(SRC), tests=str(Path(__file__).parent), db=str(db),
+                         size=size, pause=pause)
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+
+
+def test_reader_gets_clean_message_while_writer_runs(db):
+    proc = spawn_writer(db, size=10, pause=0.05)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        with pytest.raises(store.StoreError, match=rf"being written by process {proc.pid}") as e:
+            store.open_store(db, read_only=True)
+        assert "\n" not in str(e.value)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_writer_gets_clean_message_while_a_reader_has_the_file(db):
+    store.open_store(db, read_only=False).close()
+    code = (f"import sys, time; sys.path.insert(0, {str(SRC)!r}); from unostats import store; "
+            f"con = store.open_store({str(db)!r}, read_only=True); print('ready', flush=True); "
+            "time.sleep(30)")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        with pytest.raises(store.StoreError, match=rf"in use by process {proc.pid}"):
+            store.open_store(db, read_only=False)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_killed_writer_leaves_only_whole_batches(db):
+    size = 500
+    proc = spawn_writer(db, size=size, pause=0)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        assert proc.stdout.readline().strip() == "written"
+        time.sleep(0.3)  # kill somewhere inside a later batch
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    con = store.open_store(db, read_only=True)
+    info = store.run_info(con, "killme")
+    games = store.completed_games(con, "killme", "standard", 4)
+    assert info["status"] == "running"  # nobody could mark it; the next writer will
+    assert games >= 3 * size and games % size == 0 and info["games_completed"] == games
+    stored_rounds = store.query(con, "SELECT count(*) FROM rounds").item()
+    stored_seats = store.query(con, "SELECT count(*) FROM round_seats").item()
+    expected = [make_batch(i * size, size) for i in range(games // size)]
+    assert stored_rounds == sum(b.rounds.height for b in expected)
+    assert stored_seats == 4 * stored_rounds
+    assert store.query(con, "SELECT count(*) FROM game_seats").item() == 4 * games
+    assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+    con.close()
+    con = store.open_store(db, read_only=False)
+    assert store.run_info(con, "killme")["status"] == "interrupted"
+
+
+# --- Export -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_export_round_trip(db, tmp_path, fmt):
+    con = store.open_store(db, read_only=False)
+    other = start(con)
+    store.write_batch(con, other, "standard", 4, make_batch(0, 3, seed=1))
+    run_id = start(con)
+    store.write_batch(con, run_id, "standard", 4, make_batch(0, 20))
+    con.close()
+    con = store.open_store(db, read_only=True)
+    paths = store.export_run(con, run_id, tmp_path / "out", fmt)
+    assert [p.name for p in paths] == [f"{t}.{fmt}" for t in store.EXPORT_TABLES]
+    for table, path in zip(store.EXPORT_TABLES, paths):
+        want = store.query(con, f"SELECT * FROM {table} WHERE run_id = $r", {"r": run_id})
+        if fmt == "parquet":
+            got = pl.read_parquet(path)
+        else:  # CSV carries no types: read it back through DuckDB into the table's types
+            types = store.query(con, "SELECT column_name, data_type FROM information_schema"
+                                     ".columns WHERE table_name = $t ORDER BY ordinal_position",
+                                {"t": table})
+            columns = ", ".join(f"'{n}': '{t}'" for n, t in types.rows())
+            got = store.query(con, f"SELECT * FROM read_csv($p, header = true, "
+                                   f"columns = {{{columns}}})", {"p": str(path)})
+        assert got.height == want.height and got.height > 0
+        assert got.equals(want.select(got.columns)), table
+    with pytest.raises(store.StoreError, match="no run"):
+        store.export_run(con, "zzz", tmp_path / "out", fmt)
+
+
+# --- Throughput (printed, not asserted) ---------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("games_per_batch", [10_000, 50_000])
+def test_insert_throughput(db, capsys, games_per_batch):
+    """1,000,000 rounds + 4,000,000 round_seats (+ 500k games, 2M game_seats) in batches."""
+    n_batches = 500_000 // games_per_batch
+    batches = [make_batch(i * games_per_batch, games_per_batch, rounds_per_game=2)
+               for i in range(n_batches)]
+    con = store.open_store(db, read_only=False)
+    run_id = start(con, games_requested=500_000)
+    t0 = time.perf_counter()
+    for b in batches:
+        store.write_batch(con, run_id, "standard", 4, b)
+    con.close()  # includes the final checkpoint
+    elapsed = time.perf_counter() - t0
+    rows = sum(getattr(b, t).height for b in batches for t in store.FRAME_COLUMNS)
+    with capsys.disabled():
+        print(f"\ninsert throughput, {n_batches} batches of {2 * games_per_batch:,} rounds: "
+              f"{rows:,} rows in {elapsed:.2f} s = {rows / elapsed:,.0f} rows/s; "
+              f"file {db.stat().st_size / 1e6:.0f} MB")
