@@ -35,14 +35,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from . import cards, rules
-
-if TYPE_CHECKING:
-    from .engine.simulate import Seat
+from .seats import Seat
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants")
 REQUIRED_TOP_KEYS = ("name", "games", "players", "variants")
@@ -132,9 +130,6 @@ def _seat_dict(seat: Seat) -> dict[str, Any]:
 
 
 def _make_seat(policy: str, behaviour: dict[str, float]) -> Seat:
-    # Imported here: the engine module pulls in numba, which validating a file does not need.
-    from .engine.simulate import Seat
-
     return Seat(policy=policy, behaviour=behaviour)
 
 

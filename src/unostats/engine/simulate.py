@@ -20,8 +20,8 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numba
@@ -30,15 +30,8 @@ import polars as pl
 
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, policy_codes
+from ..seats import Seat, resolve_seats
 from . import _kernels as K
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat's play policy (rules.POLICIES) and behaviour probabilities (rules.BEHAVIOUR)."""
-
-    policy: str = "random"
-    behaviour: Mapping[str, float] = field(default_factory=dict)
 
 
 class Batch(NamedTuple):
@@ -133,16 +126,6 @@ class _KernelInputs:
             behaviour=behaviour_array([dict(s.behaviour) for s in seat_list]),
             policies=policies,
         )
-
-
-def resolve_seats(seats: Seat | Sequence[Seat], players: int) -> tuple[Seat, ...]:
-    """One Seat per seat: a single Seat is used for every seat; a list must match ``players``."""
-    if isinstance(seats, Seat):
-        return (seats,) * players
-    seats = tuple(seats)
-    if len(seats) != players:
-        raise ValueError(f"{len(seats)} seats given for {players} players")
-    return seats
 
 
 def _set_threads(threads: int | None) -> None:

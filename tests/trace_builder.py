@@ -1,0 +1,168 @@
+"""Write game traces by hand for the referee tests, and damage them on purpose.
+
+``TraceBuilder`` only records events (it knows no rules, so a test's expectations stay written out
+in the test); cards and colours are given by name: "R5", "Y-skip", "G+2", "B-reverse", "wild",
+"+4"; "red", "yellow", "green", "blue".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from unostats import cards, codes
+from unostats.engine.simulate import Trace
+from unostats.rules import RuleSet
+
+CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
+REASONS = {name: code for code, name in enumerate(codes.DRAW_REASON_NAMES)}
+
+# A 54-card deck with one card of every standard type (numbers 0-9, actions, wild, +4).
+ONE_OF_EACH = {"zero": 1, "numbers": 1, "skip": 1, "reverse": 1, "draw_two": 1,
+               "wild": 1, "wild_draw_four": 1}
+
+
+def card(name: str) -> int:
+    return CARD_IDS[name]
+
+
+class TraceBuilder:
+    def __init__(self, players: int, **rules):
+        self.rules = RuleSet.from_mapping(rules)
+        self.players = players
+        self.rows: list[tuple[int, int, int, int]] = []
+
+    def event(self, kind: int, seat: int = -1, a: int = -1, b: int = -1) -> TraceBuilder:
+        self.rows.append((kind, seat, a, b))
+        return self
+
+    def build(self) -> Trace:
+        return Trace(
+            rules=self.rules,
+            players=self.players,
+            policies=("random",) * self.players,
+            seed=0,
+            game=0,
+            deck_counts=self.rules.deck_counts(),
+            card_points=cards.card_points(),
+            events=np.array(self.rows, dtype=np.int64).reshape(-1, 4),
+        )
+
+    # Start of round.
+
+    def round_start(self, dealer: int, number: int = 1, first: int = -1) -> TraceBuilder:
+        return self.event(codes.EV_ROUND_START, dealer, number, first)
+
+    def deal(self, dealer: int, hands: dict[int, list[str]]) -> TraceBuilder:
+        """Deal ``hands[seat]`` pass by pass, from the dealer's left, clockwise."""
+        for k in range(len(hands[0])):
+            for offset in range(1, self.players + 1):
+                seat = (dealer + offset) % self.players
+                self.event(codes.EV_DEAL, seat, card(hands[seat][k]))
+        return self
+
+    def flip(self, name: str) -> TraceBuilder:
+        return self.event(codes.EV_FLIP, a=card(name))
+
+    def flip_return(self, name: str) -> TraceBuilder:
+        return self.event(codes.EV_FLIP_RETURN, a=card(name))
+
+    # Turns.
+
+    def turn(self, seat: int) -> TraceBuilder:
+        return self.event(codes.EV_TURN, seat)
+
+    def play(self, seat: int, name: str, colour: str | None = None) -> TraceBuilder:
+        self.event(codes.EV_PLAY, seat, card(name))
+        return self.colour(seat, colour) if colour else self
+
+    def turn_play(self, seat: int, name: str, colour: str | None = None) -> TraceBuilder:
+        return self.turn(seat).play(seat, name, colour)
+
+    def colour(self, seat: int, name: str) -> TraceBuilder:
+        return self.event(codes.EV_COLOUR, seat, cards.COLOURS.index(name))
+
+    def draw(self, seat: int, *names: str, reason: str = "normal") -> TraceBuilder:
+        for name in names:
+            self.event(codes.EV_DRAW, seat, card(name), REASONS[reason])
+        return self
+
+    def draw_fail(self, seat: int, reason: str = "normal") -> TraceBuilder:
+        return self.event(codes.EV_DRAW_FAIL, seat, b=REASONS[reason])
+
+    def pass_(self, seat: int) -> TraceBuilder:
+        return self.event(codes.EV_PASS, seat)
+
+    def skip(self, seat: int) -> TraceBuilder:
+        return self.event(codes.EV_SKIP, seat)
+
+    def direction(self, direction: int) -> TraceBuilder:
+        return self.event(codes.EV_DIRECTION, a=direction)
+
+    def challenge(self, victim: int, player: int, guilty: bool) -> TraceBuilder:
+        return self.event(codes.EV_CHALLENGE, victim, player, int(guilty))
+
+    def uno_call(self, seat: int) -> TraceBuilder:
+        return self.event(codes.EV_UNO_CALL, seat)
+
+    def uno_miss(self, seat: int, caught_by: int = -1) -> TraceBuilder:
+        return self.event(codes.EV_UNO_MISS, seat, caught_by)
+
+    def reshuffle(self, moved: int) -> TraceBuilder:
+        return self.event(codes.EV_RESHUFFLE, a=moved)
+
+    # End of round and game.
+
+    def round_won(self, winner: int, points: int) -> TraceBuilder:
+        return self.event(codes.EV_ROUND_END, winner, codes.ROUND_END_WIN, points)
+
+    def round_capped(self) -> TraceBuilder:
+        return self.event(codes.EV_ROUND_END, -1, codes.ROUND_END_CAP, 0)
+
+    def scores(self, *hand_points_and_scores: tuple[int, int]) -> TraceBuilder:
+        for seat, (hand_points, score) in enumerate(hand_points_and_scores):
+            self.event(codes.EV_SCORE, seat, hand_points, score)
+        return self
+
+    def game_won(self, winner: int) -> TraceBuilder:
+        return self.event(codes.EV_GAME_END, winner, codes.GAME_END_TARGET)
+
+    def game_capped(self) -> TraceBuilder:
+        return self.event(codes.EV_GAME_END, -1, codes.GAME_END_CAP)
+
+
+# Damaging a valid trace.
+
+
+def find(trace: Trace, kind: int, seat: int | None = None, a: int | None = None,
+         nth: int = 0) -> int:
+    """Row index of the ``nth`` event of ``kind`` (optionally by ``seat`` / with ``a``)."""
+    hits = [i for i, (k, s, x, _) in enumerate(trace.events.tolist())
+            if k == kind and seat in (None, s) and a in (None, x)]
+    return hits[nth]
+
+
+def with_events(trace: Trace, rows) -> Trace:
+    return dataclasses.replace(trace, events=np.array(rows, dtype=np.int64).reshape(-1, 4))
+
+
+def changed(trace: Trace, index: int, **fields: int) -> Trace:
+    """The trace with some of (kind, seat, a, b) of one event replaced."""
+    rows = trace.events.tolist()
+    names = ("kind", "seat", "a", "b")
+    rows[index] = [fields.get(name, value) for name, value in zip(names, rows[index])]
+    return with_events(trace, rows)
+
+
+def deleted(trace: Trace, index: int) -> Trace:
+    rows = trace.events.tolist()
+    del rows[index]
+    return with_events(trace, rows)
+
+
+def inserted(trace: Trace, index: int, kind: int, seat: int = -1, a: int = -1,
+             b: int = -1) -> Trace:
+    rows = trace.events.tolist()
+    rows.insert(index, [kind, seat, a, b])
+    return with_events(trace, rows)
