@@ -25,7 +25,8 @@ ST_NPILE = 0
 ST_NDISC = 1
 ST_TPOS = 2  # next free trace row
 ST_TRACE = 3  # 1 when tracing
-ST_COUNTERS = 4
+ST_STACKED = 4  # 1 when the deck order is scripted (tests): draws take the top card
+ST_COUNTERS = 5
 N_ST = ST_COUNTERS + C.N_COUNTERS
 
 # Columns of the round output (followed by the counters).
@@ -154,6 +155,7 @@ def _reshuffle(pile, disc, st, trace):
 def _pop_pile(pile, st, rng):
     n = st[ST_NPILE]
     j = bounded(rng, n)
+    j += (n - 1 - j) * st[ST_STACKED]  # a scripted deck is drawn from the top (no branch here)
     t = pile[j]
     pile[j] = pile[n - 1]
     st[ST_NPILE] = n - 1
@@ -308,15 +310,23 @@ def _stays_first(t, number_only):
 
 
 @njit(cache=True)
-def _deal_and_flip(n, dealer, hand_size, first_card, deck, hand, hcol, hsize, pile, disc, st,
-                   rng, trace):
-    """Deal (S1) and turn up the first discard (S2); returns the first discard."""
+def _deal_and_flip(n, dealer, hand_size, first_card, deck, stack, hand, hcol, hsize, pile, disc,
+                   st, rng, trace):
+    """Deal (S1) and turn up the first discard (S2); returns the first discard.
+
+    ``stack`` is empty, or a scripted deck order (tests): stack[0] is the first card dealt.
+    """
     tr = st[ST_TRACE]
     npile = 0
-    for t in range(NT):
-        for _ in range(deck[t]):
-            pile[npile] = t
-            npile += 1
+    if st[ST_STACKED]:
+        for i in range(stack.shape[0]):
+            pile[i] = stack[stack.shape[0] - 1 - i]  # the top of the pile is its end
+        npile = stack.shape[0]
+    else:
+        for t in range(NT):
+            for _ in range(deck[t]):
+                pile[npile] = t
+                npile += 1
     st[ST_NPILE] = npile
     st[ST_NDISC] = 0
     number_only = first_card == C.FIRST_CARD_NUMBER_ONLY
@@ -339,7 +349,12 @@ def _deal_and_flip(n, dealer, hand_size, first_card, deck, hand, hcol, hsize, pi
             _ev(st, trace, C.EV_FLIP, -1, t, -1)
         if _stays_first(t, number_only) or acceptable_left == 0:
             break
-        pile[st[ST_NPILE]] = t
+        if st[ST_STACKED]:  # back under a scripted deck, so the next card is flipped
+            for i in range(st[ST_NPILE], 0, -1):
+                pile[i] = pile[i - 1]
+            pile[0] = t
+        else:
+            pile[st[ST_NPILE]] = t
         st[ST_NPILE] += 1
         if tr:
             _ev(st, trace, C.EV_FLIP_RETURN, -1, t, -1)
@@ -394,12 +409,11 @@ def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, pile, disc
 
 
 @njit(cache=True)
-def _wild_draw_four(p, victim, prev_col, direction, n, restricted, behaviour, hand, hcol, hsize,
+def _wild_draw_four(p, victim, guilty, direction, n, restricted, behaviour, hand, hcol, hsize,
                     pile, disc, st, rng, trace):
     """A1 and P4 (official penalties); returns the seat that acts next."""
     tr = st[ST_TRACE]
     if restricted and uniform(rng) < behaviour[victim, C.B_CHALLENGE]:
-        guilty = hcol[p, prev_col] > 0
         st[ST_COUNTERS + C.C_CHALLENGES] += 1
         if tr:
             _ev(st, trace, C.EV_CHALLENGE, victim, p, 1 if guilty else 0)
@@ -415,8 +429,8 @@ def _wild_draw_four(p, victim, prev_col, direction, n, restricted, behaviour, ha
 
 
 @njit(cache=True)
-def _play_round(n, dealer, rules, deck, points, policy, behaviour, hand, hcol, hsize, pile, disc,
-                st, rng, trace, scores, round_row, seat_rows):
+def _play_round(n, dealer, rules, deck, stack, points, policy, behaviour, hand, hcol, hsize, pile,
+                disc, st, rng, trace, scores, round_row, seat_rows):
     """Play one round from the deal to its end; fill ``round_row`` and ``seat_rows``.
 
     The common turn (choose, play, draw, colour, Skip/Reverse) is written inline in the loop;
@@ -428,8 +442,8 @@ def _play_round(n, dealer, rules, deck, points, policy, behaviour, hand, hcol, h
     hand[:, :] = 0
     hcol[:, :] = 0
     hsize[:] = 0
-    top = _deal_and_flip(n, dealer, rules[C.R_HAND_SIZE], rules[C.R_FIRST_CARD], deck, hand,
-                         hcol, hsize, pile, disc, st, rng, trace)
+    top = _deal_and_flip(n, dealer, rules[C.R_HAND_SIZE], rules[C.R_FIRST_CARD], deck, stack,
+                         hand, hcol, hsize, pile, disc, st, rng, trace)
     col = _colour_of(top)
     rank = _rank_of(top)
     p = (dealer + 1) % n
@@ -475,7 +489,8 @@ def _play_round(n, dealer, rules, deck, points, policy, behaviour, hand, hcol, h
                 p = _step(p, direction, n)
                 continue
 
-        prev_col = col
+        # P4 judges a Wild Draw Four on the hand it was played from (before any UNO penalty).
+        guilty = card == WD4 and hcol[p, col] > 0
         _remove(hand, hcol, hsize, p, card)
         disc[st[ST_NDISC]] = card
         st[ST_NDISC] += 1
@@ -521,7 +536,7 @@ def _play_round(n, dealer, rules, deck, points, policy, behaviour, hand, hcol, h
             _skip(nxt, st, trace, tr)
             p = _step(nxt, direction, n)
         elif rank == K.WILD_DRAW_FOUR_RANK:
-            p = _wild_draw_four(p, nxt, prev_col, direction, n, wd4_restricted, behaviour, hand,
+            p = _wild_draw_four(p, nxt, guilty, direction, n, wd4_restricted, behaviour, hand,
                                 hcol, hsize, pile, disc, st, rng, trace)
         else:
             p = nxt
@@ -573,12 +588,15 @@ def _finish_round(n, winner, first, start_direction, turns, hand, hsize, points,
 
 @njit(cache=True)
 def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_hi, game_out,
-                game_seat_out, round_out, round_seat_out, trace, tracing):
+                game_seat_out, round_out, round_seat_out, trace, tracing, stack, first_dealer):
     """Play games [game_lo, game_hi) into the outputs (rows from 0).
 
-    Returns (games completed, rounds written). A game whose rounds would not fit in ``round_out``
-    is not started, so the caller can play the rest again with more room; results are the same
-    because every game seeds its own stream.
+    Tests may script a game: ``stack`` (non-empty) fixes the deck order of every round and
+    ``first_dealer`` (>= 0) replaces the draw by lot.
+
+    Returns (games completed, rounds written, trace rows needed). A game whose rounds would not
+    fit in ``round_out`` is not started, so the caller can play the rest again with more room;
+    results are the same because every game seeds its own stream.
     """
     deck_total = 0
     for t in range(NT):
@@ -590,6 +608,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     disc = np.zeros(deck_total, dtype=np.int64)
     st = np.zeros(N_ST, dtype=np.int64)
     st[ST_TRACE] = tracing
+    st[ST_STACKED] = 1 if stack.shape[0] > 0 else 0
     rng = np.zeros(4, dtype=np.uint64)
     scores = np.zeros(n, dtype=np.int64)
     max_rounds = rules[C.R_MAX_ROUNDS]
@@ -602,17 +621,19 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
         seed_stream(rng, seed, g)
         scores[:] = 0
         dealer = bounded(rng, n)
+        if first_dealer >= 0:
+            dealer = first_dealer
         total_turns = 0
         ended_by = C.GAME_END_CAP
         first_seat = -1
         for r in range(1, max_rounds + 1):
             if r_pos >= capacity:
-                return gi, g_start
+                return gi, g_start, st[ST_TPOS]
             if tracing:
                 _ev(st, trace, C.EV_ROUND_START, dealer, r, -1)
             row = round_out[r_pos]
-            first = _play_round(n, dealer, rules, deck, points, policy, behaviour, hand, hcol,
-                                hsize, pile, disc, st, rng, trace, scores, row,
+            first = _play_round(n, dealer, rules, deck, stack, points, policy, behaviour, hand,
+                                hcol, hsize, pile, disc, st, rng, trace, scores, row,
                                 round_seat_out[r_pos])
             row[RO_GAME] = g
             row[RO_ROUND] = r
@@ -630,7 +651,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             dealer = (dealer + 1) % n
         _finish_game(n, g, r, total_turns, first_seat, ended_by, scores, game_out[gi],
                      game_seat_out[gi], st, trace)
-    return game_hi - game_lo, r_pos
+    return game_hi - game_lo, r_pos, st[ST_TPOS]
 
 
 @njit(cache=True)
@@ -668,14 +689,16 @@ def _play_batch(n, rules, deck, points, policy, behaviour, seed, chunk_lo, chunk
                 game_out, game_seat_out, round_out, round_seat_out, games_done, rounds_done):
     """Chunks of games in parallel; chunk c writes rounds from row c * round_cap of round_out."""
     dummy_trace = np.zeros((1, 4), dtype=np.int64)
+    no_stack = np.zeros(0, dtype=np.int64)
     for c in prange(chunk_lo.shape[0]):
         lo = chunk_lo[c]
         hi = chunk_hi[c]
         g0 = lo - chunk_lo[0]
         r0 = c * round_cap
-        done, rounds = _play_games(n, rules, deck, points, policy, behaviour, seed, lo, hi,
+        done, rounds, _ = _play_games(n, rules, deck, points, policy, behaviour, seed, lo, hi,
                                    game_out[g0:g0 + hi - lo], game_seat_out[g0:g0 + hi - lo],
                                    round_out[r0:r0 + round_cap],
-                                   round_seat_out[r0:r0 + round_cap], dummy_trace, 0)
+                                   round_seat_out[r0:r0 + round_cap], dummy_trace, 0,
+                                   no_stack, -1)
         games_done[c] = done
         rounds_done[c] = rounds

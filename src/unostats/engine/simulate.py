@@ -81,17 +81,53 @@ def trace_game(
     *, rules: RuleSet, players: int, seats: Seat | Sequence[Seat], seed: int, game: int
 ) -> Trace:
     """Replay game ``game`` of a run seeded with ``seed``, recording every event."""
+    return _trace(_KernelInputs.build(rules, players, seats), rules, seed, game)
+
+
+def trace_scripted_game(
+    *,
+    rules: RuleSet,
+    players: int,
+    seats: Seat | Sequence[Seat],
+    dealer: int,
+    deck_top: Sequence[int],
+    seed: int = 0,
+) -> Trace:
+    """A game whose every round is dealt from a fixed deck order (scripted rule tests).
+
+    ``deck_top`` lists the first cards of the deck (card type ids; the first is dealt first, to
+    the dealer's left); the rest of ``rules``' deck follows in card-id order. Draws take the
+    top card and a reshuffled pile keeps the discard order. Randomness is left only in policies
+    and behaviour, so tests use deterministic ones (``first_legal``, probabilities 0 or 1).
+    """
     inputs = _KernelInputs.build(rules, players, seats)
+    rest = inputs.deck.copy()
+    for t in deck_top:
+        if not 0 <= t < cards.N_TYPES or rest[t] == 0:
+            raise ValueError(f"deck_top: no {cards.card_to_str(t)} left in the deck for it")
+        rest[t] -= 1
+    stack = np.concatenate([np.asarray(deck_top, dtype=np.int64),
+                            np.repeat(np.arange(cards.N_TYPES, dtype=np.int64), rest)])
+    return _trace(inputs, rules, seed, 0, stack=stack, first_dealer=dealer)
+
+
+def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
+           stack: np.ndarray | None = None, first_dealer: int = -1) -> Trace:
     max_rounds = rules.values["max_rounds"]
+    if stack is None:
+        stack = np.zeros(0, dtype=np.int64)
     capacity = 1 << 16
     while True:
-        out = _Outputs(1, max_rounds, players)
+        out = _Outputs(1, max_rounds, inputs.players)
         trace = np.full((capacity, 4), -1, dtype=np.int64)
-        done, _, used = _trace_one(inputs, seed, game, out, trace)
+        _, _, used = K._play_games(
+            inputs.players, inputs.rule_vector, inputs.deck, inputs.points, inputs.policy,
+            inputs.behaviour, np.uint64(seed), game, game + 1, out.game, out.game_seat,
+            out.round, out.round_seat, trace, 1, stack, first_dealer)
         if used <= capacity:
-            return Trace(rules=rules, players=players, policies=inputs.policies, seed=seed,
-                         game=game, deck_counts=inputs.deck, card_points=inputs.points,
-                         events=trace[:used].copy())
+            return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
+                         seed=seed, game=game, deck_counts=inputs.deck,
+                         card_points=inputs.points, events=trace[:used].copy())
         capacity = used
 
 
@@ -158,23 +194,6 @@ class _Outputs:
         self.game_seat = np.zeros((games, players, K.N_GS), dtype=np.int64)
         self.round = np.zeros((rounds, K.N_RO), dtype=np.int64)
         self.round_seat = np.zeros((rounds, players, K.N_RS), dtype=np.int64)
-
-
-def _trace_one(inputs: _KernelInputs, seed: int, game: int, out: _Outputs, trace: np.ndarray):
-    done, rounds = K._play_games(
-        inputs.players, inputs.rule_vector, inputs.deck, inputs.points, inputs.policy,
-        inputs.behaviour, np.uint64(seed), game, game + 1, out.game, out.game_seat, out.round,
-        out.round_seat, trace, 1)
-    # The trace position counts past the buffer end: recover it from the last written row.
-    used = _trace_length(trace)
-    return done, rounds, used
-
-
-def _trace_length(trace: np.ndarray) -> int:
-    written = np.flatnonzero(trace[:, 0] >= 0)
-    length = int(written[-1]) + 1 if written.size else 0
-    # A full buffer may have overflowed: ask for twice the room.
-    return length if length < trace.shape[0] else 2 * trace.shape[0] + 1
 
 
 def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
