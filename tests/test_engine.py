@@ -1,0 +1,199 @@
+"""Engine tests: the kernels against the referee, invariants for 2-10 players, determinism,
+and statistics with known answers (the C yardstick's figures in shared/bench/README.md)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from unostats.engine.referee import check_trace
+from unostats.engine.simulate import simulate_batches, trace_game
+from unostats.rules import POLICIES, RuleSet
+from unostats.seats import Seat
+
+# Behaviour that makes every rare path happen often: bluffs, challenges, missed UNO calls.
+BUSY = {"bluff": 0.5, "challenge": 0.5, "forget_uno": 0.5, "catch_uno": 0.5}
+RULE_SETS = {
+    "official": {},
+    "reference": {"first_card": "number_only", "wild_draw_four": "free", "uno_penalty": 0},
+    "big_hands_capped": {"hand_size": 12, "deck": {"numbers": 3}, "uno_penalty": 10,
+                         "max_turns": 60, "max_rounds": 30},
+}
+REFERENCE_RULES = RULE_SETS["reference"]
+
+
+def mixed_seats(players: int) -> list[Seat]:
+    return [Seat(POLICIES[(i + players) % len(POLICIES)], BUSY) for i in range(players)]
+
+
+def play(rules: dict, players: int, seats, games: int, seed: int, **kw):
+    batches = list(simulate_batches(rules=RuleSet.from_mapping(rules), players=players,
+                                    seats=seats, games=games, seed=seed, **kw))
+    return [pl.concat(frames) for frames in zip(*batches)]
+
+
+# ---------------------------------------------------------------- kernel against referee
+
+
+@pytest.mark.parametrize("rules_name", list(RULE_SETS))
+@pytest.mark.parametrize("players", range(2, 11))
+def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name, players):
+    rules = RuleSet.from_mapping(RULE_SETS[rules_name])
+    if rules.check_players(players):
+        pytest.skip(rules.check_players(players))
+    seats = mixed_seats(players)
+    games, _, rounds, round_seats = play(RULE_SETS[rules_name], players, seats, 12, seed=99)
+    for g in range(12):
+        result = check_trace(trace_game(rules=rules, players=players, seats=seats, seed=99,
+                                        game=g))
+        stored = rounds.filter(pl.col("game") == g).sort("round")
+        assert stored.height == len(result.rounds)
+        for row, ref in zip(stored.iter_rows(named=True), result.rounds):
+            for key in ("dealer_seat", "first_seat", "winner_seat", "winner_position", "turns",
+                        "cards_played", "cards_drawn", "normal_draws", "penalty_cards",
+                        "reshuffles", "direction_changes", "challenges", "challenges_won",
+                        "uno_penalties", "skips", "points", "ended_by"):
+                assert row[key] == getattr(ref, key), (g, row["round"], key)
+            seats_rows = round_seats.filter((pl.col("game") == g) & (pl.col("round") == row["round"]))
+            assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points
+            assert tuple(seats_rows.sort("seat")["cards_left"]) == ref.cards_left
+            assert tuple(seats_rows.sort("seat")["score_after"]) == ref.score_after
+        game = games.filter(pl.col("game") == g).row(0, named=True)
+        assert game["winner_seat"] == result.winner_seat
+        assert game["ended_by"] == result.ended_by
+
+
+# ---------------------------------------------------------------- invariants
+
+
+@pytest.mark.parametrize("rules_name", list(RULE_SETS))
+@pytest.mark.parametrize("players", range(2, 11))
+def test_invariants_hold_for_every_player_count(rules_name, players):
+    rules = RuleSet.from_mapping(RULE_SETS[rules_name])
+    if rules.check_players(players):
+        pytest.skip(rules.check_players(players))
+    games, game_seats, rounds, round_seats = play(RULE_SETS[rules_name], players,
+                                                  mixed_seats(players), 200, seed=7)
+    n_rounds = rounds.height
+    assert games.height == 200 and game_seats.height == 200 * players
+    assert round_seats.height == n_rounds * players
+
+    # Every round ends: by a win (the winner has no cards) or by the turn cap (no winner).
+    won = rounds.filter(pl.col("ended_by") == "win")
+    capped = rounds.filter(pl.col("ended_by") == "cap")
+    assert won.height + capped.height == n_rounds
+    assert won["winner_seat"].null_count() == 0 and capped["winner_seat"].null_count() == capped.height
+    assert (capped["points"] == 0).all()
+    max_turns = rules.values["max_turns"]
+    assert (capped["turns"] == max_turns).all() and (rounds["turns"] <= max_turns).all()
+    winners = round_seats.join(won.select("game", "round", "winner_seat", "winner_position"),
+                               on=["game", "round"]).filter(pl.col("seat") == pl.col("winner_seat"))
+    assert winners.height == won.height
+    assert (winners["cards_left"] == 0).all()
+    assert (winners["position"] == winners["winner_position"]).all()
+
+    # Positions are a permutation of 0..n-1 in every round, position 0 is the first seat.
+    per_round = round_seats.group_by("game", "round").agg(
+        pl.col("position").sort().alias("positions"))
+    assert all(list(p) == list(range(players)) for p in per_round["positions"])
+    firsts = round_seats.filter(pl.col("position") == 0).join(
+        rounds.select("game", "round", "first_seat"), on=["game", "round"])
+    assert (firsts["seat"] == firsts["first_seat"]).all()
+
+    # Points: the winner scores the sum of the other hands; scores add up round by round.
+    others = round_seats.join(won.select("game", "round", "winner_seat", "points"),
+                              on=["game", "round"]).filter(pl.col("seat") != pl.col("winner_seat"))
+    summed = others.group_by("game", "round").agg(pl.col("hand_points").sum(), pl.first("points"))
+    assert (summed["hand_points"] == summed["points"]).all()
+    gained = round_seats.sort("game", "round").with_columns(
+        (pl.col("score_after") - pl.col("score_after").shift(1, fill_value=0)
+         .over("game", "seat")).alias("gained"))
+    credited = gained.join(rounds.select("game", "round", "winner_seat", "points"),
+                           on=["game", "round"]).with_columns(
+        pl.when(pl.col("seat") == pl.col("winner_seat")).then(pl.col("points")).otherwise(0)
+        .alias("expected"))
+    assert (credited["gained"] == credited["expected"]).all()
+
+    # Games: rounds and turns add up; final scores are the last score_after; ranks and margin.
+    per_game = rounds.group_by("game").agg(pl.len().alias("n"), pl.col("turns").sum().alias("t"))
+    check = games.join(per_game, on="game")
+    assert (check["rounds"] == check["n"]).all() and (check["turns"] == check["t"]).all()
+    last = round_seats.join(games.select("game", "rounds"), on="game").filter(
+        pl.col("round") == pl.col("rounds")).select("game", "seat", "score_after")
+    finals = game_seats.join(last, on=["game", "seat"])
+    assert (finals["final_score"] == finals["score_after"]).all()
+    target = rules.values["target_score"]
+    for game in games.iter_rows(named=True):
+        scores = game_seats.filter(pl.col("game") == game["game"]).sort("seat")
+        final = scores["final_score"].to_list()
+        ranked = sorted(final, reverse=True)
+        assert game["margin"] == ranked[0] - ranked[1]
+        assert scores["rank"].to_list() == [1 + sum(x > s for x in final) for s in final]
+        if game["ended_by"] == "target":
+            assert max(final) >= target and final[game["winner_seat"]] == max(final)
+            assert scores["is_winner"].to_list() == [s == game["winner_seat"] for s in range(players)]
+        else:
+            assert game["winner_seat"] is None and max(final) < target
+            assert game["rounds"] == rules.values["max_rounds"]
+
+
+# ---------------------------------------------------------------- determinism
+
+
+def frames_equal(a, b):
+    for x, y in zip(a, b):
+        assert x.equals(y)
+
+
+def test_one_thread_equals_two_threads():
+    seats = mixed_seats(5)
+    frames_equal(play({}, 5, seats, 300, seed=3, threads=1),
+                 play({}, 5, seats, 300, seed=3, threads=2))
+
+
+def test_batch_size_changes_nothing():
+    seats = mixed_seats(4)
+    frames_equal(play({}, 4, seats, 250, seed=3, batch_games=1000),
+                 play({}, 4, seats, 250, seed=3, batch_games=7))
+
+
+def test_games_resume_from_any_index():
+    whole = play({}, 3, Seat(), 60, seed=8)
+    tail = play({}, 3, Seat(), 25, seed=8, first_game=35)
+    for full, part in zip(whole, tail):
+        assert full.filter(pl.col("game") >= 35).equals(part)
+
+
+def test_same_seed_same_rows_and_different_seeds_differ():
+    frames_equal(play({}, 4, Seat(), 50, seed=1), play({}, 4, Seat(), 50, seed=1))
+    assert not play({}, 4, Seat(), 50, seed=1)[2].equals(play({}, 4, Seat(), 50, seed=2)[2])
+
+
+# ---------------------------------------------------------------- statistics with known answers
+
+# shared/bench/README.md, 1M rounds of the C yardstick under the reference rules.
+YARDSTICK = {2: (39.9, 0.514), 4: (50.4, 0.272), 6: (64.0, 0.189)}
+
+
+@pytest.mark.parametrize("players", sorted(YARDSTICK))
+def test_reference_rules_agree_with_the_c_yardstick(players):
+    games = {2: 20_000, 4: 10_000, 6: 8_000}[players]
+    rounds = play(REFERENCE_RULES, players, Seat(), games, seed=2026)[2]
+    n = rounds.height
+    assert n > 50_000
+    turns, se_turns = rounds["turns"].mean(), rounds["turns"].std() / math.sqrt(n)
+    rate = (rounds["winner_position"] == 0).mean()
+    se_rate = math.sqrt(rate * (1 - rate) / n)
+    expected_turns, expected_rate = YARDSTICK[players]
+    # The README's figures are rounded to 0.1 turns and 0.001: allow for that too.
+    assert abs(turns - expected_turns) <= 4 * se_turns + 0.05
+    assert abs(rate - expected_rate) <= 4 * se_rate + 0.0005
+
+
+def test_first_player_advantage_is_visible_with_two_players():
+    rounds = play(REFERENCE_RULES, 2, Seat(), 5000, seed=5)[2]
+    wins = np.bincount(rounds["winner_position"].to_numpy(), minlength=2)
+    assert wins[0] > wins[1]
