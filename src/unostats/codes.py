@@ -91,6 +91,8 @@ EV_RESHUFFLE = 16  # a cards of the discard pile (all but its top) become the dr
 EV_ROUND_END = 17  # seat = winner (-1 if capped); a = ROUND_END_*; b = points of the round
 EV_SCORE = 18  # seat: a = hand points left, b = score after the round
 EV_GAME_END = 19  # seat = game winner (-1 if capped); a = GAME_END_*
+EV_JUMP_IN = 20  # seat plays card a out of turn (J1, A8)
+EV_TAKE_BACK = 21  # seat takes its challenged black card a back into its hand (P4 house/extreme)
 
 EVENT_NAMES = {
     EV_ROUND_START: "round_start",
@@ -112,6 +114,8 @@ EVENT_NAMES = {
     EV_ROUND_END: "round_end",
     EV_SCORE: "score",
     EV_GAME_END: "game_end",
+    EV_JUMP_IN: "jump_in",
+    EV_TAKE_BACK: "take_back",
 }
 
 # Why a card is drawn (b of EV_DRAW / EV_DRAW_FAIL).
