@@ -155,6 +155,12 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
           implemented=("everyone_draws_two",)),
 )
 RULES_BY_KEY: dict[str, RuleOption] = {o.key: o for o in RULE_OPTIONS}
+
+# Pairs of options that cannot be played together: (key, value, other key, its default only).
+CONFLICTS: tuple[tuple[str, Any, str, str], ...] = (
+    ("reverse_deflects", "extreme", "stack_draw_two",
+     "the +2/Reverse escalation draws every Draw Two at once, so Draw Twos cannot also stack"),
+)
 assert len({o.slot for o in RULE_OPTIONS}) == codes.N_RULE_SLOTS
 
 DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS), D1/D3-D6
@@ -280,6 +286,10 @@ class RuleSet:
             raise RuleError(problems)
         for opt in RULE_OPTIONS:
             values.setdefault(opt.key, opt.default)
+        for key, value, other, why in CONFLICTS:
+            if values[key] == value and values[other] != RULES_BY_KEY[other].default:
+                raise RuleError([(other, f"{_show(values[other])} cannot be combined with "
+                                         f"{key}: {_show(value)} ({why})")])
         if values["target_score"] is None:
             values["target_score"] = TARGET_SCORE_DEFAULTS[values["scoring"]]
         full_deck = {**cards.DECK_KEYS, **deck}
