@@ -72,7 +72,7 @@ B_REACTION = 7
 N_BEHAVIOUR = 8
 
 # --- Trace events: rows of an int64 [n, 4] array (kind, seat, a, b); -1 where unused. ---
-EV_ROUND_START = 1  # seat=dealer, a=round index, b=first player
+EV_ROUND_START = 1  # seat = dealer, a = round number (from 1)
 EV_DEAL = 2  # seat receives card a
 EV_FLIP = 3  # card a turned up as a candidate first discard
 EV_FLIP_RETURN = 4  # card a goes back into the draw pile (first_card rule), flip again

@@ -1,0 +1,178 @@
+"""Scripted games for the rule tests: a fixed deal, deterministic seats, readable events.
+
+``play`` deals the given hands from a fixed deck order (``trace_scripted_game``), runs the referee
+on the trace and returns a ``Game`` whose events read as tuples, e.g. ``("play", 1, "R5")``,
+``("draw", 0, "B4", "draw_two")``, ``("colour", 1, "green")``. Cards are named as in
+``cards.card_to_str``: "R5", "Y-skip", "G-reverse", "B+2", "wild", "+4".
+
+Every seat is ``first_legal`` with all four chance behaviours at 0 unless a test says otherwise,
+so nothing depends on the random stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from unostats import cards, codes
+from unostats.engine.referee import GameResult, check_trace, format_trace
+from unostats.engine.simulate import Trace, trace_scripted_game
+from unostats.rules import RuleSet
+from unostats.seats import Seat
+
+CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
+
+# The behaviours that the implemented rules consult; all certain (0 or 1) in scripted games.
+CERTAIN = {"forget_uno": 0.0, "catch_uno": 0.0, "challenge": 0.0, "bluff": 0.0}
+
+# Rules every scripted game starts from (a test overrides them by keyword).
+BASE_RULES = {"uno_penalty": 0, "max_rounds": 1}
+
+# Small decks (rules {"deck": ...}); every other count is 0.
+NO_CARDS = {"zero": 0, "numbers": 0, "skip": 0, "reverse": 0, "draw_two": 0, "wild": 0,
+            "wild_draw_four": 0}
+
+
+def small_deck(**counts: int) -> dict[str, int]:
+    return {**NO_CARDS, **counts}
+
+
+def card(name: str) -> int:
+    return CARD_IDS[name]
+
+
+def seat(policy: str = "first_legal", **behaviour: float) -> Seat:
+    """A deterministic seat: ``policy`` and behaviour probabilities (0.0 unless given)."""
+    for name, p in behaviour.items():
+        assert name in CERTAIN and p in (0.0, 1.0), (name, p)
+    return Seat(policy, {**CERTAIN, **behaviour})
+
+
+def deck_order(players: int, dealer: int, hands: Mapping[int, Sequence[str]],
+               flip: str | Sequence[str], draws: Sequence[str] = ()) -> list[str]:
+    """The deck top that deals ``hands`` (one card per pass from the dealer's left), then turns
+    up ``flip`` (several names: the candidates flipped in turn), then serves ``draws``."""
+    sizes = {len(h) for h in hands.values()}
+    assert sorted(hands) == list(range(players)) and len(sizes) == 1, hands
+    order = []
+    for k in range(sizes.pop()):
+        for offset in range(1, players + 1):
+            order.append(hands[(dealer + offset) % players][k])
+    order += [flip] if isinstance(flip, str) else list(flip)
+    return order + list(draws)
+
+
+def _decode(row: Sequence[int]) -> tuple:
+    kind, s, a, b = (int(x) for x in row)
+    name = codes.EVENT_NAMES.get(kind, f"kind {kind}")
+    if kind == codes.EV_ROUND_START:
+        return (name, s, a)
+    if kind in (codes.EV_DEAL, codes.EV_PLAY):
+        return (name, s, cards.card_to_str(a))
+    if kind in (codes.EV_FLIP, codes.EV_FLIP_RETURN):
+        return (name, cards.card_to_str(a))
+    if kind in (codes.EV_TURN, codes.EV_PASS, codes.EV_SKIP, codes.EV_UNO_CALL):
+        return (name, s)
+    if kind == codes.EV_COLOUR:
+        return (name, s, cards.colour_to_str(a))
+    if kind == codes.EV_DRAW:
+        return (name, s, cards.card_to_str(a), codes.DRAW_REASON_NAMES[b])
+    if kind == codes.EV_DRAW_FAIL:
+        return (name, s, codes.DRAW_REASON_NAMES[b])
+    if kind in (codes.EV_DIRECTION, codes.EV_RESHUFFLE):
+        return (name, a)
+    if kind == codes.EV_CHALLENGE:
+        return (name, s, a, {1: "guilty", 0: "innocent"}.get(b, b))
+    if kind == codes.EV_UNO_MISS:
+        return (name, s, a)
+    if kind == codes.EV_ROUND_END:
+        return (name, s, codes.ROUND_END_NAMES[a], b)
+    if kind == codes.EV_SCORE:
+        return (name, s, a, b)
+    if kind == codes.EV_GAME_END:
+        return (name, s, codes.GAME_END_NAMES[a])
+    return (name, s, a, b)
+
+
+@dataclass(frozen=True)
+class Game:
+    trace: Trace
+    result: GameResult  # what the referee computed (it accepted the trace)
+    events: tuple[tuple, ...]
+
+    @property
+    def text(self) -> str:
+        return format_trace(self.trace)
+
+    def round(self, number: int = 1) -> list[tuple]:
+        """Events of round ``number``, from its round_start to its last score."""
+        starts = [i for i, e in enumerate(self.events) if e[0] == "round_start"]
+        lo = starts[number - 1]
+        hi = starts[number] if number < len(starts) else len(self.events)
+        return [e for e in self.events[lo:hi] if e[0] != "game_end"]
+
+    def deals(self, number: int = 1) -> list[tuple]:
+        return [e for e in self.round(number) if e[0] == "deal"]
+
+    def table(self, number: int = 1) -> list[tuple]:
+        """Round ``number`` from its first flip up to (not including) round_end."""
+        events = self.round(number)
+        lo = next(i for i, e in enumerate(events) if e[0] == "flip")
+        hi = next(i for i, e in enumerate(events) if e[0] == "round_end")
+        return events[lo:hi]
+
+    def ending(self, number: int = 1) -> list[tuple]:
+        """round_end and the score events of round ``number``."""
+        events = self.round(number)
+        return events[next(i for i, e in enumerate(events) if e[0] == "round_end"):]
+
+    @property
+    def game_end(self) -> tuple:
+        assert self.events[-1][0] == "game_end"
+        return self.events[-1]
+
+    def kinds(self) -> set[str]:
+        return {e[0] for e in self.events}
+
+    def expect(self, expected: Sequence[tuple], number: int = 1, prefix: bool = False) -> None:
+        """Assert the table events of round ``number`` (only the first ones with ``prefix``)."""
+        got = self.table(number)
+        if prefix:
+            got = got[:len(expected)]
+        assert got == list(expected), "\n" + self.text
+
+
+def run(players: int, deck_top: Sequence[str], *, dealer: int = 0,
+        seats: Mapping[int, Seat] | None = None, **rules) -> Game:
+    """Trace a scripted game from ``deck_top`` (card names), check it with the referee."""
+    seat_list = [seat() for _ in range(players)]
+    for s, st in (seats or {}).items():
+        seat_list[s] = st
+    ruleset = RuleSet.from_mapping({**BASE_RULES, **rules})
+    trace = trace_scripted_game(rules=ruleset, players=players, seats=seat_list, dealer=dealer,
+                                deck_top=[card(n) for n in deck_top])
+    try:
+        result = check_trace(trace)
+    except AssertionError as err:
+        raise AssertionError(f"{err}\n{format_trace(trace)}") from err
+    return Game(trace, result, tuple(_decode(row) for row in trace.events))
+
+
+def play(players: int, hands: Mapping[int, Sequence[str]], flip: str | Sequence[str],
+         draws: Sequence[str] = (), *, dealer: int = 0, seats: Mapping[int, Seat] | None = None,
+         **rules) -> Game:
+    """Deal ``hands`` (seat -> card names; hand_size defaults to their length), flip ``flip``,
+    serve ``draws`` next, and play the scripted game."""
+    rules.setdefault("hand_size", len(next(iter(hands.values()))))
+    return run(players, deck_order(players, dealer, hands, flip, draws), dealer=dealer,
+               seats=seats, **rules)
+
+
+def draws(seat_no: int, names: Sequence[str], reason: str) -> list[tuple]:
+    """Expected draw events: ``seat_no`` draws ``names`` in order for ``reason``."""
+    return [("draw", seat_no, n, reason) for n in names]
+
+
+def scores(*hand_points_and_scores: tuple[int, int]) -> list[tuple]:
+    """Expected score events, seat by seat: (hand points, score after the round)."""
+    return [("score", s, hp, sc) for s, (hp, sc) in enumerate(hand_points_and_scores)]
