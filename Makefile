@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.unostats-installed
 help:  ## list the targets
 	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
-	@echo "make demo    set up, then simulate the bundled scenarios and print the summaries"
+	@echo "make demo    set up, then simulate the bundled scenarios and print the summaries (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run)"
 	@echo "make clean   remove build artefacts, caches (Python, Numba, pytest) and the install stamp"
 
@@ -30,8 +30,11 @@ test: $(STAMP)
 	if [ $$rc -eq 5 ]; then echo "make test: FAILED - pytest collected no tests (exit 5)" >&2; fi; \
 	exit $$rc
 
+# Every bundled scenario, one run each, into ./unostats.duckdb (kept between demos; each demo
+# adds runs). GAMES=N overrides the files' games per cell. Ctrl-C keeps what is stored and
+# prints how to resume.
 demo: $(STAMP)
-	$(VENV)/bin/unostats simulate scenarios/standard.yaml
+	$(VENV)/bin/unostats simulate scenarios/*.yaml --db unostats.duckdb $(if $(GAMES),--games $(GAMES))
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick)

@@ -1,0 +1,437 @@
+"""The ``unostats`` command line: thin Typer commands over ``run``, ``store`` and ``scenario``.
+
+stdout carries data only (tables, CSV, JSON, traces); progress, logs and hints go to stderr.
+Exit codes: 0 ok, 1 runtime failure, 2 usage or validation error; 130/143 when ``simulate`` is
+stopped by SIGINT/SIGTERM. Expected errors are one message on stderr, never a traceback.
+
+Start-up stays fast: this module imports neither the engine nor numba (nor polars); each command
+imports what it needs when it runs, so ``query`` and ``runs`` start in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import shlex
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+DB_ENV = "UNOSTATS_DB"  # run.DB_ENV (not imported: keep start-up light)
+DEFAULT_DB = "unostats.duckdb"
+
+app = typer.Typer(
+    name="unostats",
+    help="Measure UNO rule variants: simulate millions of games, store every game and round in "
+         "DuckDB, answer questions with SQL.",
+    epilog="Examples:\n\n"
+           "  unostats simulate scenarios/standard.yaml --games 500\n"
+           "  unostats query \"SELECT * FROM round_length\" --format csv\n"
+           "  unostats runs\n\n"
+           "Every command has --help with examples.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+    pretty_exceptions_show_locals=False,
+)
+
+
+class Format(str, enum.Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    ndjson = "ndjson"
+
+
+class ExportFormat(str, enum.Enum):
+    parquet = "parquet"
+    csv = "csv"
+
+
+DbOption = Annotated[Path, typer.Option(
+    "--db", envvar=DB_ENV, show_envvar=True, dir_okay=False,
+    help="The results database (DuckDB file).")]
+FormatOption = Annotated[Format, typer.Option(
+    "--format", "-f", case_sensitive=False, help="Output format of the rows.")]
+SetOption = Annotated[list[str] | None, typer.Option(
+    "--set", metavar="PATH=VALUE",
+    help="Override a scenario value before validation (repeatable), e.g. --set players=4, "
+         "--set rules.uno_penalty=4, --set variants.fast.rules.hand_size=5.")]
+
+
+# --- Errors ------------------------------------------------------------------------------------
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    _err(f"error: {message}")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _expected_errors() -> Iterator[None]:
+    """Turn the package's expected exceptions into one message on stderr and an exit code."""
+    from .run import RunError
+    from .scenario import ScenarioError
+    from .store import StoreError
+
+    try:
+        yield
+    except ScenarioError as e:
+        _err(str(e))
+        raise typer.Exit(2) from None
+    except RunError as e:
+        _fail(str(e), e.exit_code)
+    except StoreError as e:
+        _fail(str(e), 1)
+
+
+def _stdout_width() -> int | None:
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+# --- simulate ----------------------------------------------------------------------------------
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats simulate scenarios/standard.yaml
+  unostats simulate scenarios/*.yaml --games 10000 --seed 7 --db results.duckdb
+  unostats simulate my.yaml --set players=4 --set rules.uno_penalty=4 -q
+  unostats simulate --resume 1a2b3c4d --db results.duckdb
+
+Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
+batch being stored, marks the run interrupted and prints the command that resumes it; a
+resumed run is identical to an uninterrupted one with the same seed.""")
+def simulate(
+    files: Annotated[list[Path] | None, typer.Argument(
+        metavar="FILE", dir_okay=False,
+        help="Scenario files (YAML). Optional with --resume: the stored scenario is used; if "
+             "given, it must resolve to the stored one (same canonical hash).")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", min=1, help="Games per cell, instead of the file's `games`.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, max=2**63 - 1,
+        help="Run seed, instead of the file's `seed`; with neither, one is chosen, printed "
+             "and stored.")] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    threads: Annotated[int | None, typer.Option(
+        "--threads", "-t", min=1, help="Engine threads (default: all, NUMBA_NUM_THREADS). "
+        "Results do not depend on it.")] = None,
+    set_: SetOption = None,
+    resume: Annotated[str | None, typer.Option(
+        "--resume", metavar="RUN_ID",
+        help="Continue an interrupted run (id, unique prefix or 'latest').")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress or log lines on stderr (errors and the resume "
+        "hint still appear).")] = False,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Log every stored batch on stderr.")] = False,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Simulate scenario files into the database and print a summary per cell.
+
+    Every cell (variant x player count) of each FILE is played; every game, round and seat is
+    stored. Summary columns (stdout): games, rounds, mean turns per round, rounds per game,
+    the share of rounds won by the first player (position 0, Wilson interval) and mean points
+    per won round, each with its 95% interval (means: ± 1.96 SE)."""
+    from . import run
+    from .scenario import ScenarioError, load_scenario
+
+    files = files or []
+    sets = set_ or []
+    progress = run.ConsoleProgress(quiet=quiet, verbose=verbose)
+    stop = run.StopRequest()
+    outcomes = []
+    code = 0
+    with _expected_errors():
+        if resume is not None:
+            if len(files) > 1:
+                _fail("--resume continues one run: give at most one FILE", 2)
+            check = None
+            if files:  # must resolve to the stored scenario; no seed given: the stored one
+                check, _ = run.prepare(load_scenario(files[0], sets), games=games, seed=seed,
+                                       choose_seed=False)
+            elif sets or games is not None or seed is not None:
+                _fail("--set, --games and --seed describe FILE; with --resume and no FILE the "
+                      "stored scenario is used as it is", 2)
+            jobs = [("resume", check)]
+        else:
+            if not files:
+                _fail("give at least one scenario FILE (or --resume RUN_ID); "
+                      "`unostats scenarios` lists the bundled ones", 2)
+            problems, scenarios = [], []
+            for path in files:
+                try:
+                    scenarios.append(load_scenario(path, sets))
+                except ScenarioError as e:  # report every file's problems, then stop
+                    problems.append(str(e))
+            if problems:
+                _err("\n".join(problems))
+                raise typer.Exit(2)
+            jobs = [("new", s) for s in scenarios]
+
+        try:
+            with run.stop_on_signals(stop, notify=progress.warn):
+                for i, (kind, scenario) in enumerate(jobs):
+                    if kind == "resume":
+                        outcome = run.resume(run=resume, db=db, scenario=scenario,
+                                             threads=threads, progress=progress, stop=stop)
+                    else:
+                        outcome = run.simulate(scenario=scenario, db=db, seed=seed, games=games,
+                                               threads=threads, progress=progress, stop=stop,
+                                               command=_command_line(
+                                                   [scenario.source_path], games=games,
+                                                   seed=seed, db=db, threads=threads, sets=sets))
+                    outcomes.append(outcome)
+                    if outcome.status != "complete":
+                        code = stop.exit_code if outcome.signal else 1
+                        rest = [str(s.source_path) for _, s in jobs[i + 1:] if s is not None]
+                        if rest:
+                            progress.warn(f"not started: {', '.join(rest)}")
+                        break
+        except KeyboardInterrupt:
+            code = 130
+        finished = [o.run_id for o in outcomes if o.status == "complete"]
+        if finished:
+            rows = run.summaries(db=db, run_ids=finished)
+            _write(run.format_summary(rows, fmt.value))
+    if code:
+        raise typer.Exit(code)
+
+
+def _command_line(files: list[Path], *, games: int | None, seed: int | None, db: Path,
+                  threads: int | None, sets: list[str]) -> str:
+    """The simulate command as stored with the run (rebuilt from the parsed options)."""
+    words = ["unostats", "simulate", *map(str, files)]
+    for name, value in (("--games", games), ("--seed", seed), ("--threads", threads)):
+        if value is not None:
+            words += [name, str(value)]
+    for expr in sets:
+        words += ["--set", expr]
+    return shlex.join(words + ["--db", str(db)])
+
+
+# --- query -------------------------------------------------------------------------------------
+
+def _parse_params(params: list[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for item in params:
+        name, eq, value = item.partition("=")
+        if not eq or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
+            _fail(f"--param {item!r}: expected name=value, e.g. --param players=4", 2)
+        text = value
+        parsed: object = text
+        if re.fullmatch(r"[+-]?\d+", text.strip()):
+            parsed = int(text)
+        elif re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", text.strip()):
+            parsed = float(text)
+        out[name.strip()] = parsed
+    return out
+
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats query "SELECT variant, players, count(*) AS games FROM games GROUP BY ALL ORDER BY ALL"
+  unostats query "SELECT * FROM win_rate_by_position WHERE players = $n" --param n=4 -f csv
+  unostats query - --format json < question.sql
+  unostats query "COPY (SELECT * FROM rounds) TO 'rounds.parquet'"
+
+Tables: runs, variants, games, game_seats, rounds, round_seats. Views: round_length,
+win_rate_by_position, game_win_rate_by_position, score_spread, game_length. Macros:
+wilson_lo(k, n), wilson_hi(k, n).""")
+def query(
+    sql: Annotated[str, typer.Argument(
+        metavar="SQL", help="SQL to run, or - to read it from stdin.")],
+    fmt: FormatOption = Format.table,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", metavar="NAME=VALUE",
+        help="A named parameter, used as $NAME in the SQL (repeatable). Values that look like "
+             "numbers are numbers; anything else is text.")] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Run SQL over the results database (read-only).
+
+    Writing statements are refused; CREATE TEMP TABLE works for scratch work and
+    COPY (...) TO 'file' writes a new file. SQL errors are one line on stderr (exit 1)."""
+    from . import run
+    from .output import format_rows
+
+    text = sys.stdin.read() if sql == "-" else sql
+    if not text.strip():
+        _fail("no SQL given" + (" on stdin" if sql == "-" else ""), 2)
+    params = _parse_params(param or [])
+    with _expected_errors():
+        result = run.query(sql=text, params=params, db=db)
+        json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
+        _write(format_rows(result.columns, result.rows, fmt.value, json_columns=json_columns,
+                           width=_stdout_width()))
+
+
+# --- runs, scenarios ---------------------------------------------------------------------------
+
+@app.command(epilog="""Examples:
+
+  unostats runs
+  unostats runs --format json --db results.duckdb""")
+def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> None:
+    """List the runs in the database.
+
+    Columns: run id, scenario name, status (running, complete, interrupted), start time
+    (UTC), games requested and completed (over all cells), seed."""
+    from . import run
+    from .output import format_rows
+
+    with _expected_errors():
+        result = run.query(sql=run.RUNS_SQL, db=db)
+        _write(format_rows(result.columns, result.rows, fmt.value, width=_stdout_width()))
+
+
+@app.command(epilog="""Examples:
+
+  unostats scenarios
+  unostats scenarios --format csv""")
+def scenarios(fmt: FormatOption = Format.table) -> None:
+    """List the bundled scenario files with their descriptions.
+
+    A bundled file's name can be extended from any scenario: `extends: NAME`."""
+    from .output import format_rows
+    from .scenario import bundled_scenarios
+
+    rows = [(name, _display_path(path), description)
+            for name, description, path in bundled_scenarios()]
+    _write(format_rows(("name", "file", "description"), rows, fmt.value,
+                       width=_stdout_width()))
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# --- validate ----------------------------------------------------------------------------------
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats validate scenarios/*.yaml
+  unostats validate my.yaml --set players=[2,4] --resolved
+
+Problems go to stderr as FILE:LINE: KEY.PATH: message, all of a file's problems at once.""")
+def validate(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", dir_okay=False,
+                                                help="Scenario files (YAML).")],
+    resolved: Annotated[bool, typer.Option(
+        "--resolved", help="Print each file's resolved form (every default filled in) as "
+        "JSON, one document per file: what the run's scenario hash identifies.")] = False,
+    set_: SetOption = None,
+) -> None:
+    """Check scenario files without simulating anything."""
+    import json
+
+    from .scenario import ScenarioError, load_scenario
+
+    failed = False
+    for path in files:
+        try:
+            scenario = load_scenario(path, set_ or [])
+        except ScenarioError as e:
+            _err(str(e))
+            failed = True
+            continue
+        if resolved:
+            _write(json.dumps(scenario.resolved(), indent=2, sort_keys=True) + "\n")
+        else:
+            n_var, n_pl = len(scenario.variants), len(scenario.players)
+            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_pl} player "
+                   f"count{'s' * (n_pl != 1)} = {n_var * n_pl} cell"
+                   f"{'s' * (n_var * n_pl != 1)})\n")
+    if failed:
+        raise typer.Exit(2)
+
+
+# --- export, replay ----------------------------------------------------------------------------
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats export latest --out results/
+  unostats export 1a2b3c4d --format csv --out results/ --db results.duckdb
+
+Writes runs, variants, games, game_seats, rounds and round_seats of the run, one file each;
+prints the paths.""")
+def export(
+    run_ref: Annotated[str, typer.Argument(
+        metavar="RUN", help="Run id, unique prefix, or 'latest'.")],
+    out: Annotated[Path, typer.Option("--out", "-o", file_okay=False,
+                                      help="Folder to write to (created if needed).")],
+    fmt: Annotated[ExportFormat, typer.Option("--format", "-f", case_sensitive=False,
+                                              help="File format.")] = ExportFormat.parquet,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Write one run's rows to files (Parquet or CSV with header)."""
+    from . import run
+
+    with _expected_errors():
+        paths = run.export(run=run_ref, out=out, fmt=fmt.value, db=db)
+        _write("".join(f"{p}\n" for p in paths))
+
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats replay latest --game 0
+  unostats replay 1a2b3c4d --game 17 --round 2 --variant standard --players 4
+
+Exit code 1 if the referee rejects the recomputed game or its numbers differ from the stored
+rows.""")
+def replay(
+    run_ref: Annotated[str, typer.Argument(
+        metavar="RUN", help="Run id, unique prefix, or 'latest'.")],
+    game: Annotated[int, typer.Option("--game", "-g", min=0, help="Game index (from 0).")],
+    round_: Annotated[int | None, typer.Option(
+        "--round", "-r", min=1, help="Print only this round (from 1).")] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="The cell's variant (needed when the run has several).")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", min=2, max=10,
+        help="The cell's player count (needed when the run has several).")] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Recompute a stored game, check it with the referee and print its events.
+
+    The game is played again from the run's stored scenario and seed; the referee checks every
+    event against the rules, and its per-round numbers (winner, turns, points, counters, hands,
+    scores) are compared with the stored rows. The events go to stdout."""
+    from . import run
+
+    with _expected_errors():
+        result = run.replay(run=run_ref, game=game, round=round_, variant=variant,
+                            players=players, db=db, progress=run.ConsoleProgress())
+    if result.trace_text:
+        _write(result.trace_text + "\n")
+    where = f"run {result.run_id}, {result.variant} {result.players}p, game {result.game}"
+    if result.referee_error:
+        _fail(f"{where}: {result.referee_error}", 1)
+    if result.mismatches:
+        _err(f"error: {where}: the recomputed game differs from the stored rows:")
+        for line in result.mismatches[:20]:
+            _err(f"  {line}")
+        if len(result.mismatches) > 20:
+            _err(f"  ... and {len(result.mismatches) - 20} more")
+        raise typer.Exit(1)
+    _err(f"{where}: the referee accepts every event and agrees with the stored rows")
+
+
+def main() -> None:  # pragma: no cover - console entry alternative
+    app()

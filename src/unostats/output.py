@@ -1,0 +1,171 @@
+"""Rows out: one table of rows formatted as ``table``, ``csv``, ``json`` or ``ndjson``.
+
+Every command that prints rows (``query``, ``runs``, ``scenarios``, the ``simulate`` summary)
+goes through ``format_rows``, so the formats behave the same everywhere:
+
+- ``table``: a fixed-width text table for people: a header, a rule of dashes, numbers
+  right-aligned, NULL for missing values; floats with 6 significant digits. With ``width``, a
+  last text column that would overflow is wrapped to fit.
+- ``csv``: RFC 4180 with a header row, ``\\n`` line ends, empty field for NULL, floats in their
+  shortest round-trip form, booleans as ``true``/``false``, nested values as JSON text.
+- ``json``: one array of objects (``[]`` when there are no rows); ``ndjson``: one object per
+  line. NaN and infinities become ``null``; timestamps and dates are ISO 8601 strings; a column
+  of DuckDB's JSON type is embedded as JSON rather than as a string.
+
+Rows are Python values as DuckDB's ``fetchall`` returns them (int, float, Decimal, str, bool,
+None, datetime, date, timedelta, UUID, bytes, list, dict). This module imports only the standard
+library, so printing never pays for polars or the engine.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import io
+import json
+import math
+import textwrap
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+FORMATS = ("table", "csv", "json", "ndjson")
+
+
+def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "table", *,
+                json_columns: Sequence[str] = (), width: int | None = None) -> str:
+    """The rows as text in ``fmt`` (ends with a newline unless empty).
+
+    ``json_columns``: names of columns whose values are JSON text (DuckDB's JSON type); json and
+    ndjson embed them parsed. ``width``: the table's maximum line width (table only).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    columns = list(columns)
+    if fmt == "csv":
+        return _csv(columns, rows)
+    if fmt in ("json", "ndjson"):
+        parsed = {i for i, c in enumerate(columns) if c in set(json_columns)}
+        objects = [{c: _json_value(v, i in parsed) for i, (c, v) in enumerate(zip(columns, row))}
+                   for row in rows]
+        if fmt == "ndjson":
+            return "".join(_dumps(o) + "\n" for o in objects)
+        if not objects:
+            return "[]\n"
+        return "[\n" + ",\n".join("  " + _dumps(o) for o in objects) + "\n]\n"
+    return _table(columns, rows, width)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+# --- Scalars -----------------------------------------------------------------------------------
+
+def _text(value: Any) -> str:
+    """A value as csv/table text (None handled by the caller)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else str(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    if isinstance(value, (list, tuple, dict)):
+        return _dumps(_json_value(value, False))
+    return str(value)
+
+
+def _json_value(value: Any, is_json_text: bool) -> Any:
+    if is_json_text and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return None
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {str(k): _json_value(v, False) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v, False) for v in value]
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (dt.timedelta, uuid.UUID)):
+        return str(value)
+    return _text(value)
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+def _csv(columns: list[str], rows: Sequence[Sequence[Any]]) -> str:
+    if not columns:
+        return ""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if v is None else _text(v) for v in row])
+    return out.getvalue()
+
+
+# --- Table -------------------------------------------------------------------------------------
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float) and math.isfinite(value):
+        text = f"{value:.6g}"
+        if "e" in text and abs(value) >= 1:  # 1234567.0 -> 1234567.0, not 1.23457e+06
+            text = f"{value:.1f}"
+        return text
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    return _text(value).replace("\n", " ")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
+
+
+def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None) -> str:
+    if not columns:
+        return ""
+    cells = [[_cell(v) for v in row] for row in rows]
+    right = [bool(rows) and all(_is_number(r[i]) or r[i] is None for r in rows)
+             and any(_is_number(r[i]) for r in rows) for i in range(len(columns))]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    last = len(columns) - 1
+    wrap_at = None
+    if width is not None and not right[last]:
+        used = sum(widths[:last]) + 2 * last
+        if used + widths[last] > width and width - used >= 20:
+            wrap_at = width - used
+            widths[last] = max(len(columns[last]), wrap_at)
+
+    def line(values: list[str]) -> list[str]:
+        if wrap_at is None:
+            parts = [values]
+        else:
+            wrapped = textwrap.wrap(values[last], wrap_at) or [""]
+            parts = [values[:last] + [wrapped[0]]]
+            parts += [[""] * last + [w] for w in wrapped[1:]]
+        return ["  ".join(v.rjust(widths[i]) if right[i] else v.ljust(widths[i])
+                          for i, v in enumerate(p)).rstrip() for p in parts]
+
+    out = line(list(columns))
+    out.append("  ".join("-" * w for w in widths))
+    for row in cells:
+        out.extend(line(row))
+    return "\n".join(out) + "\n"

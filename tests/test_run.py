@@ -1,0 +1,431 @@
+"""Simulation runs (unostats.run): resume equals uninterrupted for any batch sizes, real SIGINT,
+SIGTERM and SIGKILL on a running `unostats simulate`, the resume checks, errors mid-run, the
+summary's numbers, and the row formats of unostats.output."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from unostats import run, stats, store
+from unostats.output import format_rows
+from unostats.scenario import load_scenario
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+TINY = """\
+name: tiny
+description: Two variants at two player counts, for tests.
+seed: 7
+games: 40
+players: [2, 3]
+variants:
+  - name: standard
+  - name: short
+    description: First to 200.
+    rules: {target_score: 200}
+"""
+
+RESULT_TABLES = ("games", "game_seats", "rounds", "round_seats")
+
+
+def write_scenario(folder: Path, text: str = TINY, name: str = "tiny.yaml") -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def snapshot(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
+    """Every stored row of one run (the only run if None), without the run id, sorted."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        if run_id is None:
+            (run_id,), = con.execute("SELECT run_id FROM runs").fetchall()
+        out = {}
+        for table in (*RESULT_TABLES, "variants"):
+            cols = [c for (c,) in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
+            out[table] = con.execute(
+                f"SELECT {', '.join(cols)} FROM {table} WHERE run_id = ? ORDER BY ALL",
+                [run_id]).fetchall()
+        out["runs"] = con.execute(
+            "SELECT status, seed, games_requested, games_completed, scenario_hash, "
+            "scenario_json FROM runs WHERE run_id = ?", [run_id]).fetchall()
+        return out
+    finally:
+        con.close()
+
+
+def assert_same_rows(got: dict, want: dict) -> None:
+    assert got.keys() == want.keys()
+    for table in want:
+        assert len(got[table]) == len(want[table]), table
+        assert got[table] == want[table], f"{table} differs"
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict:
+    """An uninterrupted run of TINY with default (adaptive) batches."""
+    folder = tmp_path_factory.mktemp("reference")
+    path = write_scenario(folder)
+    db = folder / "ref.duckdb"
+    outcome = run.simulate(scenario=load_scenario(path), db=db)
+    assert outcome.status == "complete"
+    return {"db": db, "rows": snapshot(db), "outcome": outcome}
+
+
+def test_reference_run_is_complete(reference):
+    rows = reference["rows"]
+    assert rows["runs"][0][:4] == ("complete", 7, 160, 160)
+    assert len(rows["games"]) == 160
+    assert len(rows["variants"]) == 4
+    con = store.open_store(reference["db"], read_only=True)
+    try:
+        assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+    finally:
+        con.close()
+
+
+class StopAfter(run.Progress):
+    """Requests a stop after ``n`` stored batches (an in-process stand-in for Ctrl-C)."""
+
+    def __init__(self, stop: run.StopRequest, n: int):
+        self.stop, self.n, self.seen = stop, n, 0
+
+    def batch_stored(self, *args, **kwargs) -> None:
+        self.seen += 1
+        if self.seen == self.n:
+            self.stop.request()
+
+
+def test_resume_equals_uninterrupted_for_any_batch_sizes(tmp_path, reference):
+    path = write_scenario(tmp_path)
+    db = tmp_path / "r.duckdb"
+    stop = run.StopRequest()
+    first = run.simulate(scenario=load_scenario(path), db=db, batch_games=7,
+                         progress=StopAfter(stop, 3), stop=stop)
+    assert first.status == "interrupted" and first.signal is None
+    assert first.games_completed == 21
+    assert snapshot(db)["runs"][0][0] == "interrupted"
+    # Resume twice more with other batch sizes, the second time to the end.
+    stop = run.StopRequest()
+    second = run.resume(run=first.run_id, db=db, batch_games=11,
+                        progress=StopAfter(stop, 5), stop=stop)
+    # Cell 1 continues at game 21 with 11 + 8 games, then cell 2 gets 3 batches of 11.
+    assert second.status == "interrupted" and second.games_completed == 21 + 11 + 8 + 33
+    third = run.resume(run="latest", db=db, batch_games=1000)
+    assert third.status == "complete" and third.games_played == 160 - 73
+    assert_same_rows(snapshot(db), reference["rows"])
+
+
+def test_stop_before_the_first_batch_keeps_nothing_and_resumes(tmp_path, reference):
+    path = write_scenario(tmp_path)
+    db = tmp_path / "r.duckdb"
+    stop = run.StopRequest()
+    stop.request(signal.SIGTERM)
+    outcome = run.simulate(scenario=load_scenario(path), db=db, stop=stop)
+    assert (outcome.status, outcome.games_completed, outcome.signal) == \
+        ("interrupted", 0, signal.SIGTERM)
+    assert stop.exit_code == 143
+    run.resume(run=outcome.run_id, db=db)
+    assert_same_rows(snapshot(db), reference["rows"])
+
+
+def test_error_while_storing_marks_the_run_interrupted(tmp_path, reference, monkeypatch):
+    path = write_scenario(tmp_path)
+    db = tmp_path / "r.duckdb"
+    real_write = store.write_batch
+    calls = []
+
+    def failing_write(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise store.StoreError("disk full (simulated)")
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write_batch", failing_write)
+    with pytest.raises(store.StoreError, match="disk full"):
+        run.simulate(scenario=load_scenario(path), db=db, batch_games=10)
+    monkeypatch.setattr(store, "write_batch", real_write)
+    con = store.open_store(db, read_only=True)
+    try:
+        (run_id, status, done), = con.execute(
+            "SELECT run_id, status, games_completed FROM runs").fetchall()
+    finally:
+        con.close()
+    assert (status, done) == ("interrupted", 10)
+    run.resume(run=run_id, db=db)
+    assert_same_rows(snapshot(db), reference["rows"])
+
+
+def test_resume_checks(tmp_path, reference):
+    path = write_scenario(tmp_path)
+    db = tmp_path / "r.duckdb"
+    stop = run.StopRequest()
+    stop.request()
+    first = run.simulate(scenario=load_scenario(path), db=db, stop=stop)
+    # The same file (any batch size) is accepted; another one is refused, naming what differs.
+    other = write_scenario(tmp_path, TINY.replace("games: 40", "games: 41"), "other.yaml")
+    with pytest.raises(run.RunError) as e:
+        run.resume(run=first.run_id, db=db, scenario=load_scenario(other))
+    assert e.value.exit_code == 2
+    assert "does not match run" in str(e.value) and "differs in games (hash" in str(e.value)
+    other = write_scenario(tmp_path, TINY.replace("target_score: 200", "target_score: 300"),
+                           "rules.yaml")
+    with pytest.raises(run.RunError, match=r"differs in variants\[1\]\.rules\.target_score "):
+        run.resume(run=first.run_id, db=db, scenario=load_scenario(other))
+    with pytest.raises(run.RunError, match="no run 'nope'") as e:
+        run.resume(run="nope", db=db)
+    assert e.value.exit_code == 2
+    run.resume(run=first.run_id[:4], db=db, scenario=load_scenario(path))
+    assert_same_rows(snapshot(db), reference["rows"])
+    with pytest.raises(run.RunError, match="already complete") as e:
+        run.resume(run=first.run_id, db=db)
+    assert e.value.exit_code == 2
+
+
+def test_a_scenario_without_seed_gets_one_that_is_stored_and_reused(tmp_path):
+    path = write_scenario(tmp_path, TINY.replace("seed: 7\n", "").replace("games: 40", "games: 5"))
+    db = tmp_path / "r.duckdb"
+    stop = run.StopRequest()
+    stop.request()
+    outcome = run.simulate(scenario=load_scenario(path), db=db, stop=stop)
+    assert outcome.seed_chosen and outcome.scenario.seed is not None
+    info = snapshot(db, outcome.run_id)["runs"][0]
+    assert info[1] == outcome.scenario.seed
+    assert json.loads(info[5])["seed"] == outcome.scenario.seed
+    # Resuming with the seedless file takes the stored seed, so the hashes match.
+    done = run.resume(run=outcome.run_id, db=db, scenario=load_scenario(path))
+    assert done.status == "complete"
+    again, chosen = run.prepare(load_scenario(path), seed=123)
+    assert (again.seed, chosen) == (123, False)
+
+
+def test_invalid_threads_and_batch_env_are_usage_errors(tmp_path, monkeypatch):
+    path = write_scenario(tmp_path)
+    with pytest.raises(run.RunError, match="--threads must be from 1") as e:
+        run.simulate(scenario=load_scenario(path), db=tmp_path / "x.duckdb", threads=999)
+    assert e.value.exit_code == 2
+    monkeypatch.setenv(run.BATCH_GAMES_ENV, "lots")
+    with pytest.raises(run.RunError, match="UNOSTATS_BATCH_GAMES"):
+        run.simulate(scenario=load_scenario(path), db=tmp_path / "y.duckdb")
+    assert not (tmp_path / "y.duckdb").exists()  # refused before any run was recorded
+
+
+# --- Summary -----------------------------------------------------------------------------------
+
+def test_summary_rows_match_a_direct_computation(reference):
+    con = store.open_store(reference["db"], read_only=True)
+    try:
+        run_id = store.latest_run_id(con)
+        rows = run.summary_rows(con, run_id)
+        assert [(r["variant"], r["players"]) for r in rows] == [
+            ("standard", 2), ("standard", 3), ("short", 2), ("short", 3)]  # file order
+        for r in rows:
+            cell = [run_id, r["variant"], r["players"]]
+            turns = [t for (t,) in con.execute(
+                "SELECT turns FROM rounds WHERE run_id = ? AND variant = ? AND players = ?",
+                cell).fetchall()]
+            per_game = [n for (n,) in con.execute(
+                "SELECT rounds FROM games WHERE run_id = ? AND variant = ? AND players = ?",
+                cell).fetchall()]
+            won = con.execute(
+                "SELECT count(*) FILTER (WHERE winner_position = 0), count(*) FROM rounds "
+                "WHERE run_id = ? AND variant = ? AND players = ? AND ended_by = 'win'",
+                cell).fetchall()[0]
+            points = [p for (p,) in con.execute(
+                "SELECT points FROM rounds WHERE run_id = ? AND variant = ? AND players = ? "
+                "AND ended_by = 'win'", cell).fetchall()]
+            assert (r["games"], r["rounds"]) == (40, len(turns))
+            for key, want in (("turns_per_round", stats.mean_se(turns)),
+                              ("rounds_per_game", stats.mean_se(per_game)),
+                              ("p0_win_rate", stats.wilson_interval(*won)),
+                              ("points_per_round", stats.mean_se(points))):
+                got = (r[key], r[f"{key}_lo"], r[f"{key}_hi"])
+                assert got == pytest.approx((want.value, want.lo, want.hi), rel=1e-9), key
+    finally:
+        con.close()
+
+
+def test_format_summary(reference):
+    rows = run.summaries(db=reference["db"], run_ids=[reference["outcome"].run_id])
+    table = run.format_summary(rows).splitlines()
+    assert table[0].split() == ["run", "variant", "players", "games", "rounds",
+                                "turns/round", "[95%", "CI]", "rounds/game", "[95%", "CI]",
+                                "pos-0", "round", "wins", "[95%", "CI]",
+                                "points/round", "[95%", "CI]"]
+    assert len(table) == 2 + 4
+    csv_lines = run.format_summary(rows, "csv").splitlines()
+    assert csv_lines[0] == ",".join(run.SUMMARY_COLUMNS)
+    assert json.loads(run.format_summary(rows, "json"))[0]["games"] == 40
+
+
+def test_format_interval():
+    assert run.format_interval(12.3456, 12.2, 12.5) == "12.35 [12.20, 12.50]"
+    assert run.format_interval(0.27271, 0.27183, 0.27359) == "0.27271 [0.27183, 0.27359]"
+    assert run.format_interval(5.0, math.nan, math.nan) == "5"
+    assert run.format_interval(math.nan, 0, 1) == "-"
+
+
+# --- Output formats ----------------------------------------------------------------------------
+
+COLUMNS = ("name", "n", "x", "ok", "at", "doc", "missing")
+ROWS = [
+    ("a,b", 1, 0.1, True, dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC), '{"k": [1]}', None),
+    ("c", 22, math.nan, False, dt.date(2026, 1, 2), "[]", Decimal("2.50")),
+]
+
+
+def test_csv_format():
+    assert format_rows(COLUMNS, ROWS, "csv") == (
+        "name,n,x,ok,at,doc,missing\n"
+        '"a,b",1,0.1,true,2026-01-02 03:04:05+00:00,"{""k"": [1]}",\n'
+        "c,22,nan,false,2026-01-02,[],2.50\n")
+    assert format_rows([], [], "csv") == ""
+
+
+def test_json_and_ndjson_formats():
+    text = format_rows(COLUMNS, ROWS, "json", json_columns=["doc"])
+    assert json.loads(text) == [
+        {"name": "a,b", "n": 1, "x": 0.1, "ok": True, "at": "2026-01-02T03:04:05+00:00",
+         "doc": {"k": [1]}, "missing": None},
+        {"name": "c", "n": 22, "x": None, "ok": False, "at": "2026-01-02", "doc": [],
+         "missing": 2.5},
+    ]
+    lines = format_rows(COLUMNS, ROWS, "ndjson").splitlines()
+    assert [json.loads(line)["doc"] for line in lines] == ['{"k": [1]}', "[]"]
+    assert format_rows(["a"], [], "json") == "[]\n"
+    assert format_rows(["a"], [], "ndjson") == ""
+
+
+def test_table_format():
+    assert format_rows(("name", "n", "share"), [("a", 1, 0.5), ("bbb", 1234, None)]) == (
+        "name     n  share\n"
+        "----  ----  -----\n"
+        "a        1    0.5\n"
+        "bbb   1234   NULL\n")
+    wrapped = format_rows(("k", "text"), [("x", "word " * 20)], width=30).splitlines()
+    assert max(map(len, wrapped)) <= 30 and len(wrapped) > 3
+    assert format_rows(("big",), [(12345678.5,)]).splitlines()[2] == "12345678.5"
+    with pytest.raises(ValueError, match="allowed: table, csv, json, ndjson"):
+        format_rows(("a",), [], "xml")
+
+
+# --- Real signals on a running `unostats simulate` ---------------------------------------------
+
+CLI = [sys.executable, "-c", "from unostats.cli import app; app()"]
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("UNOSTATS_DB", None)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra)
+    return env
+
+
+def start_simulate(path: Path, db: Path, *, batch_games: int = 20) -> subprocess.Popen:
+    return subprocess.Popen(
+        [*CLI, "simulate", str(path), "--db", str(db), "-v", "--format", "csv"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=cli_env(UNOSTATS_BATCH_GAMES=str(batch_games)))
+
+
+def wait_for_stored_batch(proc: subprocess.Popen, timeout: float = 180) -> list[str]:
+    """stderr lines up to the first 'stored batch' line (the engine may compile first)."""
+    lines = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("stored batch:"):
+            return lines
+    proc.kill()
+    pytest.fail(f"no batch was stored: {''.join(lines)}")
+
+
+BIG = TINY.replace("games: 40", "games: 1000")
+
+
+@pytest.fixture(scope="module")
+def big_reference(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("big")
+    path = write_scenario(folder, BIG, "big.yaml")
+    db = folder / "ref.duckdb"
+    run.simulate(scenario=load_scenario(path), db=db)
+    return {"path": path, "rows": snapshot(db)}
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_interrupts_and_resume_completes_identically(tmp_path, big_reference, signum,
+                                                             code):
+    from typer.testing import CliRunner
+
+    from unostats.cli import app
+
+    db = tmp_path / "run.duckdb"
+    proc = start_simulate(big_reference["path"], db)
+    wait_for_stored_batch(proc)
+    # A reader meanwhile gets a clean explanation, not a traceback.
+    busy = CliRunner().invoke(app, ["query", "SELECT 1", "--db", str(db)])
+    assert busy.exit_code == 1
+    assert "is being written by process" in busy.stderr and "Traceback" not in busy.output
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err
+    assert out == ""  # no summary for an interrupted run: stdout carries data only
+    con = store.open_store(db, read_only=True)
+    try:
+        (run_id, status, done, total), = con.execute(
+            "SELECT run_id, status, games_completed, games_requested FROM runs").fetchall()
+    finally:
+        con.close()
+    assert status == "interrupted" and 0 < done < total
+    assert f"Resume with: unostats simulate --resume {run_id} --db {db}" in err
+    resumed = subprocess.run([*CLI, "simulate", "--resume", run_id, "--db", str(db), "-q",
+                              "--format", "csv"], capture_output=True, text=True,
+                             env=cli_env(), timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.splitlines()[0] == ",".join(run.SUMMARY_COLUMNS)
+    assert len(resumed.stdout.splitlines()) == 1 + 4
+    assert_same_rows(snapshot(db), big_reference["rows"])
+
+
+def test_sigkill_leaves_whole_batches_and_resumes_identically(tmp_path, big_reference):
+    db = tmp_path / "run.duckdb"
+    proc = start_simulate(big_reference["path"], db)
+    wait_for_stored_batch(proc)
+    proc.kill()
+    proc.communicate(timeout=60)
+    con = store.open_store(db, read_only=True)
+    try:
+        assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+        (run_id, status, done), = con.execute(
+            "SELECT run_id, status, games_completed FROM runs").fetchall()
+        assert status == "running"  # nobody could mark it; the next writer will
+        stored = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+        assert stored == done and done % 20 == 0  # whole batches only
+    finally:
+        con.close()
+    outcome = run.resume(run=run_id, db=db)
+    assert outcome.status == "complete"
+    assert_same_rows(snapshot(db), big_reference["rows"])
+
+
+def test_engine_cache_probe_answers():
+    assert run.engine_cache_is_warm() in (True, False, None)
