@@ -230,7 +230,7 @@ def test_quick_win_results():
             round=1, dealer_seat=0, first_seat=1, winner_seat=1, winner_position=0, turns=3,
             cards_played=3, cards_drawn=0, normal_draws=0, penalty_cards=0, reshuffles=0,
             direction_changes=0, challenges=0, challenges_won=0, uno_penalties=0, skips=0,
-            points=2, ended_by="win", hand_points=(2, 0), cards_left=(1, 0),
+            jump_ins=0, points=2, ended_by="win", hand_points=(2, 0), cards_left=(1, 0),
             score_after=(0, 2)),),
         winner_seat=1, ended_by="target", final_scores=(0, 2))
 
@@ -675,8 +675,8 @@ def test_trace_cut_short():
 
 def test_unsupported_rule_value():
     trace = quick_win()
-    rules = RuleSet(values={**trace.rules.values, "draw": "two"}, deck=trace.rules.deck)
-    with pytest.raises(NotImplementedError, match="draw = 'two'"):
+    rules = RuleSet(values={**trace.rules.values, "seven_zero": True}, deck=trace.rules.deck)
+    with pytest.raises(NotImplementedError, match="seven_zero = True"):
         check_trace(dataclasses.replace(trace, rules=rules))
 
 

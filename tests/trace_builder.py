@@ -13,7 +13,7 @@ import numpy as np
 
 from unostats import cards, codes
 from unostats.engine.simulate import Trace
-from unostats.rules import RuleSet
+from unostats.rules import RULES_BY_KEY, RuleSet
 
 CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
 REASONS = {name: code for code, name in enumerate(codes.DRAW_REASON_NAMES)}
@@ -27,9 +27,22 @@ def card(name: str) -> int:
     return CARD_IDS[name]
 
 
+def rule_set(**rules) -> RuleSet:
+    """A resolved RuleSet that may hold values the engine does not implement yet (the referee is
+    written to docs/engine.md ahead of the engine). Keys and values must exist in the rule table;
+    pairs that cannot be combined are not refused here, so tests can hand them to the referee."""
+    deck = rules.pop("deck", {})
+    for key, value in rules.items():
+        opt = RULES_BY_KEY[key]
+        if opt.values is not None and value not in opt.values:
+            raise ValueError(f"{key}: unknown value {value!r}; allowed: {opt.allowed_text()}")
+    base = RuleSet.from_mapping({"deck": deck})
+    return RuleSet(values={**base.values, **rules}, deck=base.deck)
+
+
 class TraceBuilder:
     def __init__(self, players: int, **rules):
-        self.rules = RuleSet.from_mapping(rules)
+        self.rules = rule_set(**rules)
         self.players = players
         self.rows: list[tuple[int, int, int, int]] = []
 
@@ -102,6 +115,13 @@ class TraceBuilder:
 
     def challenge(self, victim: int, player: int, guilty: bool) -> TraceBuilder:
         return self.event(codes.EV_CHALLENGE, victim, player, int(guilty))
+
+    def take_back(self, seat: int, name: str) -> TraceBuilder:
+        return self.event(codes.EV_TAKE_BACK, seat, card(name))
+
+    def jump_in(self, seat: int, name: str, colour: str | None = None) -> TraceBuilder:
+        self.event(codes.EV_JUMP_IN, seat, card(name))
+        return self.colour(seat, colour) if colour else self
 
     def uno_call(self, seat: int) -> TraceBuilder:
         return self.event(codes.EV_UNO_CALL, seat)

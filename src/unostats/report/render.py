@@ -1,0 +1,323 @@
+"""Report model + figures -> one self-contained HTML file (jinja2), and the folder's index.
+
+The page works offline: plotly.js is embedded once in a <script> in the head and every figure is
+a ``fig.to_html(include_plotlyjs=False, full_html=False, div_id=...)`` fragment with a stable id.
+The template autoescapes everything; the only unescaped inserts are plotly's own fragments (whose
+JSON escapes ``<``) and the plotly.js bundle.
+
+Each report carries its own index entry as JSON in
+``<script type="application/json" id="unostats-report-meta">``, so ``render_index`` builds
+``index.html`` from the report files alone.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import plotly
+import plotly.offline
+from markupsafe import Markup
+
+from .. import __version__
+from ..stats import Estimate, TestResult, _digits_for
+from .figures import Figure, colours
+from .model import CellKey, ReportModel
+
+META_ID = "unostats-report-meta"
+META_RE = re.compile(
+    r'<script type="application/json" id="' + META_ID + r'">(.*?)</script>', re.DOTALL)
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True,
+                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("unostats.report", "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = fmt_number
+    env.filters["pct"] = fmt_pct
+    env.filters["p"] = fmt_p
+    env.filters["when"] = fmt_when
+    return env
+
+
+# --- Number formatting -------------------------------------------------------------------------
+
+def fmt_number(x: Any, digits: int | None = None) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "—"
+    if isinstance(x, int) or (digits is None and float(x).is_integer()):
+        return f"{int(x):,}"
+    if digits is None:
+        digits = 1 if abs(x) >= 100 else 2
+    return f"{x:,.{digits}f}"
+
+
+def fmt_pct(x: float | None, digits: int = 1) -> str:
+    if x is None or not math.isfinite(x):
+        return "—"
+    return f"{100 * x:.{digits}f}%"
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None or not math.isfinite(p):
+        return "—"
+    if p < 1e-4:
+        return "< 0.0001"
+    return f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
+
+
+def fmt_when(t: datetime | None) -> str:
+    if t is None:
+        return "—"
+    return t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# Scale and unit per kind of estimate: rates as percentages, rate differences in points.
+_KINDS = {
+    "mean": (1.0, "", False),
+    "rate": (100.0, "%", False),
+    "diff_mean": (1.0, "", True),
+    "diff_rate": (100.0, " pp", True),
+}
+
+
+def fmt_estimate(est: Estimate, kind: str = "mean") -> dict[str, str]:
+    """value, interval, n, method and p as display strings; the precision follows the interval
+    (two significant digits of its half-width, as ``Estimate.format``)."""
+    scale, unit, signed = _KINDS[kind]
+    v, lo, hi = est.value * scale, est.lo * scale, est.hi * scale
+    if not all(math.isfinite(x) for x in (v, lo, hi)):
+        value = "—" if not math.isfinite(v) else f"{v:,.3f}{unit}"
+        return {"value": value, "interval": "—", "n": fmt_number(est.n), "method": est.method,
+                "p": fmt_p(est.p_value)}
+    d = _digits_for(hi - lo)
+    return {
+        "value": _fixed(v, d, signed) + unit,
+        "interval": f"[{_fixed(lo, d, signed)}, {_fixed(hi, d, signed)}]",
+        "n": fmt_number(est.n),
+        "method": est.method,
+        "p": fmt_p(est.p_value),
+    }
+
+
+def _fixed(x: float, digits: int, signed: bool) -> str:
+    """Fixed-point with thousands separators; never "-0.0" (a value that rounds to zero has no
+    sign, or "+" when signed)."""
+    text = f"{x:,.{digits}f}"
+    if text.startswith("-") and not any(ch in "123456789" for ch in text):
+        text = text[1:]
+    if signed and not text.startswith("-"):
+        text = "+" + text
+    return text
+
+
+def fmt_test(t: TestResult) -> dict[str, str]:
+    stat = "—" if not math.isfinite(t.statistic) else f"{t.statistic:,.2f}"
+    return {"statistic": stat, "df": str(t.df), "p": fmt_p(t.p_value), "n": fmt_number(t.n),
+            "method": t.method}
+
+
+# --- Page --------------------------------------------------------------------------------------
+
+def figure_html(fig: Figure) -> Markup:
+    height = fig.figure.layout.height
+    html = fig.figure.to_html(
+        include_plotlyjs=False, full_html=False, div_id=fig.div_id, config=PLOTLY_CONFIG,
+        default_width="100%", default_height=f"{height}px" if height else "450px")
+    return Markup(html)  # plotly's fragment: its JSON escapes "<", "/" and ">"
+
+
+def _data_uri(text: str, mime: str) -> str:
+    return f"data:{mime};charset=utf-8;base64," + base64.b64encode(text.encode()).decode("ascii")
+
+
+def _meta_json(meta: Mapping[str, Any]) -> Markup:
+    text = json.dumps(meta, sort_keys=True, default=str)
+    # Safe inside <script>: no "<" at all, so no "</script>" or "<!--".
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def report_meta(model: ReportModel, out_name: str) -> dict[str, Any]:
+    starts = [r.started_at for r in model.runs if r.started_at is not None]
+    return {
+        "file": out_name,
+        "title": model.title,
+        "scenarios": list(dict.fromkeys(r.scenario_name for r in model.runs)),
+        "runs": [r.run_id for r in model.runs],
+        "run_date": min(starts).astimezone(UTC).isoformat() if starts else None,
+        "generated_at": model.generated_at.astimezone(UTC).isoformat(),
+        "games": model.games,
+        "rounds": model.rounds,
+        "variants": list(model.labels),
+        "players": list(model.players),
+        "unostats_version": __version__,
+    }
+
+
+def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: str) -> str:
+    cell_label = {c.key: c.label for c in model.cells}
+
+    def row(key: CellKey) -> dict[str, Any]:
+        return {"label": cell_label[key], "players": key.players}
+
+    measures = {}
+    for key, m in model.measures.items():
+        rows = []
+        for c in model.cells:
+            s = m.summaries.get(c.key)
+            if s is None:
+                continue
+            rows.append({**row(c.key), "n": fmt_number(s.n), "mean": fmt_estimate(s.mean),
+                         "sd": fmt_number(s.sd), "quantiles": [fmt_number(v) for _, v in
+                                                               s.quantiles],
+                         "max": fmt_number(s.max),
+                         "capped": fmt_estimate(s.capped, "rate") if s.capped else None})
+        measures[key] = {"m": m, "rows": rows,
+                         "quantile_labels": [label for label, _ in
+                                             next(iter(m.summaries.values())).quantiles]
+                         if m.summaries else []}
+
+    def positions(data) -> list[dict[str, Any]]:
+        out = []
+        for c in model.cells:
+            p = data.get(c.key)
+            if p is None:
+                continue
+            out.append({**row(c.key), "fair": fmt_pct(p.fair, 2),
+                        "rates": [fmt_estimate(e, "rate") for e in p.rates],
+                        "first": fmt_estimate(p.rates[0], "rate"),
+                        "excess": fmt_estimate(p.excess, "diff_rate"),
+                        "test": fmt_test(p.test), "n": fmt_number(p.n)})
+        return out
+
+    findings = _findings_table(model)
+
+    comparisons = [{**row(c.cell), "round_length": fmt_estimate(c.round_length, "diff_mean"),
+                    "game_rounds": fmt_estimate(c.game_rounds, "diff_mean"),
+                    "first_win": fmt_estimate(c.first_win, "diff_rate")}
+                   for c in model.comparisons]
+    ablation = [{**row(a.cell), "what": a.what, "rules": ", ".join(a.rules),
+                 "round_length": fmt_estimate(a.round_length, "diff_mean"),
+                 "first_win": fmt_estimate(a.first_win, "diff_rate")} for a in model.ablation]
+    spread = [{**row(c.key),
+               "spread": fmt_estimate(model.standings_spread[c.key]),
+               "margin": fmt_estimate(model.measures["game_margin"].summaries[c.key].mean)
+               if c.key in model.measures["game_margin"].summaries else None,
+               "points": fmt_estimate(model.measures["round_points"].summaries[c.key].mean)
+               if c.key in model.measures["round_points"].summaries else None}
+              for c in model.cells if c.key in model.standings_spread]
+
+    runs = []
+    for r in model.runs:
+        text = r.scenario_text or ""
+        runs.append({
+            "r": r,
+            "scenario_uri": _data_uri(text, "application/x-yaml") if text else None,
+            "resolved_uri": _data_uri(r.scenario_json, "application/json")
+            if r.scenario_json else None,
+            "file_stem": re.sub(r"[^A-Za-z0-9._-]+", "-", r.scenario_name).strip("-")
+            or "scenario",
+        })
+
+    colour = colours(model.labels)
+    meta = report_meta(model, out_name)
+    return _env().get_template("report.html.j2").render(
+        model=model, meta_json=_meta_json(meta), meta_id=META_ID,
+        plotly_js=Markup(_plotly_js()), plotly_version=plotly.__version__,
+        figs={k: {"html": figure_html(f), "caption": f.caption} for k, f in figures.items()},
+        measures=measures, round_positions=positions(model.round_positions),
+        game_positions=positions(model.game_positions), findings=findings,
+        comparisons=comparisons, ablation=ablation, spread=spread, runs=runs,
+        rule_changes=model.rule_changes, colour=colour, version=__version__,
+        games=fmt_number(model.games), rounds=fmt_number(model.rounds),
+        max_players=max(model.players))
+
+
+def _findings_table(model: ReportModel) -> dict[str, Any]:
+    """Key findings pivoted: a row per cell, a column per estimate (method in the header)."""
+    columns: dict[str, dict[str, Any]] = {}
+    cells: dict[CellKey, dict[str, Any]] = {}
+    for f in model.findings:
+        col = columns.setdefault(f.group, {"title": f.group, "method": f.estimate.method,
+                                           "unit": f.unit})
+        if f.estimate.method != col["method"]:
+            col["method"] = "see each cell"
+        e = fmt_estimate(f.estimate, f.kind)
+        extra = []
+        if f.group.startswith("First player wins"):
+            extra.append(f"fair {fmt_pct(1 / f.cell.players, 1)}")
+        if f.estimate.p_value is not None:
+            extra.append(f"p {e['p']}" if e["p"].startswith("<") else f"p = {e['p']}")
+        cells.setdefault(f.cell, {})[f.group] = {**e, "extra": " · ".join(extra)}
+    rows = [{"label": c.label, "players": c.players, "values": cells.get(c.key, {})}
+            for c in model.cells if c.key in cells]
+    return {"columns": list(columns.values()), "rows": rows}
+
+
+@lru_cache(maxsize=1)
+def _plotly_js() -> str:
+    js = plotly.offline.get_plotlyjs()
+    if "</script" in js.lower():  # would end the <script> element early
+        js = re.sub(r"</(script)", r"<\\/\1", js, flags=re.IGNORECASE)
+    return js
+
+
+# --- Index -------------------------------------------------------------------------------------
+
+def read_meta(path: Path) -> dict[str, Any] | None:
+    """The index entry embedded in a report file, or None if it has none."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            head = f.read(1 << 16)  # the meta script sits near the top of the head
+    except OSError:
+        return None
+    m = META_RE.search(head)
+    if not m:
+        return None
+    try:
+        meta = json.loads(m.group(1))
+    except ValueError:
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def render_index(reports_dir: Path, entries: Sequence[tuple[str, dict[str, Any] | None]]) -> str:
+    rows = []
+    for name, meta in entries:
+        meta = meta or {}
+        rows.append({
+            "href": name,
+            "title": meta.get("title") or name,
+            "scenarios": ", ".join(meta.get("scenarios") or []) or "—",
+            "runs": ", ".join(meta.get("runs") or []),
+            "date": _short_date(meta.get("run_date")),
+            "generated": _short_date(meta.get("generated_at")),
+            "games": fmt_number(meta["games"]) if isinstance(meta.get("games"), int) else "—",
+            "players": ", ".join(str(p) for p in meta.get("players") or []),
+            "variants": len(meta.get("variants") or []),
+            "sort": meta.get("generated_at") or "",
+        })
+    rows.sort(key=lambda r: (r["sort"], r["href"]), reverse=True)
+    return _env().get_template("index.html.j2").render(
+        rows=rows, version=__version__, generated=fmt_when(datetime.now(UTC)))
+
+
+def _short_date(text: str | None) -> str:
+    if not text:
+        return "—"
+    try:
+        return fmt_when(datetime.fromisoformat(text))
+    except ValueError:
+        return str(text)

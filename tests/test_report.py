@@ -1,0 +1,540 @@
+"""HTML reports: the model's numbers against the raw rows, the page's content and structure,
+escaping, the reproduction section, the index, default paths and errors.
+
+The database is small and real: two runs simulated by the engine (a three-variant comparison at
+4 and 6 players, and an ablation "base" / "base without X"), written with the store. The browser
+test (test_report_browser.py) reuses ``make_db``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from pathlib import Path
+
+import numba
+import polars as pl
+import pytest
+from markupsafe import escape
+
+from unostats import __version__, stats, store
+from unostats.engine.simulate import simulate_batches
+from unostats.report import build_index, build_report, load_model
+from unostats.report import model as report_model
+from unostats.report.figures import build_figures
+from unostats.scenario import load_text
+
+EVIL = 'house <b>&amp;</b> "q" \'s'
+COMPARE_YAML = f"""\
+name: compare-test
+description: 'Test </script><script>alert("d")</script> & <i>more</i>'
+seed: 5
+games: 240
+players: [4, 6]
+seats:
+  policy: random
+variants:
+  - name: standard
+    description: the official rules
+  - name: number first
+    rules: {{first_card: number_only}}
+  - name: '{EVIL.replace("'", "''")}'
+    rules: {{wild_draw_four: free, uno_penalty: 0}}
+"""
+ABLATION_YAML = """\
+name: ablation-test
+description: one rule removed at a time
+seed: 9
+games: 240
+players: [4]
+variants:
+  - name: extreme
+    rules: {first_card: number_only, wild_draw_four: free, hand_size: 9}
+  - name: extreme without number-only first card
+    extends: extreme
+    rules: {first_card: official}
+  - name: extreme without free +4
+    extends: extreme
+    rules: {wild_draw_four: no_matching_colour}
+"""
+FIGURE_IDS = {
+    "fig-round-turns-hist", "fig-round-turns-cdf", "fig-round-cards-drawn-hist",
+    "fig-round-cards-drawn-cdf", "fig-game-rounds-hist", "fig-game-turns-hist",
+    "fig-round-points-hist", "fig-final-score-hist", "fig-final-score-rank",
+    "fig-game-margin-hist", "fig-positions-round", "fig-positions-game", "fig-compare",
+}
+
+
+def simulate_run(con, text: str, *, status: str = "complete", games: int | None = None) -> str:
+    sc = load_text(text, "test.yaml")
+    games = games or sc.games
+    cells = list(sc.cells())
+    run_id = store.start_run(
+        con, command="unostats simulate test.yaml", seed=sc.seed,
+        games_requested=sc.games * len(cells), scenario_name=sc.name,
+        scenario_text=sc.source_text, scenario_json=sc.canonical_json(),
+        scenario_hash=sc.hash(),
+        variants=[dict(variant=c.variant.name, players=c.players,
+                       rules_json=c.variant.rules.canonical_json(),
+                       rules_hash=c.variant.rules.hash(), description=c.variant.description)
+                  for c in cells],
+        versions=dict(unostats_version=__version__, engine_version="test",
+                      numba_version=numba.__version__))
+    for c in cells:
+        for batch in simulate_batches(rules=c.variant.rules, players=c.players, seats=c.seats,
+                                      games=games, seed=sc.seed):
+            store.write_batch(con, run_id, c.variant.name, c.players, batch)
+    store.finish_run(con, run_id, status=status)
+    return run_id
+
+
+def make_db(path: Path) -> tuple[Path, dict[str, str]]:
+    """A results file with two complete runs: 'compare' (older) and 'ablation' (latest)."""
+    con = store.open_store(path, read_only=False)
+    try:
+        runs = {"compare": simulate_run(con, COMPARE_YAML),
+                "ablation": simulate_run(con, ABLATION_YAML)}
+    finally:
+        con.close()
+    return path, runs
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    return make_db(tmp_path_factory.mktemp("report") / "r.duckdb")
+
+
+@pytest.fixture(scope="module")
+def compare_model(db):
+    path, runs = db
+    con = store.open_store(path, read_only=True)
+    try:
+        return load_model(con, [runs["compare"]])
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def ablation_model(db):
+    path, runs = db
+    con = store.open_store(path, read_only=True)
+    try:
+        return load_model(con, [runs["ablation"]])
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def raw(db):
+    """The compare run's raw rows (small), to check the model against."""
+    path, runs = db
+    con = store.open_store(path, read_only=True)
+    try:
+        return {t: con.sql(f"SELECT * FROM {t} WHERE run_id = $r",
+                           params={"r": runs["compare"]}).pl()
+                for t in ("rounds", "games", "game_seats", "round_seats")}
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def compare_html(db, tmp_path_factory):
+    path, runs = db
+    out = tmp_path_factory.mktemp("out") / "reports" / "compare.html"
+    build_report(db_path=path, run_ids=[runs["compare"]], out=out)
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def ablation_html(db, tmp_path_factory):
+    path, runs = db
+    out = tmp_path_factory.mktemp("out") / "ablation.html"
+    build_report(db_path=path, run_ids=[runs["ablation"]], out=out, index=False)
+    return out.read_text(encoding="utf-8")
+
+
+def key(run_id: str, variant: str, players: int) -> report_model.CellKey:
+    return report_model.CellKey(run_id, variant, players)
+
+
+# --- The model against the raw rows ------------------------------------------------------------
+
+def test_cells_follow_the_scenario_order(compare_model, db):
+    _, runs = db
+    assert [(c.key.variant, c.players) for c in compare_model.cells] == [
+        ("standard", 4), ("standard", 6), ("number first", 4), ("number first", 6),
+        (EVIL, 4), (EVIL, 6)]
+    assert all(c.games == 240 for c in compare_model.cells)
+    assert compare_model.base_label == "standard"
+    assert compare_model.games == 6 * 240
+    assert compare_model.runs[0].run_id == runs["compare"]
+    assert compare_model.players == (4, 6)
+
+
+def test_round_length_matches_the_rows(compare_model, raw, db):
+    _, runs = db
+    rounds = raw["rounds"].filter(pl.col("variant") == "number first", pl.col("players") == 6)
+    s = compare_model.measures["round_turns"].summaries[key(runs["compare"], "number first", 6)]
+    turns = rounds["turns"].cast(pl.Float64)
+    expected = stats.mean_se(turns.to_numpy())
+    assert s.n == rounds.height
+    assert s.mean.value == pytest.approx(expected.value)
+    assert (s.mean.lo, s.mean.hi) == pytest.approx((expected.lo, expected.hi))
+    assert s.mean.method == "mean ± 1.96 SE"
+    assert dict(s.quantiles)["p50"] == pytest.approx(turns.quantile(0.5, "linear"))
+    assert s.max == turns.max()
+    capped = (rounds["ended_by"] == "cap").sum()
+    assert s.capped.value == capped / rounds.height and s.capped.method == "Wilson"
+    dist = compare_model.measures["round_turns"].distributions[
+        key(runs["compare"], "number first", 6)]
+    assert dist.total == rounds.height
+    counts = rounds.group_by("turns").len().sort("turns")
+    assert dist.values.tolist() == counts["turns"].to_list()
+    assert dist.counts.tolist() == counts["len"].to_list()
+
+
+def test_cards_drawn_points_and_game_length_match_the_rows(compare_model, raw, db):
+    _, runs = db
+    k = key(runs["compare"], "standard", 4)
+    r = raw["rounds"].filter(pl.col("variant") == "standard", pl.col("players") == 4)
+    g = raw["games"].filter(pl.col("variant") == "standard", pl.col("players") == 4)
+    m = compare_model.measures
+    assert m["round_cards_drawn"].summaries[k].mean.value == pytest.approx(r["cards_drawn"].mean())
+    won = r.filter(pl.col("ended_by") == "win")
+    assert m["round_points"].summaries[k].mean.value == pytest.approx(won["points"].mean())
+    assert m["round_points"].summaries[k].n == won.height
+    assert m["game_rounds"].summaries[k].mean.value == pytest.approx(g["rounds"].mean())
+    assert m["game_rounds"].summaries[k].max == g["rounds"].max()
+    assert m["game_turns"].summaries[k].mean.value == pytest.approx(g["turns"].mean())
+    with_winner = g.filter(pl.col("winner_seat").is_not_null())
+    assert m["game_margin"].summaries[k].mean.value == pytest.approx(with_winner["margin"].mean())
+    gs = raw["game_seats"].filter(pl.col("variant") == "standard", pl.col("players") == 4)
+    assert m["final_score"].summaries[k].n == gs.height
+    sd = gs.group_by("game").agg(pl.col("final_score").std())["final_score"]
+    spread = compare_model.standings_spread[k]
+    assert spread.value == pytest.approx(sd.mean())
+    assert spread.se == pytest.approx(sd.std() / math.sqrt(sd.len()))
+    ranks = dict(compare_model.rank_scores[k])
+    winners = gs.filter(pl.col("rank") == 1)["final_score"]
+    assert ranks[1].value == pytest.approx(winners.mean()) and ranks[1].n == winners.len()
+
+
+def test_first_player_advantage_matches_the_rows(compare_model, raw, db):
+    _, runs = db
+    for players in (4, 6):
+        k = key(runs["compare"], "standard", players)
+        won = raw["rounds"].filter(pl.col("variant") == "standard", pl.col("players") == players,
+                                   pl.col("ended_by") == "win")
+        wins = [won.filter(pl.col("winner_position") == i).height for i in range(players)]
+        p = compare_model.round_positions[k]
+        assert p.wins == tuple(wins) and p.n == won.height and p.fair == 1 / players
+        w0 = stats.wilson_interval(wins[0], won.height)
+        assert (p.rates[0].value, p.rates[0].lo, p.rates[0].hi) == pytest.approx(
+            (w0.value, w0.lo, w0.hi))
+        assert p.rates[0].method == "Wilson"
+        assert p.excess.value == pytest.approx(w0.value - 1 / players)
+        assert p.excess.lo == pytest.approx(w0.lo - 1 / players)
+        chi = stats.chi_square_uniform(wins)
+        assert p.test.p_value == pytest.approx(chi.p_value) and p.test.df == players - 1
+        assert sum(e.value for e in p.rates) == pytest.approx(1.0)
+
+        # games: a seat's position in round 1
+        first = raw["round_seats"].filter(pl.col("variant") == "standard",
+                                          pl.col("players") == players, pl.col("round") == 1)
+        gw = raw["game_seats"].filter(pl.col("variant") == "standard",
+                                      pl.col("players") == players, pl.col("is_winner"))
+        pos = gw.join(first, on=["game", "seat"])["position"]
+        g = compare_model.game_positions[k]
+        assert g.wins == tuple((pos == i).sum() for i in range(players))
+
+
+def test_comparisons_against_the_first_variant(compare_model, db):
+    _, runs = db
+    cmp = {(c.cell.variant, c.cell.players): c for c in compare_model.comparisons}
+    assert set(cmp) == {("number first", 4), ("number first", 6), (EVIL, 4), (EVIL, 6)}
+    c = cmp[("number first", 6)]
+    assert c.base == key(runs["compare"], "standard", 6)
+    turns = compare_model.measures["round_turns"].summaries
+    a, b = turns[c.cell], turns[c.base]
+    expected = stats.difference_of_means(a.mean.value, a.mean.se, b.mean.value, b.mean.se,
+                                         n1=a.n, n2=b.n)
+    assert c.round_length == expected
+    pa, pb = compare_model.round_positions[c.cell], compare_model.round_positions[c.base]
+    assert c.first_win == stats.difference_of_proportions(pa.wins[0], pa.n, pb.wins[0], pb.n)
+    assert c.first_win.method == "Newcombe hybrid score"
+    assert not compare_model.ablation
+
+
+def test_rules_that_differ(compare_model):
+    changes = compare_model.rule_changes
+    assert set(changes) == {"number first", EVIL}
+    assert [(c.key, c.rule_ids, c.base_value, c.value) for c in changes["number first"]] == [
+        ("first_card", "S2", "official", "number_only")]
+    assert {c.key: c.value for c in changes[EVIL]} == {"wild_draw_four": "free",
+                                                       "uno_penalty": "0"}
+
+
+def test_ablation_effects_are_base_minus_without(ablation_model, db):
+    _, runs = db
+    effects = {a.what: a for a in ablation_model.ablation}
+    assert set(effects) == {"number-only first card", "free +4"}
+    a = effects["free +4"]
+    assert a.rules == ("wild_draw_four",)
+    assert a.base == key(runs["ablation"], "extreme", 4)
+    turns = ablation_model.measures["round_turns"].summaries
+    diff = turns[a.base].mean.value - turns[a.cell].mean.value
+    assert a.round_length.value == pytest.approx(diff)
+    assert a.round_length.lo < diff < a.round_length.hi
+    pb, pw = ablation_model.round_positions[a.base], ablation_model.round_positions[a.cell]
+    direct = stats.difference_of_proportions(pb.wins[0], pb.n, pw.wins[0], pw.n)
+    assert (a.first_win.value, a.first_win.lo, a.first_win.hi) == pytest.approx(
+        (direct.value, direct.lo, direct.hi))
+
+
+def test_findings_cover_every_cell_with_intervals(compare_model):
+    groups = {}
+    for f in compare_model.findings:
+        groups.setdefault(f.group, []).append(f)
+        assert f.estimate.lo <= f.estimate.value <= f.estimate.hi
+        assert f.estimate.n and f.estimate.method
+    assert len(groups["Turns per round"]) == 6
+    assert len(groups["First player wins the round"]) == 6
+    assert len(groups["First player wins the game"]) == 6
+    assert len(groups["Turns per round vs base"]) == 4
+    assert len(groups["First player's round win rate vs base"]) == 4
+    assert all(f.estimate.method == "Wilson" for f in groups["First player wins the round"])
+    assert "Rounds ended by the safety cap" not in groups  # shown only when some round was
+
+
+def test_aggregation_happens_in_duckdb(db, monkeypatch):
+    """Python receives aggregates only: one row per cell (or per position, rank), and exact
+    distributions as value counts; never the rows themselves."""
+    path, runs = db
+    heights = []
+    original = report_model._Query.__call__
+
+    def spy(self, sql):
+        df = original(self, sql)
+        heights.append(df.height)
+        return df
+
+    monkeypatch.setattr(report_model._Query, "__call__", spy)
+    con = store.open_store(path, read_only=True)
+    try:
+        model = load_model(con, [runs["compare"]])
+        stored = sum(con.sql(f"SELECT count(*) FROM {t} WHERE run_id = $r",
+                             params={"r": runs["compare"]}).fetchall()[0][0]
+                     for t in ("rounds", "round_seats", "games", "game_seats"))
+    finally:
+        con.close()
+    assert model.rounds > 10_000
+    assert max(heights) < 0.05 * stored, (heights, stored)
+    assert sorted(heights)[len(heights) // 2] <= 6 * 6  # most queries: a row per cell/position
+
+
+# --- The page ----------------------------------------------------------------------------------
+
+def chart_ids(page: str) -> set[str]:
+    return set(re.findall(r'<div id="([^"]+)" class="plotly-graph-div"', page))
+
+
+def test_page_is_self_contained(compare_html):
+    page = compare_html
+    assert page.startswith("<!DOCTYPE html>")
+    scripts = re.findall(r"<script\b([^>]*)>", page)
+    assert not any("src=" in attrs for attrs in scripts)
+    assert not re.search(r"<link\b[^>]*href=\"https?:", page)
+    assert page.count("plotly.js v") == 1 or page.count("* plotly.js") == 1
+    # plotly.js once; every figure fragment without its own copy
+    assert len(re.findall(r"<script>\s*/\*\*?\s*\n?\s*\*?\s*plotly\.js", page)) <= 1
+    assert page.count("Plotly.newPlot(") == len(chart_ids(page))
+
+
+def test_page_has_every_chart_with_stable_ids(compare_html, ablation_html):
+    assert chart_ids(compare_html) == FIGURE_IDS
+    assert chart_ids(ablation_html) == FIGURE_IDS - {"fig-compare"} | {"fig-ablation"}
+    for section in ("findings", "round-length", "game-length", "scoring", "first-player",
+                    "variants", "reproduction"):
+        assert f'<section id="{section}">' in compare_html
+
+
+def test_page_sections_content(compare_html, compare_model):
+    page = compare_html
+    text = re.sub(r"<[^>]+>", " ", page)
+    assert "mean ± 1.96 SE" in text and "Wilson" in text and "Newcombe hybrid score" in text
+    assert "chi-square" in text.lower() or "χ²" in text
+    for h in ("Turns per round", "Cards drawn per round", "Rounds per game", "Turns per game",
+              "Points per round", "Final scores", "Margin between first and second",
+              "How spread the final standings are", "Rules that differ from standard"):
+        assert h in text
+    # a finding rendered as value, interval, n and method
+    k = compare_model.cells[0].key
+    s = compare_model.measures["round_turns"].summaries[k]
+    digits = stats._digits_for(s.mean.hi - s.mean.lo)
+    assert f"{s.mean.value:,.{digits}f}" in page
+    assert f"[{s.mean.lo:,.{digits}f}, {s.mean.hi:,.{digits}f}]" in page
+    assert f"{s.n:,}" in page
+    # win rates as percentages, the fair line named
+    assert "Fair share 1/n" in page and "25.00%" in page and "16.67%" in page
+    # the rules table names the rule, its RULES.md id and both values
+    assert re.search(r"<code>first_card</code></td><td class=\"l\">S2</td><td class=\"l\">"
+                     r"official</td><td class=\"l\"><b>number_only</b>", page)
+
+
+def test_reproduction_section(compare_html, compare_model, db):
+    _, runs = db
+    page = compare_html
+    run = compare_model.runs[0]
+    assert "unostats simulate test.yaml" in page
+    assert f"<dd>{run.seed}</dd>" in page
+    assert numba.__version__ in page and run.versions["duckdb_version"] in page
+    assert run.scenario_hash in page
+    # the scenario as written, escaped in a <pre>, and as a download
+    assert str(escape(COMPARE_YAML)).splitlines()[1] in page
+    m = re.search(r'href="data:application/x-yaml;charset=utf-8;base64,([A-Za-z0-9+/=]+)" '
+                  r'download="compare-test.yaml"', page)
+    assert m and base64.b64decode(m.group(1)).decode() == COMPARE_YAML
+    m = re.search(r'href="data:application/json;charset=utf-8;base64,([A-Za-z0-9+/=]+)"', page)
+    assert json.loads(base64.b64decode(m.group(1)))["name"] == "compare-test"
+
+
+def test_user_strings_are_escaped(compare_html):
+    page = compare_html
+    for raw in ('<b>&amp;</b> "q"', "</script><script>alert", "<i>more</i>"):
+        assert raw not in page
+    assert str(escape(EVIL)) in page
+    assert "&lt;/script&gt;&lt;script&gt;alert(&#34;d&#34;)" in page  # header description
+    # plotly renders a subset of HTML in labels, so trace names are HTML-escaped before they
+    # enter plotly's JSON (which in turn escapes "<", ">" and "/")
+    assert '"name":"house &lt;b&gt;&amp;amp;&lt;\\u002fb&gt; \\"q\\" \'s"' in page
+    assert '"name":"house \\u003cb' not in page
+
+
+def test_same_colour_for_a_variant_in_every_chart(compare_model):
+    figs = build_figures(compare_model)
+    seen: dict[str, set[str]] = {}
+    for f in figs.values():
+        for tr in f.figure.data:
+            colour = (tr.marker.color if tr.mode and "markers" in tr.mode and tr.marker.color
+                      else tr.line.color)
+            if tr.name and not tr.name.startswith("fair"):
+                seen.setdefault(tr.name, set()).add(colour)
+    assert len(seen) == 3
+    assert all(len(c) == 1 for c in seen.values()), seen
+    assert len({next(iter(c)) for c in seen.values()}) == 3
+
+
+def test_figures_have_titles_and_axis_units(compare_model):
+    for div_id, f in build_figures(compare_model).items():
+        layout = f.figure.layout
+        assert layout.title.text, div_id
+        x_titles = [v["title"]["text"] for k, v in f.figure.to_plotly_json()["layout"].items()
+                    if k.startswith("xaxis") and v.get("title", {}).get("text")]
+        y_titles = [v["title"]["text"] for k, v in f.figure.to_plotly_json()["layout"].items()
+                    if k.startswith("yaxis") and v.get("title", {}).get("text")]
+        assert x_titles, div_id
+        assert all(re.search(r"\(.+\)", t) for t in x_titles), (div_id, x_titles)
+        if div_id not in ("fig-compare",):
+            assert y_titles and all(re.search(r"\(.+\)", t) for t in y_titles), (div_id, y_titles)
+
+
+def test_histogram_shares_add_up(compare_model):
+    figs = build_figures(compare_model)
+    for tr in figs["fig-round-turns-hist"].figure.data:
+        share = sum(tr.y[:-1])  # the last point repeats the last bin (step line)
+        assert 95.0 < share <= 100.0 + 1e-9
+
+
+# --- Index, defaults, several runs, errors ----------------------------------------------------
+
+def test_index_lists_every_report(db, tmp_path):
+    path, runs = db
+    folder = tmp_path / "reports"
+    a = build_report(db_path=path, run_ids=[runs["compare"]], out=folder / "a.html",
+                     title="First <report>")
+    b = build_report(db_path=path, run_ids=[runs["ablation"]], out=folder / "b.html")
+    index = folder / "index.html"
+    assert "b.html" in index.read_text()  # build_report refreshes the folder's index
+    (folder / "notes.html").write_text("<html><body>hand written</body></html>")
+    build_index(folder)
+    page = index.read_text()
+    rows = re.findall(r"<tr><td><a href=\"([^\"]+)\">([^<]*)</a></td><td>([^<]*)</td>"
+                      r"<td>([^<]*)</td><td class=\"num\">([^<]*)</td>", page)
+    by_file = {r[0]: r[1:] for r in rows}
+    assert set(by_file) == {"a.html", "b.html", "notes.html"}
+    assert by_file["a.html"][0] == "First &lt;report&gt;"
+    assert by_file["a.html"][1] == "compare-test"
+    assert by_file["a.html"][3] == "1,440"
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", by_file["a.html"][2])
+    assert by_file["b.html"][:2] == ("UNO rules report: ablation-test", "ablation-test")
+    assert by_file["notes.html"][0] == "notes.html"
+    b.unlink()
+    build_index(folder)
+    assert "b.html" not in (folder / "index.html").read_text()
+    assert a.exists()
+
+
+def test_default_run_and_output_path(db, tmp_path, monkeypatch):
+    path, runs = db
+    monkeypatch.chdir(tmp_path)
+    out = build_report(db_path=path)
+    assert out == Path("reports") / "ablation-test.html"  # the latest run, named by scenario
+    assert (tmp_path / "reports" / "index.html").exists()
+    assert f"<dd>{9}</dd>" in out.read_text()
+
+
+def test_several_runs_in_one_report(db, tmp_path):
+    path, runs = db
+    out = build_report(db_path=path, run_ids=[runs["compare"][:4], runs["ablation"]],
+                       out=tmp_path / "both.html", index=False)
+    page = out.read_text()
+    for run_id in runs.values():
+        assert f"<h3>Run {run_id}: " in page
+    assert page.count('download="') >= 4
+    con = store.open_store(path, read_only=True)
+    try:
+        model = load_model(con, [runs["compare"], runs["ablation"]])
+    finally:
+        con.close()
+    assert model.base_label == "standard"
+    assert len(model.labels) == 6  # 3 + 3 variants, names unique
+    # ablation cells are compared with the first run's base at 4 players, not treated as one
+    assert {c.cell.run_id for c in model.comparisons} == set(runs.values())
+
+
+def test_several_runs_of_one_scenario_get_distinct_labels(tmp_path):
+    path = tmp_path / "two.duckdb"
+    con = store.open_store(path, read_only=False)
+    try:
+        small = ABLATION_YAML.replace("games: 240", "games: 30")
+        first = simulate_run(con, small)
+        second = simulate_run(con, small.replace("seed: 9", "seed: 10"),
+                              status="interrupted", games=20)
+    finally:
+        con.close()
+    out = build_report(db_path=path, run_ids=[first, second], out=tmp_path / "x" / "r.html",
+                       index=False)
+    page = out.read_text()
+    assert f"extreme ({first})" in page and f"extreme ({second})" in page
+    assert f"Run {second} is interrupted: 60 of 90 games stored" in page
+    con = store.open_store(path, read_only=True)
+    try:
+        model = load_model(con, [first, second])
+    finally:
+        con.close()
+    from unostats.report import default_out
+    assert default_out(model) == Path("reports") / \
+        f"ablation-test-{first}__ablation-test-{second}.html"
+
+
+def test_errors_are_store_errors(db, tmp_path):
+    path, _ = db
+    with pytest.raises(store.StoreError, match="no run 'nope'"):
+        build_report(db_path=path, run_ids=["nope"], out=tmp_path / "x.html")
+    with pytest.raises(store.StoreError, match="no results database"):
+        build_report(db_path=tmp_path / "missing.duckdb", out=tmp_path / "x.html")
+    with pytest.raises(store.StoreError, match="reserved"):
+        build_report(db_path=path, out=tmp_path / "index.html")
+    assert not (tmp_path / "x.html").exists()
