@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.unostats-installed
 help:  ## list the targets
 	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
-	@echo "make demo    set up, then simulate the bundled scenarios and print the summaries (GAMES=N per cell)"
+	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run)"
 	@echo "make clean   remove build artefacts, caches (Python, Numba, pytest) and the install stamp"
 
@@ -31,10 +31,13 @@ test: $(STAMP)
 	exit $$rc
 
 # Every bundled scenario, one run each, into ./unostats.duckdb (kept between demos; each demo
-# adds runs). GAMES=N overrides the files' games per cell. Ctrl-C keeps what is stored and
-# prints how to resume.
+# adds runs), then one report per scenario in reports/ with reports/index.html. GAMES=N
+# overrides the files' games per cell. Ctrl-C keeps what is stored and prints how to resume.
 demo: $(STAMP)
-	$(VENV)/bin/unostats simulate scenarios/*.yaml --db unostats.duckdb $(if $(GAMES),--games $(GAMES))
+	@set -e; for s in scenarios/*.yaml; do \
+	  $(VENV)/bin/unostats simulate $$s --db unostats.duckdb $(if $(GAMES),--games $(GAMES)); \
+	  $(VENV)/bin/unostats report --db unostats.duckdb --out reports/$$(basename $$s .yaml).html; \
+	done
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick)

@@ -33,7 +33,7 @@ variants:
   - name: short
     rules: {target_score: 200}
 """
-COMMANDS = ("simulate", "query", "runs", "scenarios", "validate", "export", "replay")
+COMMANDS = ("simulate", "query", "runs", "scenarios", "validate", "export", "report", "replay")
 
 
 def invoke(*args: str, input: str | None = None):
@@ -277,6 +277,21 @@ def test_export(tiny, tmp_path, fmt):
         [(80,)]
     result = invoke("export", "nope", "--out", out, "--db", tiny["db"])
     assert result.exit_code == 2 and "no run 'nope'" in result.stderr
+
+
+def test_report(tiny, tmp_path):
+    out = tmp_path / "site" / "tiny.html"
+    result = invoke("report", tiny["run_id"][:4], "--out", out, "--title", "Tiny <b>run</b>",
+                    "--db", tiny["db"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{out}\n"
+    page = out.read_text()
+    assert "Tiny &lt;b&gt;run&lt;/b&gt;" in page and "Tiny <b>run</b>" not in page
+    assert "tiny.html" in (out.parent / "index.html").read_text()
+    result = invoke("report", "nope", "--out", out, "--db", tiny["db"])
+    assert result.exit_code == 2 and "no run 'nope'" in result.stderr
+    result = invoke("report", "--db", tmp_path / "missing.duckdb")
+    assert result.exit_code == 1 and "unostats simulate" in result.stderr
 
 
 def test_replay(tiny):

@@ -80,7 +80,7 @@ def _expected_errors() -> Iterator[None]:
     """Turn the package's expected exceptions into one message on stderr and an exit code."""
     from .run import RunError
     from .scenario import ScenarioError
-    from .store import StoreError
+    from .store import StoreError, UnknownRunError
 
     try:
         yield
@@ -89,6 +89,8 @@ def _expected_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
     except RunError as e:
         _fail(str(e), e.exit_code)
+    except UnknownRunError as e:
+        _fail(str(e), 2)
     except StoreError as e:
         _fail(str(e), 1)
 
@@ -386,6 +388,31 @@ def export(
     with _expected_errors():
         paths = run.export(run=run_ref, out=out, fmt=fmt.value, db=db)
         _write("".join(f"{p}\n" for p in paths))
+
+
+@app.command(epilog="""Examples:
+
+  unostats report
+  unostats report 1a2b3c4d --out reports/extreme.html --title "UNO-Extreme, rule by rule"
+
+Prints the report's path; reports/index.html (next to the report) is refreshed to list every
+report in that folder.""")
+def report(
+    run_refs: Annotated[list[str] | None, typer.Argument(
+        metavar="[RUN]...", help="Run ids or unique prefixes (default: the latest run).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", dir_okay=False,
+        help="HTML file to write (default: reports/<scenario>.html).")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Write one self-contained HTML report (round length, scoring spread, first-player
+    advantage, variants compared, with 95% intervals) from the stored runs."""
+    from .report import build_report
+
+    with _expected_errors():
+        path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title)
+    _write(f"{path}\n")
 
 
 @app.command(no_args_is_help=True, epilog="""Examples:

@@ -61,6 +61,10 @@ class StoreError(Exception):
     """An expected problem with the results database, phrased as one line for the user."""
 
 
+class UnknownRunError(StoreError):
+    """A run reference that names no run, or several (a usage error for the CLI)."""
+
+
 # --- Schema ------------------------------------------------------------------------------------
 
 # Columns of the engine's frames: (name, DuckDB type, nullable). Compact types where the rule
@@ -624,7 +628,8 @@ def resolve_run_id(con: duckdb.DuckDBPyConnection, ref: str | None) -> str:
     if ref is None or ref == "latest":
         latest = latest_run_id(con)
         if latest is None:
-            raise StoreError("this database has no runs yet; start one with `unostats simulate`")
+            raise UnknownRunError(
+                "this database has no runs yet; start one with `unostats simulate`")
         return latest
     ids = [r[0] for r in con.execute(
         "SELECT run_id FROM runs WHERE starts_with(run_id, ?) ORDER BY run_id", [ref]).fetchall()]
@@ -633,8 +638,8 @@ def resolve_run_id(con: duckdb.DuckDBPyConnection, ref: str | None) -> str:
     if len(ids) == 1:
         return ids[0]
     if not ids:
-        raise StoreError(_no_run(ref))
-    raise StoreError(f"run id {ref!r} is ambiguous: {', '.join(ids)}")
+        raise UnknownRunError(_no_run(ref))
+    raise UnknownRunError(f"run id {ref!r} is ambiguous: {', '.join(ids)}")
 
 
 def run_info(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
@@ -642,7 +647,7 @@ def run_info(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
     cur = con.execute(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs WHERE run_id = ?", [run_id])
     row = _first(cur)
     if row is None:
-        raise StoreError(_no_run(run_id))
+        raise UnknownRunError(_no_run(run_id))
     info = dict(zip(RUN_COLUMNS, row))
     cells = con.sql(
         """SELECT v.variant, v.players, v.rules_json, v.rules_hash, v.description,
