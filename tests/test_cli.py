@@ -184,8 +184,8 @@ def test_query_refuses_writes(tiny):
                       ("INSERT INTO meta VALUES ('a', 'b')", "INSERT")):
         result = invoke("query", sql, "--db", tiny["db"])
         assert result.exit_code == 1
-        assert result.stderr == (f"error: the results database is opened read-only: {kind} "
-                                 "statements are refused (only `unostats simulate` writes; "
+        assert result.stderr == (f"error: the results database is open read-only: {kind} "
+                                 "statements are not allowed (only `unostats simulate` writes; "
                                  "CREATE TEMP TABLE works for scratch work)\n")
     result = invoke("query", "CREATE TEMP TABLE t AS SELECT 1 AS a; SELECT a FROM t",
                     "-f", "csv", "--db", tiny["db"])

@@ -878,23 +878,17 @@ class QueryResult:
 
 
 def run_sql(con, sql: str, params: dict[str, Any] | None = None) -> QueryResult:
-    """Run SQL (named parameters as $name); the last statement's rows as Python values.
-
-    Errors become one-line ``RunError``s; a write on a read-only connection says so."""
+    """Run SQL (named parameters as $name); the last statement's rows as Python values (no
+    DataFrame conversion, so every DuckDB type prints). Errors become one-line RunErrors."""
     try:
-        rel = con.sql(sql, params=dict(params) if params else None)
+        rel = store.sql_relation(con, sql, params)
         if rel is None:
             return QueryResult([], [], [])
         return QueryResult(list(rel.columns), [str(t) for t in rel.types], rel.fetchall())
-    except duckdb.Error as e:
-        message = str(e)
-        if "read-only mode" in message:
-            kind = re.search(r'statement of type "(\w+)"', message)
-            what = f"{kind.group(1)} statements" if kind else "statements that write"
-            raise RunError(
-                f"the results database is opened read-only: {what} are refused (only "
-                "`unostats simulate` writes; CREATE TEMP TABLE works for scratch work)") from None
-        raise RunError(one_line(message)) from None
+    except store.StoreError as e:
+        raise RunError(str(e)) from None
+    except duckdb.Error as e:  # raised while fetching rows
+        raise RunError(one_line(str(e))) from None
 
 
 def one_line(message: str) -> str:

@@ -677,9 +677,16 @@ def latest_run_id(con: duckdb.DuckDBPyConnection) -> str | None:
 def query(con: duckdb.DuckDBPyConnection, sql: str,
           params: Mapping[str, Any] | None = None) -> pl.DataFrame:
     """Run SQL (named parameters as $name) and return the last statement's rows."""
+    rel = sql_relation(con, sql, params)
+    return pl.DataFrame() if rel is None else rel.pl()
+
+
+def sql_relation(con: duckdb.DuckDBPyConnection, sql: str,
+                 params: Mapping[str, Any] | None = None) -> duckdb.DuckDBPyRelation | None:
+    """Run SQL; the last statement's relation (None if it returns no rows). DuckDB errors become
+    one-line StoreErrors; a write on a read-only connection says what is allowed instead."""
     try:
-        rel = con.sql(sql, params=dict(params) if params else None)
-        return pl.DataFrame() if rel is None else rel.pl()
+        return con.sql(sql, params=dict(params) if params else None)
     except duckdb.Error as e:
         msg = str(e)
         if "read-only mode" in msg:
@@ -689,7 +696,7 @@ def query(con: duckdb.DuckDBPyConnection, sql: str,
                 f"the results database is open read-only: {what} are not allowed "
                 "(only `unostats simulate` writes; CREATE TEMP TABLE works for scratch work)"
             ) from None
-        raise StoreError(msg.strip()) from None
+        raise StoreError(" ".join(msg.split())) from None
 
 
 # --- Export ------------------------------------------------------------------------------------
