@@ -308,7 +308,9 @@ class _Table:
         del self.discard[:-1]
 
     def holds_colour(self, seat: int, colour: int) -> bool:
-        return any(_COLOUR[t] == colour for t in self.hands[seat])
+        """Does the seat hold a card of this colour? Black cards have none (and after a black
+        first card that stays, no colour is current)."""
+        return colour < cards.N_COLOURS and any(_COLOUR[t] == colour for t in self.hands[seat])
 
     def matches(self, card: int) -> bool:
         """P1: the current colour, the top card's number/symbol, or any black card."""
