@@ -2,8 +2,8 @@
 
 ``play`` deals the given hands from a fixed deck order (``trace_scripted_game``), runs the referee
 on the trace and returns a ``Game`` whose events read as tuples, e.g. ``("play", 1, "R5")``,
-``("draw", 0, "B4", "draw_two")``, ``("colour", 1, "green")``. Cards are named as in
-``cards.card_to_str``: "R5", "Y-skip", "G-reverse", "B+2", "wild", "+4".
+``("draw", 0, "B4", "draw_two")``, ``("colour", 1, "green")``, ``("take_back", 1, "+4")``. Cards
+are named as in ``cards.card_to_str``: "R5", "Y-skip", "G-reverse", "B+2", "wild", "+4".
 
 Every seat is ``first_legal`` with all four chance behaviours at 0 unless a test says otherwise,
 so nothing depends on the random stream.
@@ -67,7 +67,7 @@ def _decode(row: Sequence[int]) -> tuple:
     name = codes.EVENT_NAMES.get(kind, f"kind {kind}")
     if kind == codes.EV_ROUND_START:
         return (name, s, a)
-    if kind in (codes.EV_DEAL, codes.EV_PLAY):
+    if kind in (codes.EV_DEAL, codes.EV_PLAY, codes.EV_TAKE_BACK, codes.EV_JUMP_IN):
         return (name, s, cards.card_to_str(a))
     if kind in (codes.EV_FLIP, codes.EV_FLIP_RETURN):
         return (name, cards.card_to_str(a))
