@@ -7,10 +7,15 @@ docs/engine.md is the specification; engine/referee.py checks traces against it 
 Mutable per-round state lives in a few preallocated arrays:
   hand[s, t]  copies of card type t held by seat s
   hcol[s, c]  cards of colour c held (c = 4 counts black cards), hsize[s] cards held
-  pile, disc  draw and discard piles (disc[ndisc - 1] is the top card)
+  piles       piles[DRAW_PILE, :npile] is the draw pile, piles[DISCARDS, :ndisc] the discard
+              pile (its top card last)
   st          scalar slots (ST_*) and the round's counters (codes.C_* at ST_COUNTERS)
-Drawing takes a uniformly random card from the pile: the same distribution as shuffling first,
-and cheaper.
+The random state is a value, not an array (see _rng.py): functions that draw take it and return
+the next state. Drawing takes a uniformly random card from the pile: the same distribution as
+shuffling first, and cheaper.
+
+The turn loop in ``_play_round`` is the hot path; read the note on reference counts above
+``_ev`` before changing its shape.
 """
 
 import numpy as np
@@ -28,6 +33,10 @@ ST_TRACE = 3  # 1 when tracing
 ST_STACKED = 4  # 1 when the deck order is scripted (tests): draws take the top card
 ST_COUNTERS = 5
 N_ST = ST_COUNTERS + C.N_COUNTERS
+
+# Rows of ``piles``.
+DRAW_PILE = 0
+DISCARDS = 1
 
 # Columns of the round output (followed by the counters).
 RO_GAME = 0
@@ -72,20 +81,28 @@ BLACK = K.NO_COLOUR
 # ---------------------------------------------------------------- small pure helpers
 
 
+# Colour (BLACK for black cards) and rank of each card type, as uint8 tables: a lookup is
+# cheaper than dividing by 13, and LLVM knows a uint8 is not negative, so arrays indexed with
+# colours and ranks (and with card types from the uint8 piles) skip Numba's checks for negative
+# indices.
+_TYPE_COLOUR = K.TYPE_COLOUR.astype(np.uint8)
+_TYPE_RANK = K.TYPE_RANK.astype(np.uint8)
+
+
 @njit(cache=True, inline="always")
 def _colour_of(t):
-    return t // 13  # black types 52..58 give 4 == BLACK
+    return _TYPE_COLOUR[t]
 
 
 @njit(cache=True, inline="always")
 def _rank_of(t):
-    return t % 13 if t < FIRST_BLACK else K.WILD_RANK + (t - FIRST_BLACK)
+    return _TYPE_RANK[t]
 
 
 @njit(cache=True, inline="always")
 def _is_legal(t, col, rank):
     """P1 matching, before any black-card restriction."""
-    return t >= FIRST_BLACK or t // 13 == col or t % 13 == rank
+    return t >= FIRST_BLACK or _colour_of(t) == col or _rank_of(t) == rank
 
 
 @njit(cache=True, inline="always")
@@ -98,33 +115,63 @@ def _step(seat, direction, n):
     return q
 
 
+# ---------------------------------------------------------------- reference counts
+
+
+# Numba counts references to arrays with atomic operations; an LLVM pass then removes the pairs
+# it can match. Left in a loop, the survivors cost more than the rest of a turn (and contend
+# between threads, for arrays they share). Whether a pair survives depends on the code's shape:
+#   - A call to a non-inlined jitted function gives the caller an exit for the callee's
+#     exceptions, which keeps the counts of every array variable live across the call. So
+#     games, rounds and turns are played in one function, ``_play_games``, on arrays that live
+#     for the whole call; rare work (penalties, challenges, UNO, non-random policies) is in
+#     ordinary functions called from its loops, and those call only inlined helpers.
+#   - Every parameter of a helper is a new array variable, counted per call. Its pair is removed
+#     when the variable dies at one place: avoid a last use inside an ``if`` (outside a loop),
+#     ``break`` and early ``return``. Where code below reads oddly (an event recorded with one
+#     call, a draw of zero cards, a loop that runs zero times), that is why.
+#   - The random state is a tuple of scalars, not an array (_rng.py).
+# To check a change: compile with an empty NUMBA_CACHE_DIR and count ``NRT_incref`` and
+# ``NRT_decref`` in each function of ``_play_games.inspect_llvm(_play_games.signatures[0])``.
+
+
 # ---------------------------------------------------------------- trace
 
 
-# Reference counts: Numba keeps atomic reference-count operations in the per-turn loop when an
-# inlined helper that takes arrays contains a branch and is reached through another inlined
-# helper. So: inlined helpers that take arrays are called only from the round's own loop (one
-# level deep); rare work (penalties, challenges, UNO, reshuffles) is in ordinary functions; and
-# tracing is an ordinary function that callers guard with the scalar ``tr``, costing nothing when
-# off.
+@njit(cache=True, inline="always")
+def _ev(st, trace, kind, seat, a, b):
+    """Record one event (callers check ``st[ST_TRACE]`` first)."""
+    pos = st[ST_TPOS]
+    row = min(pos, trace.shape[0] - 1)  # once full, the last row is overwritten (and discarded)
+    trace[row, 0] = kind
+    trace[row, 1] = seat
+    trace[row, 2] = a
+    trace[row, 3] = b
+    st[ST_TPOS] = pos + 1  # counts past the end so the caller can retry with more room
+
+
+@njit(cache=True, inline="always")
+def _trace_draw(st, trace, s, card, moved, reason):
+    """The events of one draw: the reshuffle before it, then the draw or, for card -1, its
+    failure."""
+    if moved > 0:
+        _ev(st, trace, C.EV_RESHUFFLE, -1, moved, -1)
+    _ev(st, trace, C.EV_DRAW if card >= 0 else C.EV_DRAW_FAIL, s, card, reason)
 
 
 @njit(cache=True)
-def _ev(st, trace, kind, seat, a, b):
-    pos = st[ST_TPOS]
-    if pos < trace.shape[0]:
-        trace[pos, 0] = kind
-        trace[pos, 1] = seat
-        trace[pos, 2] = a
-        trace[pos, 3] = b
-    st[ST_TPOS] = pos + 1  # counts past the end so the caller can retry with more room
+def _trace_round_end(n, winner, round_points, scores, round_seat_out, row, st, trace):
+    _ev(st, trace, C.EV_ROUND_END, winner,
+        C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP, round_points)
+    for s in range(n):
+        _ev(st, trace, C.EV_SCORE, s, round_seat_out[row, s, RS_HAND_POINTS], scores[s])
 
 
 # ---------------------------------------------------------------- cards moving
 
 
 @njit(cache=True, inline="always")
-def _take(hand, hcol, hsize, s, t):
+def _add(hand, hcol, hsize, s, t):
     hand[s, t] += 1
     hcol[s, _colour_of(t)] += 1
     hsize[s] += 1
@@ -137,62 +184,79 @@ def _remove(hand, hcol, hsize, s, t):
     hsize[s] -= 1
 
 
-@njit(cache=True)
-def _reshuffle(pile, disc, st, trace):
-    """P6: the discard pile except its top card becomes the draw pile."""
+@njit(cache=True, inline="always")
+def _discard(piles, st, t):
+    n = st[ST_NDISC]
+    piles[DISCARDS, n] = t
+    st[ST_NDISC] = n + 1
+
+
+@njit(cache=True, inline="always")
+def _pop(piles, st, state):
+    """Take a card from the (non-empty) draw pile; returns (card, state).
+
+    The card is uniformly random, or the top one when the deck is scripted (tests), and the
+    random number is drawn either way. The pile's last card fills the emptied slot.
+    """
+    n = st[ST_NPILE]
+    j, state = bounded(state, n)
+    j += (n - 1 - j) * st[ST_STACKED]
+    t = piles[DRAW_PILE, j]
+    piles[DRAW_PILE, j] = piles[DRAW_PILE, n - 1]
+    st[ST_NPILE] = n - 1
+    return t, state
+
+
+@njit(cache=True, inline="always")
+def _reshuffle(piles, st):
+    """P6: the discard pile except its top card becomes the draw pile; returns the cards moved."""
     moved = st[ST_NDISC] - 1
     for i in range(moved):
-        pile[i] = disc[i]
-    disc[0] = disc[moved]
+        piles[DRAW_PILE, i] = piles[DISCARDS, i]
+    piles[DISCARDS, 0] = piles[DISCARDS, moved]
     st[ST_NDISC] = 1
     st[ST_NPILE] = moved
     st[ST_COUNTERS + C.C_RESHUFFLES] += 1
-    if st[ST_TRACE]:
-        _ev(st, trace, C.EV_RESHUFFLE, -1, moved, -1)
+    return moved
 
 
 @njit(cache=True, inline="always")
-def _pop_pile(pile, st, rng):
-    n = st[ST_NPILE]
-    j = bounded(rng, n)
-    j += (n - 1 - j) * st[ST_STACKED]  # a scripted deck is drawn from the top (no branch here)
-    t = pile[j]
-    pile[j] = pile[n - 1]
-    st[ST_NPILE] = n - 1
-    return t
-
-
-@njit(cache=True, inline="always")
-def _draw(s, reason, hand, hcol, hsize, pile, disc, st, rng, trace, tr):
-    """Seat ``s`` draws one card; returns it, or -1 when both piles are exhausted."""
+def _draw_one(s, reason, hand, hcol, hsize, piles, st, state):
+    """Seat ``s`` draws a card, reshuffling first if the pile is empty (the caller has checked
+    that one of the piles can give a card). Returns (card, cards reshuffled, state)."""
+    moved = 0
     if st[ST_NPILE] == 0:
-        if st[ST_NDISC] <= 1:
-            if tr:
-                _ev(st, trace, C.EV_DRAW_FAIL, s, -1, reason)
-            return -1
-        _reshuffle(pile, disc, st, trace)
-    t = _pop_pile(pile, st, rng)
-    _take(hand, hcol, hsize, s, t)
+        moved = _reshuffle(piles, st)
+    t, state = _pop(piles, st, state)
+    _add(hand, hcol, hsize, s, t)
     st[ST_COUNTERS + C.C_CARDS_DRAWN] += 1
     st[ST_COUNTERS + (C.C_NORMAL_DRAWS if reason == C.DRAW_NORMAL else C.C_PENALTY_CARDS)] += 1
-    if tr:
-        _ev(st, trace, C.EV_DRAW, s, t, reason)
-    return t
-
-
-@njit(cache=True)
-def _draw_many(s, count, reason, hand, hcol, hsize, pile, disc, st, rng, trace):
-    tr = st[ST_TRACE]
-    for _ in range(count):
-        if _draw(s, reason, hand, hcol, hsize, pile, disc, st, rng, trace, tr) < 0:
-            return
+    return t, moved, state
 
 
 @njit(cache=True, inline="always")
-def _skip(s, st, trace, tr):
+def _draw(s, count, reason, hand, hcol, hsize, piles, st, trace, state):
+    """Seat ``s`` draws ``count`` cards, stopping if both piles run out (``draw_fail``).
+
+    Returns (the last card drawn, or -1 if the piles ran out, state).
+    """
+    card = 0
+    drawn = 0
+    while drawn < count and card >= 0:
+        card, moved = -1, 0
+        if st[ST_NPILE] > 0 or st[ST_NDISC] > 1:
+            card, moved, state = _draw_one(s, reason, hand, hcol, hsize, piles, st, state)
+        if st[ST_TRACE]:
+            _trace_draw(st, trace, s, card, moved, reason)
+        drawn += 1
+    return card, state
+
+
+@njit(cache=True, inline="always")
+def _skip(s, direction, n, st):
+    """A1: seat ``s`` misses its turn; returns the seat after it. (Callers record the event.)"""
     st[ST_COUNTERS + C.C_SKIPS] += 1
-    if tr:
-        _ev(st, trace, C.EV_SKIP, s, -1, -1)
+    return _step(s, direction, n)
 
 
 # ---------------------------------------------------------------- choosing
@@ -209,57 +273,69 @@ def _choose_colour(hcol, s):
 
 
 @njit(cache=True, inline="always")
-def _pick_random(hand, hcol, s, col, rank, allow_wd4, rng):
-    """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy)."""
+def _bluffs(behaviour, s, state):
+    """Whether seat ``s`` plays a restricted Wild Draw Four anyway (P2); returns (bool, state)."""
+    u, state = uniform(state)
+    return u < behaviour[s, C.B_BLUFF], state
+
+
+# Compiled on its own (where Numba's reference counts on its arrays cancel out), then inlined
+# into the turn loop by LLVM.
+@njit(cache=True, forceinline=True)
+def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
+    """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
+
+    Returns (card, state).
+    """
     ncol = hcol[s, col]
+    nblack = hcol[s, BLACK]
     nrank = 0
     if rank < 13:
         for c in range(4):
             if c != col:
                 nrank += hand[s, c * 13 + rank]
-    nblack = hcol[s, BLACK]
     if not allow_wd4:
         nblack -= hand[s, WD4]
     total = ncol + nrank + nblack
     if total == 0:
-        return -1
-    k = bounded(rng, total)
+        return -1, state
+    k, state = bounded(state, total)
     if k < ncol:
         t = col * 13
         while k >= hand[s, t]:
             k -= hand[s, t]
             t += 1
-        return t
+        return t, state
     k -= ncol
     if k < nrank:
         for c in range(4):
             if c != col:
                 m = hand[s, c * 13 + rank]
                 if k < m:
-                    return c * 13 + rank
+                    return c * 13 + rank, state
                 k -= m
     k -= nrank
     for t in range(FIRST_BLACK, NT):
         if t == WD4 and not allow_wd4:
             continue
         if k < hand[s, t]:
-            return t
+            return t, state
         k -= hand[s, t]
-    return -1  # unreachable: the counts above add up
+    return -1, state  # unreachable: the counts above add up
 
 
 @njit(cache=True, inline="always")
 def _priority(policy, t, col, rank, points):
     """Preference of ``policy`` for legal card type t; the highest class is played (B2)."""
     black = t >= FIRST_BLACK
-    colour_match = (not black) and t // 13 == col
-    number = (not black) and t % 13 <= 9
+    colour_match = (not black) and _colour_of(t) == col
+    number = (not black) and _rank_of(t) <= 9
     if policy == C.POLICY_FIRST_LEGAL:
         return -t
     if policy == C.POLICY_COLOUR_FIRST:
         return 2 if colour_match else (0 if black else 1)
     if policy == C.POLICY_NUMBER_FIRST:
-        return 0 if black else (1 if colour_match and t % 13 != rank else 2)
+        return 0 if black else (1 if colour_match and _rank_of(t) != rank else 2)
     if policy == C.POLICY_ACTIONS_FIRST:
         return 1 if black else (0 if number else 2)
     if policy == C.POLICY_SAVE_ACTIONS:
@@ -272,8 +348,11 @@ def _priority(policy, t, col, rank, points):
 
 
 @njit(cache=True)
-def _pick_by_priority(policy, hand, s, col, rank, allow_wd4, points, rng):
-    """Uniform over the legal instances in the policy's most preferred class; -1 if none."""
+def _pick_by_priority(policy, hand, s, col, rank, allow_wd4, points, state):
+    """Uniform over the legal instances in the policy's most preferred class; -1 if none.
+
+    Returns (card, state).
+    """
     best = -(1 << 40)
     n_best = 0
     for t in range(NT):
@@ -287,306 +366,199 @@ def _pick_by_priority(policy, hand, s, col, rank, allow_wd4, points, rng):
         elif p == best:
             n_best += m
     if n_best == 0:
-        return -1
-    k = 0 if policy == C.POLICY_FIRST_LEGAL else bounded(rng, n_best)
+        return -1, state
+    k = 0
+    if policy != C.POLICY_FIRST_LEGAL:
+        k, state = bounded(state, n_best)
     for t in range(NT):
         m = hand[s, t]
         if m == 0 or not _is_legal(t, col, rank) or (t == WD4 and not allow_wd4):
             continue
         if _priority(policy, t, col, rank, points) == best:
             if k < m:
-                return t
+                return t, state
             k -= m
-    return -1  # unreachable
+    return -1, state  # unreachable
 
 
-# ---------------------------------------------------------------- a round
+# ---------------------------------------------------------------- rounds
 
 
 @njit(cache=True, inline="always")
 def _stays_first(t, number_only):
     """S2: may card type t stay as the first discard?"""
-    return (t < FIRST_BLACK and t % 13 <= 9) if number_only else t != WD4
+    return _rank_of(t) <= 9 if number_only else t != WD4
 
 
 @njit(cache=True)
-def _deal_and_flip(n, dealer, hand_size, first_card, deck, stack, hand, hcol, hsize, pile, disc,
-                   st, rng, trace):
-    """Deal (S1) and turn up the first discard (S2); returns the first discard.
+def _full_pile(deck, stack):
+    """The draw pile before a deal: the scripted deck order ``stack`` (tests; stack[0] is dealt
+    first, and the top of the pile is its end), or else the deck in card-type order."""
+    if stack.shape[0] > 0:
+        return stack[::-1].copy()
+    pile = np.empty(deck.sum(), dtype=np.int64)
+    i = 0
+    for t in range(NT):
+        for _ in range(deck[t]):
+            pile[i] = t
+            i += 1
+    return pile
 
-    ``stack`` is empty, or a scripted deck order (tests): stack[0] is the first card dealt.
+
+@njit(cache=True)
+def _deal_and_flip(n, dealer, hand_size, number_only, acceptable_left, hand, hcol, hsize, piles,
+                   st, trace, state):
+    """Deal (S1) from the full draw pile to empty hands and turn up the first discard (S2).
+
+    ``acceptable_left`` counts the cards of the pile that may stay as the first discard.
+    Returns (the first discard, state).
     """
     tr = st[ST_TRACE]
-    npile = 0
-    if st[ST_STACKED]:
-        for i in range(stack.shape[0]):
-            pile[i] = stack[stack.shape[0] - 1 - i]  # the top of the pile is its end
-        npile = stack.shape[0]
-    else:
-        for t in range(NT):
-            for _ in range(deck[t]):
-                pile[npile] = t
-                npile += 1
-    st[ST_NPILE] = npile
-    st[ST_NDISC] = 0
-    number_only = first_card == C.FIRST_CARD_NUMBER_ONLY
-    acceptable_left = 0  # cards in the pile that may stay as the first discard
-    for t in range(NT):
-        if _stays_first(t, number_only):
-            acceptable_left += deck[t]
     for _ in range(hand_size):
-        for k in range(1, n + 1):
-            s = (dealer + k) % n
-            t = _pop_pile(pile, st, rng)
-            _take(hand, hcol, hsize, s, t)
+        s = dealer
+        for _ in range(n):
+            s = _step(s, 1, n)
+            t, state = _pop(piles, st, state)
+            _add(hand, hcol, hsize, s, t)
             if tr:
                 _ev(st, trace, C.EV_DEAL, s, t, -1)
             if _stays_first(t, number_only):
                 acceptable_left -= 1
     while True:
-        t = _pop_pile(pile, st, rng)
+        t, state = _pop(piles, st, state)
         if tr:
             _ev(st, trace, C.EV_FLIP, -1, t, -1)
         if _stays_first(t, number_only) or acceptable_left == 0:
             break
         if st[ST_STACKED]:  # back under a scripted deck, so the next card is flipped
             for i in range(st[ST_NPILE], 0, -1):
-                pile[i] = pile[i - 1]
-            pile[0] = t
+                piles[DRAW_PILE, i] = piles[DRAW_PILE, i - 1]
+            piles[DRAW_PILE, 0] = t
         else:
-            pile[st[ST_NPILE]] = t
+            piles[DRAW_PILE, st[ST_NPILE]] = t
         st[ST_NPILE] += 1
         if tr:
             _ev(st, trace, C.EV_FLIP_RETURN, -1, t, -1)
-    disc[0] = t
-    st[ST_NDISC] = 1
-    return t
+    _discard(piles, st, t)
+    return t, state
 
 
 @njit(cache=True)
-def _first_card_effect(top, n, dealer, hand, hcol, hsize, pile, disc, st, rng, trace):
-    """S2 official: the first discard's effect. Returns (first seat to act, direction)."""
-    tr = st[ST_TRACE]
-    rank = _rank_of(top)
-    f = (dealer + 1) % n
-    if rank == K.SKIP:
-        _skip(f, st, trace, tr)
-        return _step(f, 1, n), 1
-    if rank == K.DRAW_TWO:
-        _draw_many(f, 2, C.DRAW_DRAW_TWO, hand, hcol, hsize, pile, disc, st, rng, trace)
-        _skip(f, st, trace, tr)
-        return _step(f, 1, n), 1
-    if rank == K.REVERSE:
-        if n == 2:  # A1: with two players Reverse acts as Skip
-            _skip(f, st, trace, tr)
-            return dealer, 1
-        st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
-        if tr:
-            _ev(st, trace, C.EV_DIRECTION, -1, -1, -1)
-        return dealer, -1
-    return f, 1
+def _first_card_effect(top, n, dealer, hand, hcol, hsize, piles, st, trace, state):
+    """S2 official: the effect of an action card turned up first.
 
-
-@njit(cache=True)
-def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, pile, disc, st, rng, trace):
-    """U1: a player down to one card calls UNO, or forgets and may be caught."""
-    tr = st[ST_TRACE]
-    if uniform(rng) < behaviour[p, C.B_FORGET_UNO]:
-        catcher = -1
-        q = p
-        for _ in range(n - 1):  # the others, in playing order from the next player
-            q = _step(q, direction, n)
-            if uniform(rng) < behaviour[q, C.B_CATCH_UNO]:
-                catcher = q
-                break
-        if tr:
-            _ev(st, trace, C.EV_UNO_MISS, p, catcher, -1)
-        if catcher >= 0:
-            st[ST_COUNTERS + C.C_UNO_PENALTIES] += 1
-            _draw_many(p, penalty, C.DRAW_UNO, hand, hcol, hsize, pile, disc, st, rng, trace)
-    elif tr:
-        _ev(st, trace, C.EV_UNO_CALL, p, -1, -1)
-
-
-@njit(cache=True)
-def _wild_draw_four(p, victim, guilty, direction, n, restricted, behaviour, hand, hcol, hsize,
-                    pile, disc, st, rng, trace):
-    """A1 and P4 (official penalties); returns the seat that acts next."""
-    tr = st[ST_TRACE]
-    if restricted and uniform(rng) < behaviour[victim, C.B_CHALLENGE]:
-        st[ST_COUNTERS + C.C_CHALLENGES] += 1
-        if tr:
-            _ev(st, trace, C.EV_CHALLENGE, victim, p, 1 if guilty else 0)
-        if guilty:
-            st[ST_COUNTERS + C.C_CHALLENGES_WON] += 1
-            _draw_many(p, 4, C.DRAW_CHALLENGE, hand, hcol, hsize, pile, disc, st, rng, trace)
-            return victim
-        _draw_many(victim, 6, C.DRAW_CHALLENGE, hand, hcol, hsize, pile, disc, st, rng, trace)
-    else:
-        _draw_many(victim, 4, C.DRAW_DRAW_FOUR, hand, hcol, hsize, pile, disc, st, rng, trace)
-    _skip(victim, st, trace, tr)
-    return _step(victim, direction, n)
-
-
-@njit(cache=True)
-def _play_round(n, dealer, rules, deck, stack, points, policy, behaviour, hand, hcol, hsize, pile,
-                disc, st, rng, trace, scores, round_row, seat_rows):
-    """Play one round from the deal to its end; fill ``round_row`` and ``seat_rows``.
-
-    The common turn (choose, play, draw, colour, Skip/Reverse) is written inline in the loop;
-    rarer work is in ordinary functions (see the note on reference counts above).
+    Returns (first seat to act, direction, state).
     """
-    tr = st[ST_TRACE]
-    for i in range(C.N_COUNTERS):
-        st[ST_COUNTERS + i] = 0
-    hand[:, :] = 0
-    hcol[:, :] = 0
-    hsize[:] = 0
-    top = _deal_and_flip(n, dealer, rules[C.R_HAND_SIZE], rules[C.R_FIRST_CARD], deck, stack,
-                         hand, hcol, hsize, pile, disc, st, rng, trace)
-    col = _colour_of(top)
     rank = _rank_of(top)
-    p = (dealer + 1) % n
+    f = _step(dealer, 1, n)
+    first = f
     direction = 1
-    if rules[C.R_FIRST_CARD] == C.FIRST_CARD_OFFICIAL:
-        p, direction = _first_card_effect(top, n, dealer, hand, hcol, hsize, pile, disc, st, rng,
-                                          trace)
-        if top == K.WILD:  # the first player names the colour
-            col = _choose_colour(hcol, p)
-            if tr:
-                _ev(st, trace, C.EV_COLOUR, p, col, -1)
-    first = p
-    start_direction = direction
-
-    wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
-    uno_penalty = rules[C.R_UNO_PENALTY]
-    max_turns = rules[C.R_MAX_TURNS]
-    winner = -1
-    turns = 0
-    while turns < max_turns:
-        turns += 1
-        if tr:
-            _ev(st, trace, C.EV_TURN, p, -1, -1)
-        # P2: a restricted Wild Draw Four is legal without a card of the colour, or as a bluff.
-        allow_wd4 = True
-        if wd4_restricted and hand[p, WD4] > 0 and hcol[p, col] > 0:
-            allow_wd4 = uniform(rng) < behaviour[p, C.B_BLUFF]
-        if policy[p] == C.POLICY_RANDOM:
-            card = _pick_random(hand, hcol, p, col, rank, allow_wd4, rng)
-        else:
-            card = _pick_by_priority(policy[p], hand, p, col, rank, allow_wd4, points, rng)
-        if card < 0:
-            # P5 one_may_play: draw one, play it at once if legal.
-            card = _draw(p, C.DRAW_NORMAL, hand, hcol, hsize, pile, disc, st, rng, trace, tr)
-            if card >= 0 and not _is_legal(card, col, rank):
-                card = -1
-            elif card == WD4 and wd4_restricted and hcol[p, col] > 0:
-                if not uniform(rng) < behaviour[p, C.B_BLUFF]:
-                    card = -1
-            if card < 0:
-                if tr:
-                    _ev(st, trace, C.EV_PASS, p, -1, -1)
-                p = _step(p, direction, n)
-                continue
-
-        # P4 judges a Wild Draw Four on the hand it was played from (before any UNO penalty).
-        guilty = card == WD4 and hcol[p, col] > 0
-        _remove(hand, hcol, hsize, p, card)
-        disc[st[ST_NDISC]] = card
-        st[ST_NDISC] += 1
-        st[ST_COUNTERS + C.C_CARDS_PLAYED] += 1
-        if tr:
-            _ev(st, trace, C.EV_PLAY, p, card, -1)
-        rank = _rank_of(card)
-        if card >= FIRST_BLACK:
-            col = _choose_colour(hcol, p)
-            if tr:
-                _ev(st, trace, C.EV_COLOUR, p, col, -1)
-        else:
-            col = _colour_of(card)
-
-        if uno_penalty > 0 and hsize[p] == 1:
-            _uno_call(p, direction, n, uno_penalty, behaviour, hand, hcol, hsize, pile, disc, st,
-                      rng, trace)
-
-        nxt = _step(p, direction, n)
-        if hsize[p] == 0:
-            winner = p
-            # Official scoring: a final Draw Two / Wild Draw Four is drawn before counting.
-            if rank == K.DRAW_TWO or rank == K.WILD_DRAW_FOUR_RANK:
-                _draw_many(nxt, 2 if rank == K.DRAW_TWO else 4,
-                           C.DRAW_DRAW_TWO if rank == K.DRAW_TWO else C.DRAW_DRAW_FOUR,
-                           hand, hcol, hsize, pile, disc, st, rng, trace)
-            break
-
-        if rank == K.SKIP:
-            _skip(nxt, st, trace, tr)
-            p = _step(nxt, direction, n)
-        elif rank == K.REVERSE:
-            if n == 2:  # A1: with two players Reverse acts as Skip
-                _skip(nxt, st, trace, tr)
-            else:
-                direction = -direction
-                st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
-                if tr:
-                    _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
-                p = _step(p, direction, n)
-        elif rank == K.DRAW_TWO:
-            _draw_many(nxt, 2, C.DRAW_DRAW_TWO, hand, hcol, hsize, pile, disc, st, rng, trace)
-            _skip(nxt, st, trace, tr)
-            p = _step(nxt, direction, n)
-        elif rank == K.WILD_DRAW_FOUR_RANK:
-            p = _wild_draw_four(p, nxt, guilty, direction, n, wd4_restricted, behaviour, hand,
-                                hcol, hsize, pile, disc, st, rng, trace)
-        else:
-            p = nxt
-
-    _finish_round(n, winner, first, start_direction, turns, hand, hsize, points, st, trace,
-                  scores, round_row, seat_rows)
-    round_row[RO_DEALER] = dealer
-    return first
+    # Draw Two: f draws two (a draw of no cards otherwise), then, like Skip, misses its turn.
+    _, state = _draw(f, 2 if rank == K.DRAW_TWO else 0, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles,
+                     st, trace, state)
+    if rank == K.SKIP or rank == K.DRAW_TWO or (rank == K.REVERSE and n == 2):
+        # A1: with two players Reverse acts as Skip (and the dealer acts first).
+        if st[ST_TRACE]:
+            _ev(st, trace, C.EV_SKIP, f, -1, -1)
+        first = _skip(f, 1, n, st)
+    elif rank == K.REVERSE:
+        st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
+        if st[ST_TRACE]:
+            _ev(st, trace, C.EV_DIRECTION, -1, -1, -1)
+        first = dealer
+        direction = -1
+    return first, direction, state
 
 
 @njit(cache=True)
-def _finish_round(n, winner, first, start_direction, turns, hand, hsize, points, st, trace,
-                  scores, round_row, seat_rows):
-    """R1/R2 scoring and the round's records."""
+def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """U1: a player down to one card calls UNO, or forgets and may be caught. Returns the state."""
+    u, state = uniform(state)
+    forgot = u < behaviour[p, C.B_FORGET_UNO]
+    # The others are asked in playing order from the next player (nobody when p called UNO).
+    catcher = -1
+    asked = 0
+    q = p
+    while asked < (n - 1 if forgot else 0) and catcher < 0:
+        q = _step(q, direction, n)
+        u, state = uniform(state)
+        if u < behaviour[q, C.B_CATCH_UNO]:
+            catcher = q
+        asked += 1
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_UNO_MISS if forgot else C.EV_UNO_CALL, p, catcher if forgot else -1,
+            -1)
+    caught = catcher >= 0
+    st[ST_COUNTERS + C.C_UNO_PENALTIES] += caught
+    _, state = _draw(p, penalty if caught else 0, C.DRAW_UNO, hand, hcol, hsize, piles, st, trace,
+                     state)
+    return state
+
+
+@njit(cache=True)
+def _wild_draw_four(p, victim, guilty, restricted, behaviour, hand, hcol, hsize, piles, st, trace,
+                    state):
+    """A1 and P4 (official penalties). Returns (whether the victim misses its turn, state)."""
+    challenges = behaviour[victim, C.B_CHALLENGE]
+    challenged = False
+    if restricted:
+        u, state = uniform(state)
+        challenged = u < challenges
+    if challenged:
+        st[ST_COUNTERS + C.C_CHALLENGES] += 1
+        st[ST_COUNTERS + C.C_CHALLENGES_WON] += guilty
+        if st[ST_TRACE]:
+            _ev(st, trace, C.EV_CHALLENGE, victim, p, 1 if guilty else 0)
+    # Guilty: the player draws 4 and the victim plays. Innocent: the victim draws 6. Unchallenged:
+    # the victim draws 4. Either way but the first, the victim misses its turn.
+    drawer = p if challenged and guilty else victim
+    count = 6 if challenged and not guilty else 4
+    reason = C.DRAW_CHALLENGE if challenged else C.DRAW_DRAW_FOUR
+    _, state = _draw(drawer, count, reason, hand, hcol, hsize, piles, st, trace, state)
+    return not (challenged and guilty), state
+
+
+@njit(cache=True)
+def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points, st,
+                  scores, round_out, round_seat_out, row):
+    """R1/R2 scoring and the round's records (row ``row`` of the round outputs).
+
+    Returns the points of the round.
+    """
     round_points = 0
     for s in range(n):
         hp = 0
         for t in range(NT):
             hp += hand[s, t] * points[t]
-        seat_rows[s, RS_HAND_POINTS] = hp
-        seat_rows[s, RS_CARDS_LEFT] = hsize[s]
-        seat_rows[s, RS_POSITION] = ((s - first) * start_direction) % n
+        round_seat_out[row, s, RS_HAND_POINTS] = hp
+        round_seat_out[row, s, RS_CARDS_LEFT] = hsize[s]
+        round_seat_out[row, s, RS_POSITION] = ((s - first) * start_direction) % n
         if s != winner:
             round_points += hp
     if winner >= 0:
         scores[winner] += round_points
     else:
         round_points = 0
-    st[ST_COUNTERS + C.C_TURNS] = turns
-    tr = st[ST_TRACE]
-    if tr:
-        _ev(st, trace, C.EV_ROUND_END, winner,
-            C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP, round_points)
     for s in range(n):
-        seat_rows[s, RS_SCORE_AFTER] = scores[s]
-        if tr:
-            _ev(st, trace, C.EV_SCORE, s, seat_rows[s, RS_HAND_POINTS], scores[s])
-    round_row[RO_FIRST] = first
-    round_row[RO_WINNER] = winner
-    round_row[RO_WINNER_POS] = ((winner - first) * start_direction) % n if winner >= 0 else -1
-    round_row[RO_ENDED_BY] = C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP
-    round_row[RO_POINTS] = round_points
+        round_seat_out[row, s, RS_SCORE_AFTER] = scores[s]
+    st[ST_COUNTERS + C.C_TURNS] = turns
+    round_out[row, RO_GAME] = g
+    round_out[row, RO_ROUND] = r
+    round_out[row, RO_DEALER] = dealer
+    round_out[row, RO_FIRST] = first
+    round_out[row, RO_WINNER] = winner
+    round_out[row, RO_WINNER_POS] = ((winner - first) * start_direction) % n if winner >= 0 else -1
+    round_out[row, RO_ENDED_BY] = C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP
+    round_out[row, RO_POINTS] = round_points
     for i in range(C.N_COUNTERS):
-        round_row[RO_COUNTERS + i] = st[ST_COUNTERS + i]
+        round_out[row, RO_COUNTERS + i] = st[ST_COUNTERS + i]
+    return round_points
 
 
 # ---------------------------------------------------------------- games and batches
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_hi, game_out,
                 game_seat_out, round_out, round_seat_out, trace, tracing, stack, first_dealer):
     """Play games [game_lo, game_hi) into the outputs (rows from 0).
@@ -597,20 +569,32 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     Returns (games completed, rounds written, trace rows needed). A game whose rounds would not
     fit in ``round_out`` is not started, so the caller can play the rest again with more room;
     results are the same because every game seeds its own stream.
+
+    The loops over games, rounds and turns share this function, which owns the round state
+    (see the note on reference counts). The common turn (choose, play, draw, colour, Skip,
+    Reverse) is written in the loop; rarer work is in ordinary functions.
     """
-    deck_total = 0
-    for t in range(NT):
-        deck_total += deck[t]
+    full_pile = _full_pile(deck, stack)
+    deck_total = full_pile.shape[0]
     hand = np.zeros((n, NT), dtype=np.int64)
     hcol = np.zeros((n, 5), dtype=np.int64)
     hsize = np.zeros(n, dtype=np.int64)
-    pile = np.zeros(deck_total, dtype=np.int64)
-    disc = np.zeros(deck_total, dtype=np.int64)
+    piles = np.zeros((2, deck_total), dtype=np.uint8)  # card types (see _TYPE_COLOUR)
     st = np.zeros(N_ST, dtype=np.int64)
     st[ST_TRACE] = tracing
     st[ST_STACKED] = 1 if stack.shape[0] > 0 else 0
-    rng = np.zeros(4, dtype=np.uint64)
     scores = np.zeros(n, dtype=np.int64)
+    tr = tracing
+    hand_size = rules[C.R_HAND_SIZE]
+    first_card = rules[C.R_FIRST_CARD]
+    number_only = first_card == C.FIRST_CARD_NUMBER_ONLY
+    acceptable = 0  # cards that may stay as the first discard
+    for t in range(NT):
+        if _stays_first(t, number_only):
+            acceptable += deck[t]
+    wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
+    uno_penalty = rules[C.R_UNO_PENALTY]
+    max_turns = rules[C.R_MAX_TURNS]
     max_rounds = rules[C.R_MAX_ROUNDS]
     target = rules[C.R_TARGET_SCORE]
     capacity = round_out.shape[0]
@@ -618,9 +602,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     for g in range(game_lo, game_hi):
         gi = g - game_lo
         g_start = r_pos
-        seed_stream(rng, seed, g)
+        state = seed_stream(seed, g)
         scores[:] = 0
-        dealer = bounded(rng, n)
+        dealer, state = bounded(state, n)
         if first_dealer >= 0:
             dealer = first_dealer
         total_turns = 0
@@ -629,17 +613,134 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
         for r in range(1, max_rounds + 1):
             if r_pos >= capacity:
                 return gi, g_start, st[ST_TPOS]
-            if tracing:
+            if tr:
                 _ev(st, trace, C.EV_ROUND_START, dealer, r, -1)
-            row = round_out[r_pos]
-            first = _play_round(n, dealer, rules, deck, stack, points, policy, behaviour, hand,
-                                hcol, hsize, pile, disc, st, rng, trace, scores, row,
-                                round_seat_out[r_pos])
-            row[RO_GAME] = g
-            row[RO_ROUND] = r
+
+            # ---- a round: deal and first card
+            hand[:, :] = 0
+            hcol[:, :] = 0
+            hsize[:] = 0
+            st[ST_COUNTERS:] = 0
+            piles[DRAW_PILE, :] = full_pile
+            st[ST_NPILE] = deck_total
+            st[ST_NDISC] = 0
+            top, state = _deal_and_flip(n, dealer, hand_size, number_only, acceptable, hand, hcol,
+                                        hsize, piles, st, trace, state)
+            col = _colour_of(top)
+            rank = _rank_of(top)
+            p = _step(dealer, 1, n)
+            direction = 1
+            if first_card == C.FIRST_CARD_OFFICIAL and rank >= K.SKIP:  # an action card
+                p, direction, state = _first_card_effect(top, n, dealer, hand, hcol, hsize, piles,
+                                                         st, trace, state)
+                if top == K.WILD:  # the first player names the colour
+                    col = _choose_colour(hcol, p)
+                    if tr:
+                        _ev(st, trace, C.EV_COLOUR, p, col, -1)
+            first = p
+            start_direction = direction
+
+            # ---- turns
+            winner = -1
+            turns = 0
+            while turns < max_turns:
+                turns += 1
+                if tr:
+                    _ev(st, trace, C.EV_TURN, p, -1, -1)
+                # P2: a restricted Wild Draw Four is legal without a card of the colour, or as
+                # a bluff.
+                allow_wd4 = True
+                if wd4_restricted and hand[p, WD4] > 0 and hcol[p, col] > 0:
+                    allow_wd4, state = _bluffs(behaviour, p, state)
+                if policy[p] == C.POLICY_RANDOM:
+                    card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4, state)
+                else:
+                    card, state = _pick_by_priority(policy[p], hand, p, col, rank, allow_wd4,
+                                                    points, state)
+                if card < 0:
+                    # P5 one_may_play: draw one, play it at once if legal.
+                    card, state = _draw(p, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace,
+                                        state)
+                    if card >= 0 and not _is_legal(card, col, rank):
+                        card = -1
+                    elif card == WD4 and wd4_restricted and hcol[p, col] > 0:
+                        bluff, state = _bluffs(behaviour, p, state)
+                        if not bluff:
+                            card = -1
+                    if card < 0:
+                        if tr:
+                            _ev(st, trace, C.EV_PASS, p, -1, -1)
+                        p = _step(p, direction, n)
+                        continue
+
+                # P4 judges a Wild Draw Four on the hand it was played from (before any UNO
+                # penalty).
+                guilty = card == WD4 and hcol[p, col] > 0
+                _remove(hand, hcol, hsize, p, card)
+                _discard(piles, st, card)
+                st[ST_COUNTERS + C.C_CARDS_PLAYED] += 1
+                if tr:
+                    _ev(st, trace, C.EV_PLAY, p, card, -1)
+                rank = _rank_of(card)
+                if card >= FIRST_BLACK:
+                    col = _choose_colour(hcol, p)
+                    if tr:
+                        _ev(st, trace, C.EV_COLOUR, p, col, -1)
+                else:
+                    col = _colour_of(card)
+
+                if uno_penalty > 0 and hsize[p] == 1:
+                    state = _uno_call(p, direction, n, uno_penalty, behaviour, hand, hcol, hsize,
+                                      piles, st, trace, state)
+
+                nxt = _step(p, direction, n)
+                if hsize[p] == 0:
+                    winner = p
+                    # Official scoring: a final Draw Two / Wild Draw Four is drawn before
+                    # counting.
+                    if rank == K.DRAW_TWO or rank == K.WILD_DRAW_FOUR_RANK:
+                        _, state = _draw(nxt, 2 if rank == K.DRAW_TWO else 4,
+                                         C.DRAW_DRAW_TWO if rank == K.DRAW_TWO
+                                         else C.DRAW_DRAW_FOUR,
+                                         hand, hcol, hsize, piles, st, trace, state)
+                    break
+
+                # A1: the card's effect; play passes to the next seat that is not skipped.
+                skipped = False
+                if rank == K.SKIP:
+                    skipped = True
+                elif rank == K.REVERSE:
+                    if n == 2:  # A1: with two players Reverse acts as Skip
+                        skipped = True
+                    else:
+                        direction = -direction
+                        st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
+                        if tr:
+                            _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
+                        nxt = _step(p, direction, n)
+                elif rank == K.DRAW_TWO:
+                    _, state = _draw(nxt, 2, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles, st, trace,
+                                     state)
+                    skipped = True
+                elif rank == K.WILD_DRAW_FOUR_RANK:
+                    skipped, state = _wild_draw_four(p, nxt, guilty, wd4_restricted, behaviour,
+                                                     hand, hcol, hsize, piles, st, trace, state)
+                if skipped:
+                    if tr:
+                        _ev(st, trace, C.EV_SKIP, nxt, -1, -1)
+                    nxt = _skip(nxt, direction, n, st)
+                p = nxt
+
+            # ---- end of round
+            round_points = _finish_round(n, g, r, dealer, winner, first, start_direction, turns,
+                                         hand, hsize, points, st, scores, round_out,
+                                         round_seat_out, r_pos)
+            if tr:
+                _trace_round_end(n, winner, round_points, scores, round_seat_out, r_pos, st,
+                                 trace)
             if r == 1:
                 first_seat = first
-            total_turns += row[RO_COUNTERS + C.C_TURNS]
+            total_turns += turns
             r_pos += 1
             reached = False
             for s in range(n):
@@ -648,16 +749,20 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             if reached:
                 ended_by = C.GAME_END_TARGET
                 break
-            dealer = (dealer + 1) % n
-        _finish_game(n, g, r, total_turns, first_seat, ended_by, scores, game_out[gi],
-                     game_seat_out[gi], st, trace)
+            dealer = _step(dealer, 1, n)
+        winner = _finish_game(n, g, r, total_turns, first_seat, ended_by, scores, game_out,
+                              game_seat_out, gi)
+        if tr:
+            _ev(st, trace, C.EV_GAME_END, winner, ended_by, -1)
     return game_hi - game_lo, r_pos, st[ST_TPOS]
 
 
 @njit(cache=True)
-def _finish_game(n, g, rounds, turns, first_seat, ended_by, scores, game_row, seat_rows, st,
-                 trace):
-    """R2: the highest score wins (ties: lowest seat); margin over the runner-up; ranks."""
+def _finish_game(n, g, rounds, turns, first_seat, ended_by, scores, game_out, game_seat_out, gi):
+    """R2: the highest score wins (ties: lowest seat); margin over the runner-up; ranks.
+
+    Fills row ``gi`` of the game outputs; returns the winner (-1 if the game was capped).
+    """
     best = 0
     for s in range(1, n):
         if scores[s] > scores[best]:
@@ -670,21 +775,20 @@ def _finish_game(n, g, rounds, turns, first_seat, ended_by, scores, game_row, se
         for q in range(n):
             if scores[q] > scores[s]:
                 higher += 1
-        seat_rows[s, GS_FINAL_SCORE] = scores[s]
-        seat_rows[s, GS_RANK] = higher + 1
+        game_seat_out[gi, s, GS_FINAL_SCORE] = scores[s]
+        game_seat_out[gi, s, GS_RANK] = higher + 1
     winner = best if ended_by == C.GAME_END_TARGET else -1
-    game_row[GO_GAME] = g
-    game_row[GO_ROUNDS] = rounds
-    game_row[GO_TURNS] = turns
-    game_row[GO_FIRST] = first_seat
-    game_row[GO_WINNER] = winner
-    game_row[GO_MARGIN] = scores[best] - runner_up
-    game_row[GO_ENDED_BY] = ended_by
-    if st[ST_TRACE]:
-        _ev(st, trace, C.EV_GAME_END, winner, ended_by, -1)
+    game_out[gi, GO_GAME] = g
+    game_out[gi, GO_ROUNDS] = rounds
+    game_out[gi, GO_TURNS] = turns
+    game_out[gi, GO_FIRST] = first_seat
+    game_out[gi, GO_WINNER] = winner
+    game_out[gi, GO_MARGIN] = scores[best] - runner_up
+    game_out[gi, GO_ENDED_BY] = ended_by
+    return winner
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _play_batch(n, rules, deck, points, policy, behaviour, seed, chunk_lo, chunk_hi, round_cap,
                 game_out, game_seat_out, round_out, round_seat_out, games_done, rounds_done):
     """Chunks of games in parallel; chunk c writes rounds from row c * round_cap of round_out."""
