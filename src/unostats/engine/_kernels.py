@@ -115,6 +115,13 @@ def _step(seat, direction, n):
     return q
 
 
+@njit(cache=True, inline="always")
+def _position(s, first, direction, n):
+    """How many seats after ``first`` seat ``s`` plays, in the given direction of play."""
+    d = (s - first) * direction
+    return d + n if d < 0 else d
+
+
 # ---------------------------------------------------------------- reference counts
 
 
@@ -394,26 +401,31 @@ def _stays_first(t, number_only):
 def _full_pile(deck, stack):
     """The draw pile before a deal: the scripted deck order ``stack`` (tests; stack[0] is dealt
     first, and the top of the pile is its end), or else the deck in card-type order."""
+    pile = np.empty(deck.sum(), dtype=np.uint8)
     if stack.shape[0] > 0:
-        return stack[::-1].copy()
-    pile = np.empty(deck.sum(), dtype=np.int64)
-    i = 0
-    for t in range(NT):
-        for _ in range(deck[t]):
-            pile[i] = t
-            i += 1
+        pile[:] = stack[::-1]
+    else:
+        i = 0
+        for t in range(NT):
+            for _ in range(deck[t]):
+                pile[i] = t
+                i += 1
     return pile
 
 
-@njit(cache=True)
-def _deal_and_flip(n, dealer, hand_size, number_only, acceptable_left, hand, hcol, hsize, piles,
-                   st, trace, state):
-    """Deal (S1) from the full draw pile to empty hands and turn up the first discard (S2).
+@njit(cache=True, inline="always")
+def _deal_and_flip(n, dealer, hand_size, full_pile, number_only, acceptable_left, hand, hcol,
+                   hsize, piles, st, trace, state):
+    """Deal (S1) from ``full_pile`` to empty hands and turn up the first discard (S2).
 
     ``acceptable_left`` counts the cards of the pile that may stay as the first discard.
     Returns (the first discard, state).
     """
     tr = st[ST_TRACE]
+    for i in range(full_pile.shape[0]):
+        piles[DRAW_PILE, i] = full_pile[i]
+    st[ST_NPILE] = full_pile.shape[0]
+    st[ST_NDISC] = 0
     for _ in range(hand_size):
         s = dealer
         for _ in range(n):
@@ -532,7 +544,7 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
             hp += hand[s, t] * points[t]
         round_seat_out[row, s, RS_HAND_POINTS] = hp
         round_seat_out[row, s, RS_CARDS_LEFT] = hsize[s]
-        round_seat_out[row, s, RS_POSITION] = ((s - first) * start_direction) % n
+        round_seat_out[row, s, RS_POSITION] = _position(s, first, start_direction, n)
         if s != winner:
             round_points += hp
     if winner >= 0:
@@ -547,7 +559,8 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
     round_out[row, RO_DEALER] = dealer
     round_out[row, RO_FIRST] = first
     round_out[row, RO_WINNER] = winner
-    round_out[row, RO_WINNER_POS] = ((winner - first) * start_direction) % n if winner >= 0 else -1
+    round_out[row, RO_WINNER_POS] = (_position(winner, first, start_direction, n) if winner >= 0
+                                     else -1)
     round_out[row, RO_ENDED_BY] = C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP
     round_out[row, RO_POINTS] = round_points
     for i in range(C.N_COUNTERS):
@@ -575,11 +588,10 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     Reverse) is written in the loop; rarer work is in ordinary functions.
     """
     full_pile = _full_pile(deck, stack)
-    deck_total = full_pile.shape[0]
     hand = np.zeros((n, NT), dtype=np.int64)
     hcol = np.zeros((n, 5), dtype=np.int64)
     hsize = np.zeros(n, dtype=np.int64)
-    piles = np.zeros((2, deck_total), dtype=np.uint8)  # card types (see _TYPE_COLOUR)
+    piles = np.zeros((2, full_pile.shape[0]), dtype=np.uint8)  # card types (see _TYPE_COLOUR)
     st = np.zeros(N_ST, dtype=np.int64)
     st[ST_TRACE] = tracing
     st[ST_STACKED] = 1 if stack.shape[0] > 0 else 0
@@ -621,11 +633,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             hcol[:, :] = 0
             hsize[:] = 0
             st[ST_COUNTERS:] = 0
-            piles[DRAW_PILE, :] = full_pile
-            st[ST_NPILE] = deck_total
-            st[ST_NDISC] = 0
-            top, state = _deal_and_flip(n, dealer, hand_size, number_only, acceptable, hand, hcol,
-                                        hsize, piles, st, trace, state)
+            top, state = _deal_and_flip(n, dealer, hand_size, full_pile, number_only, acceptable,
+                                        hand, hcol, hsize, piles, st, trace, state)
             col = _colour_of(top)
             rank = _rank_of(top)
             p = _step(dealer, 1, n)
