@@ -615,15 +615,13 @@ def test_a_win_on_the_last_allowed_turn_is_a_win():  # max_turns boundary
 # in a hand, so the flipped +4 stays (S2) with no effect and no colour named. docs/engine.md: a
 # restricted +4 is legal "only when the player holds no card of the current colour", and guilt
 # is holding "a card of the colour that was current". There is no current colour here (colours
-# are red, yellow, green and blue), so the +4 should be legal and an innocent play. The engine
-# (and the referee, which agrees with it) count black cards as the current "colour": the +4 in
-# hand makes itself illegal, so nobody can ever play and the round runs into the turn cap.
+# are red, yellow, green and blue), so the +4 is legal and an innocent play: black cards never
+# count as holding the current "colour" (else the +4 in hand would make itself illegal, nobody
+# could ever play and the round would run into the turn cap).
 BLACK_FIRST = dict(hands={1: ["R0", "Y0", "+4"], 0: ["G0", "B0", "+4"]}, flip="+4",
                    deck=small_deck(zero=1, wild_draw_four=3), max_turns=10)
 
 
-@pytest.mark.xfail(strict=True, reason="engine counts black cards as holding the current "
-                   "colour after a +4 first card that stays: its +4 is illegal (docs: legal)")
 def test_restricted_plus_four_is_legal_when_the_first_card_is_a_plus_four_that_stays():
     game = play(2, **BLACK_FIRST, seats={1: seat(bluff=0.0), 0: seat(challenge=0.0)})
     game.expect([
@@ -637,8 +635,6 @@ def test_restricted_plus_four_is_legal_when_the_first_card_is_a_plus_four_that_s
     ])
 
 
-@pytest.mark.xfail(strict=True, reason="engine judges a +4 played on a +4 first card that stays "
-                   "guilty because the player held a black card (docs: no current colour)")
 def test_plus_four_on_a_plus_four_first_card_that_stays_is_innocent():
     game = play(2, **BLACK_FIRST, seats={1: seat(bluff=1.0), 0: seat(challenge=1.0)})
     game.expect([("flip", "+4"), ("turn", 1), ("play", 1, "+4"), ("colour", 1, "red"),

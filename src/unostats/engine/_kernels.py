@@ -116,6 +116,13 @@ def _step(seat, direction, n):
 
 
 @njit(cache=True, inline="always")
+def _holds_colour(hcol, s, col):
+    """P2/P4: does seat s hold a card of colour ``col``? No colour is current (col 4) after a
+    black first card that stays, and then nobody does."""
+    return col < BLACK and hcol[s, col] > 0
+
+
+@njit(cache=True, inline="always")
 def _position(s, first, direction, n):
     """How many seats after ``first`` seat ``s`` plays, in the given direction of play."""
     d = (s - first) * direction
@@ -659,7 +666,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 # P2: a restricted Wild Draw Four is legal without a card of the colour, or as
                 # a bluff.
                 allow_wd4 = True
-                if wd4_restricted and hand[p, WD4] > 0 and hcol[p, col] > 0:
+                if wd4_restricted and hand[p, WD4] > 0 and _holds_colour(hcol, p, col):
                     allow_wd4, state = _bluffs(behaviour, p, state)
                 if policy[p] == C.POLICY_RANDOM:
                     card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4, state)
@@ -672,7 +679,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                                         state)
                     if card >= 0 and not _is_legal(card, col, rank):
                         card = -1
-                    elif card == WD4 and wd4_restricted and hcol[p, col] > 0:
+                    elif card == WD4 and wd4_restricted and _holds_colour(hcol, p, col):
                         bluff, state = _bluffs(behaviour, p, state)
                         if not bluff:
                             card = -1
@@ -684,7 +691,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
 
                 # P4 judges a Wild Draw Four on the hand it was played from (before any UNO
                 # penalty).
-                guilty = card == WD4 and hcol[p, col] > 0
+                guilty = card == WD4 and _holds_colour(hcol, p, col)
                 _remove(hand, hcol, hsize, p, card)
                 _discard(piles, st, card)
                 st[ST_COUNTERS + C.C_CARDS_PLAYED] += 1
