@@ -19,6 +19,7 @@ BUSY = {"bluff": 0.5, "challenge": 0.5, "forget_uno": 0.5, "catch_uno": 0.5}
 RULE_SETS = {
     "official": {},
     "reference": {"first_card": "number_only", "wild_draw_four": "free", "uno_penalty": 0},
+    "colour_cycle": {"colour_cycle": True},
     "big_hands_capped": {"hand_size": 12, "deck": {"numbers": 3}, "uno_penalty": 10,
                          "max_turns": 60, "max_rounds": 30},
 }

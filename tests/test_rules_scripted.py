@@ -676,6 +676,8 @@ SCRIPTED = {
     "round_end": {"first_out"},
     "blank_effect": {"none"},  # no blank cards in an implemented deck
     "custom_wild_effect": {"everyone_draws_two"},  # no custom wilds in an implemented deck
+    # switches whose "true" is scripted in tests/test_rules_variants_scripted.py
+    "colour_cycle": {False, True},
 }
 BOOL_RULES = [o.key for o in rules_mod.RULE_OPTIONS if o.kind == "bool"]
 
@@ -714,7 +716,8 @@ def test_every_implemented_value_has_scripted_tests():
             continue
         implemented = set(opt.values if opt.implemented is None else opt.implemented)
         if opt.kind == "bool":
-            assert implemented == {False}, f"{opt.key} = true is implemented: script it here"
+            assert implemented == SCRIPTED.get(opt.key, {False}), (
+                f"{opt.key} = true is implemented: script it and list it in SCRIPTED")
             continue
         assert implemented == SCRIPTED[opt.key], (
             f"{opt.key}: implemented {sorted(implemented)}, scripted {sorted(SCRIPTED[opt.key])}")

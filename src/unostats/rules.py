@@ -97,7 +97,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
           ("one_may_play", "one_then_pass", "two", "until_playable"),
           implemented=("one_may_play",)),
     _bool("colour_cycle", "P7", "Black cards set the next colour of a fixed cycle.",
-          codes.R_COLOUR_CYCLE, implemented=_OFF),
+          codes.R_COLOUR_CYCLE),
     _bool("double_action", "A2", "Two identical coloured action cards in one turn.",
           codes.R_DOUBLE_ACTION, implemented=_OFF),
     _enum("stack_draw_two", "A3", "Draw Two stacking.", codes.R_STACK_DRAW_TWO,

@@ -116,6 +116,13 @@ def _step(seat, direction, n):
 
 
 @njit(cache=True, inline="always")
+def _next_in_cycle(col, direction):
+    """P7 colour_cycle: the colour after ``col`` on the cards' cycle in the direction of play;
+    clockwise red -> blue -> green -> yellow -> red, i.e. one colour index down (mod 4)."""
+    return (col - direction) & 3
+
+
+@njit(cache=True, inline="always")
 def _holds_colour(hcol, s, col):
     """P2/P4: does seat s hold a card of colour ``col``? No colour is current (col 4) after a
     black first card that stays, and then nobody does."""
@@ -613,6 +620,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             acceptable += deck[t]
     wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
     uno_penalty = rules[C.R_UNO_PENALTY]
+    colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
     max_turns = rules[C.R_MAX_TURNS]
     max_rounds = rules[C.R_MAX_ROUNDS]
     target = rules[C.R_TARGET_SCORE]
@@ -699,7 +707,10 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     _ev(st, trace, C.EV_PLAY, p, card, -1)
                 rank = _rank_of(card)
                 if card >= FIRST_BLACK:
-                    col = _choose_colour(hcol, p)
+                    if colour_cycle and col < BLACK:  # P7: the cycle's next colour
+                        col = _next_in_cycle(col, direction)
+                    else:
+                        col = _choose_colour(hcol, p)
                     if tr:
                         _ev(st, trace, C.EV_COLOUR, p, col, -1)
                 else:
