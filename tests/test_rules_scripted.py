@@ -665,7 +665,7 @@ SCRIPTED = {
     "wild_draw_four": {"no_matching_colour", "free"},
     "wild": {"free"},
     "challenge": {"official"},
-    "draw": {"one_may_play"},
+    "draw": {"one_may_play", "one_then_pass", "two", "until_playable"},
     "stack_draw_two": {"none"},
     "stack_draw_four": {"none"},
     "reverse_deflects": {"none"},

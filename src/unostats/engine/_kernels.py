@@ -300,6 +300,51 @@ def _bluffs(behaviour, s, state):
     return u < behaviour[s, C.B_BLUFF], state
 
 
+@njit(cache=True, inline="always")
+def _if_playable(card, s, col, rank, wd4_restricted, hcol, behaviour, state):
+    """A drawn card (or -1) if seat s may play it now (P1, P2 with its bluff), else -1."""
+    if card >= 0 and not _is_legal(card, col, rank):
+        return -1, state
+    if card == WD4 and wd4_restricted and _holds_colour(hcol, s, col):
+        bluff, state = _bluffs(behaviour, s, state)
+        if not bluff:
+            return -1, state
+    return card, state
+
+
+@njit(cache=True)
+def _draw_by_rule(draw_rule, s, col, rank, wd4_restricted, policy, points, behaviour, hand, hcol,
+                  hsize, piles, st, trace, state):
+    """P5 one_then_pass, two and until_playable: the drawn card seat s plays, or -1 to pass."""
+    if draw_rule == C.DRAW_ONE_THEN_PASS:
+        _, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+        return -1, state
+    if draw_rule == C.DRAW_TWO_CARDS:
+        first, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+        if first < 0:
+            return -1, state
+        second, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+        first, state = _if_playable(first, s, col, rank, wd4_restricted, hcol, behaviour, state)
+        second, state = _if_playable(second, s, col, rank, wd4_restricted, hcol, behaviour,
+                                     state)
+        if first < 0 or second < 0:
+            return max(first, second), state
+        # Both playable: the policy's preference, a fair coin between equals.
+        a = _priority(policy, first, col, rank, points)
+        b = _priority(policy, second, col, rank, points)
+        if a == b and policy != C.POLICY_FIRST_LEGAL:
+            coin, state = bounded(state, 2)
+            return (first if coin == 0 else second), state
+        return (first if a >= b else second), state
+    while True:  # until_playable
+        card, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+        if card < 0:
+            return -1, state
+        card, state = _if_playable(card, s, col, rank, wd4_restricted, hcol, behaviour, state)
+        if card >= 0:
+            return card, state
+
+
 # Compiled on its own (where Numba's reference counts on its arrays cancel out), then inlined
 # into the turn loop by LLVM.
 @njit(cache=True, forceinline=True)
@@ -621,6 +666,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
     uno_penalty = rules[C.R_UNO_PENALTY]
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
+    draw_rule = rules[C.R_DRAW]
     max_turns = rules[C.R_MAX_TURNS]
     max_rounds = rules[C.R_MAX_ROUNDS]
     target = rules[C.R_TARGET_SCORE]
@@ -682,15 +728,15 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     card, state = _pick_by_priority(policy[p], hand, p, col, rank, allow_wd4,
                                                     points, state)
                 if card < 0:
-                    # P5 one_may_play: draw one, play it at once if legal.
-                    card, state = _draw(p, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace,
-                                        state)
-                    if card >= 0 and not _is_legal(card, col, rank):
-                        card = -1
-                    elif card == WD4 and wd4_restricted and _holds_colour(hcol, p, col):
-                        bluff, state = _bluffs(behaviour, p, state)
-                        if not bluff:
-                            card = -1
+                    if draw_rule == C.DRAW_ONE_MAY_PLAY:  # P5: draw one, play it if legal
+                        card, state = _draw(p, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st,
+                                            trace, state)
+                        card, state = _if_playable(card, p, col, rank, wd4_restricted, hcol,
+                                                   behaviour, state)
+                    else:
+                        card, state = _draw_by_rule(draw_rule, p, col, rank, wd4_restricted,
+                                                    policy[p], points, behaviour, hand, hcol,
+                                                    hsize, piles, st, trace, state)
                     if card < 0:
                         if tr:
                             _ev(st, trace, C.EV_PASS, p, -1, -1)
