@@ -21,7 +21,7 @@ RULE_SETS = {
     "reference": {"first_card": "number_only", "wild_draw_four": "free", "uno_penalty": 0},
     "colour_cycle_draw_two": {"colour_cycle": True, "draw": "two"},
     "draw_until_playable": {"draw": "until_playable", "wild_draw_four": "free"},
-    "draw_one_then_pass": {"draw": "one_then_pass", "max_turns": 400},
+    "draw_one_then_pass": {"draw": "one_then_pass", "max_turns": 400, "first_card": "extreme"},
     "big_hands_capped": {"hand_size": 12, "deck": {"numbers": 3}, "uno_penalty": 10,
                          "max_turns": 60, "max_rounds": 30},
 }

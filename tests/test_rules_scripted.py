@@ -661,7 +661,7 @@ def test_free_plus_four_is_played_when_the_first_card_is_a_plus_four_that_stays(
 # issue implements another value, test_every_implemented_value_has_scripted_tests fails until
 # the value is added here (with its scripted tests).
 SCRIPTED = {
-    "first_card": {"official", "number_only"},
+    "first_card": {"official", "number_only", "extreme"},
     "wild_draw_four": {"no_matching_colour", "free"},
     "wild": {"free"},
     "challenge": {"official"},

@@ -86,7 +86,7 @@ _OFF = (False,)
 RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("hand_size", "S1", "Cards dealt to each player.", codes.R_HAND_SIZE, 1, 20, 7),
     _enum("first_card", "S2", "What the first discard does.", codes.R_FIRST_CARD,
-          ("official", "number_only", "extreme"), implemented=("official", "number_only")),
+          ("official", "number_only", "extreme")),
     _enum("wild_draw_four", "P2", "When a Wild Draw Four may be played.", codes.R_WILD_DRAW_FOUR,
           ("no_matching_colour", "free")),
     _enum("wild", "P3", "When a plain Wild may be played.", codes.R_WILD,

@@ -7,7 +7,7 @@ History:
 1  official rules (issue 2): D1, D2, S1, S2 official/number_only, S3, P1, P2, P4 official, P5
    one_may_play, P6, P7, A1, U1, R1, R2.
 2  after a black first card that stays no colour is current (P2/P4 restriction and guilt);
-   P5 one_then_pass, two, until_playable; P7 colour_cycle.
+   S2 extreme; P5 one_then_pass, two, until_playable; P7 colour_cycle.
 """
 
 ENGINE_VERSION = 2

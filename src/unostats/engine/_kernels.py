@@ -451,9 +451,11 @@ def _pick_by_priority(policy, hand, s, col, rank, allow_wd4, points, state):
 
 
 @njit(cache=True, inline="always")
-def _stays_first(t, number_only):
-    """S2: may card type t stay as the first discard?"""
-    return _rank_of(t) <= 9 if number_only else t != WD4
+def _stays_first(t, first_card):
+    """S2: may card type t stay as the first discard? (extreme: every card stays)"""
+    if first_card == C.FIRST_CARD_NUMBER_ONLY:
+        return _rank_of(t) <= 9
+    return first_card == C.FIRST_CARD_EXTREME or t != WD4
 
 
 @njit(cache=True)
@@ -473,7 +475,7 @@ def _full_pile(deck, stack):
 
 
 @njit(cache=True, inline="always")
-def _deal_and_flip(n, dealer, hand_size, full_pile, number_only, acceptable_left, hand, hcol,
+def _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable_left, hand, hcol,
                    hsize, piles, st, trace, state):
     """Deal (S1) from ``full_pile`` to empty hands and turn up the first discard (S2).
 
@@ -493,13 +495,13 @@ def _deal_and_flip(n, dealer, hand_size, full_pile, number_only, acceptable_left
             _add(hand, hcol, hsize, s, t)
             if tr:
                 _ev(st, trace, C.EV_DEAL, s, t, -1)
-            if _stays_first(t, number_only):
+            if _stays_first(t, first_card):
                 acceptable_left -= 1
     while True:
         t, state = _pop(piles, st, state)
         if tr:
             _ev(st, trace, C.EV_FLIP, -1, t, -1)
-        if _stays_first(t, number_only) or acceptable_left == 0:
+        if _stays_first(t, first_card) or acceptable_left == 0:
             break
         if st[ST_STACKED]:  # back under a scripted deck, so the next card is flipped
             for i in range(st[ST_NPILE], 0, -1):
@@ -515,15 +517,31 @@ def _deal_and_flip(n, dealer, hand_size, full_pile, number_only, acceptable_left
 
 
 @njit(cache=True)
-def _first_card_effect(top, n, dealer, hand, hcol, hsize, piles, st, trace, state):
-    """S2 official: the effect of an action card turned up first.
+def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st, trace, state):
+    """S2 official and extreme: the effect of an action or black card turned up first.
 
-    Returns (first seat to act, direction, state).
+    Returns (first seat to act, direction, current colour, state).
     """
     rank = _rank_of(top)
     f = _step(dealer, 1, n)
     first = f
     direction = 1
+    col = _colour_of(top)
+    if top >= FIRST_BLACK:
+        if first_card == C.FIRST_CARD_EXTREME:
+            # f draws 4 and misses the turn; the dealer names a colour without looking.
+            _, state = _draw(f, 4, C.DRAW_DRAW_FOUR, hand, hcol, hsize, piles, st, trace, state)
+            if st[ST_TRACE]:
+                _ev(st, trace, C.EV_SKIP, f, -1, -1)
+            first = _skip(f, 1, n, st)
+            col, state = bounded(state, 4)
+            if st[ST_TRACE]:
+                _ev(st, trace, C.EV_COLOUR, dealer, col, -1)
+        elif top == K.WILD:  # official: the first player names the colour
+            col = _choose_colour(hcol, f)
+            if st[ST_TRACE]:
+                _ev(st, trace, C.EV_COLOUR, f, col, -1)
+        return first, direction, col, state
     # Draw Two: f draws two (a draw of no cards otherwise), then, like Skip, misses its turn.
     _, state = _draw(f, 2 if rank == K.DRAW_TWO else 0, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles,
                      st, trace, state)
@@ -538,7 +556,7 @@ def _first_card_effect(top, n, dealer, hand, hcol, hsize, piles, st, trace, stat
             _ev(st, trace, C.EV_DIRECTION, -1, -1, -1)
         first = dealer
         direction = -1
-    return first, direction, state
+    return first, direction, col, state
 
 
 @njit(cache=True)
@@ -658,10 +676,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     tr = tracing
     hand_size = rules[C.R_HAND_SIZE]
     first_card = rules[C.R_FIRST_CARD]
-    number_only = first_card == C.FIRST_CARD_NUMBER_ONLY
     acceptable = 0  # cards that may stay as the first discard
     for t in range(NT):
-        if _stays_first(t, number_only):
+        if _stays_first(t, first_card):
             acceptable += deck[t]
     wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
     uno_penalty = rules[C.R_UNO_PENALTY]
@@ -694,19 +711,16 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             hcol[:, :] = 0
             hsize[:] = 0
             st[ST_COUNTERS:] = 0
-            top, state = _deal_and_flip(n, dealer, hand_size, full_pile, number_only, acceptable,
+            top, state = _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable,
                                         hand, hcol, hsize, piles, st, trace, state)
             col = _colour_of(top)
             rank = _rank_of(top)
             p = _step(dealer, 1, n)
             direction = 1
-            if first_card == C.FIRST_CARD_OFFICIAL and rank >= K.SKIP:  # an action card
-                p, direction, state = _first_card_effect(top, n, dealer, hand, hcol, hsize, piles,
-                                                         st, trace, state)
-                if top == K.WILD:  # the first player names the colour
-                    col = _choose_colour(hcol, p)
-                    if tr:
-                        _ev(st, trace, C.EV_COLOUR, p, col, -1)
+            if first_card != C.FIRST_CARD_NUMBER_ONLY and rank >= K.SKIP:  # an action card
+                p, direction, col, state = _first_card_effect(top, first_card, n, dealer, hand,
+                                                              hcol, hsize, piles, st, trace,
+                                                              state)
             first = p
             start_direction = direction
 
