@@ -8,14 +8,14 @@ Mutable per-round state lives in a few preallocated arrays:
   hand[s, t]  copies of card type t held by seat s
   hcol[s, c]  cards of colour c held (c = 4 counts black cards), hsize[s] cards held
   piles       piles[DRAW_PILE, :npile] is the draw pile, piles[DISCARDS, :ndisc] the discard
-              pile (its top card last)
+              pile (its top card last); uint8 card types (see _TYPE_COLOUR)
   st          scalar slots (ST_*) and the round's counters (codes.C_* at ST_COUNTERS)
 The random state is a value, not an array (see _rng.py): functions that draw take it and return
 the next state. Drawing takes a uniformly random card from the pile: the same distribution as
 shuffling first, and cheaper.
 
-The turn loop in ``_play_round`` is the hot path; read the note on reference counts above
-``_ev`` before changing its shape.
+The turn loop in ``_play_games`` is the hot path: read the note on reference counts before
+changing the shape of the code.
 """
 
 import numpy as np
@@ -126,7 +126,7 @@ def _next_in_cycle(col, direction):
 def _holds_colour(hcol, s, col):
     """P2/P4: does seat s hold a card of colour ``col``? No colour is current (col 4) after a
     black first card that stays, and then nobody does."""
-    return col < BLACK and hcol[s, col] > 0
+    return (hcol[s, col] > 0) & (col < BLACK)  # no branch: see the note on reference counts
 
 
 @njit(cache=True, inline="always")
@@ -139,21 +139,24 @@ def _position(s, first, direction, n):
 # ---------------------------------------------------------------- reference counts
 
 
-# Numba counts references to arrays with atomic operations; an LLVM pass then removes the pairs
-# it can match. Left in a loop, the survivors cost more than the rest of a turn (and contend
-# between threads, for arrays they share). Whether a pair survives depends on the code's shape:
-#   - A call to a non-inlined jitted function gives the caller an exit for the callee's
-#     exceptions, which keeps the counts of every array variable live across the call. So
-#     games, rounds and turns are played in one function, ``_play_games``, on arrays that live
-#     for the whole call; rare work (penalties, challenges, UNO, non-random policies) is in
-#     ordinary functions called from its loops, and those call only inlined helpers.
-#   - Every parameter of a helper is a new array variable, counted per call. Its pair is removed
-#     when the variable dies at one place: avoid a last use inside an ``if`` (outside a loop),
-#     ``break`` and early ``return``. Where code below reads oddly (an event recorded with one
-#     call, a draw of zero cards, a loop that runs zero times), that is why.
+# Numba counts references to arrays with atomic operations, and an LLVM pass removes the pairs it
+# can match. Left in a loop, the survivors cost more than the rest of a turn (and contend between
+# threads on shared arrays), so the kernels are shaped to leave none per turn or per round:
+#   - Calling a jitted function that LLVM does not inline counts its array arguments, and lets
+#     its exceptions leave the caller, which keeps the counts of the caller's arrays. So the
+#     loops over games, rounds and turns share one function, ``_play_games``, whose arrays live
+#     for the whole call; what it calls per round or per turn calls nothing that is not inlined.
+#   - A helper's parameter is a new array variable, and its pair is matched only when Numba
+#     releases it at one place, after its last use: avoid a last use inside an ``if`` (inside a
+#     loop is fine), ``break`` and early ``return`` in helpers that take arrays. Comments that
+#     point here mark code written that way (an event recorded with one call, a draw of zero
+#     cards, a loop run zero times).
+#   - Helpers used at several places, or with several returns, are compiled once on their own
+#     and inlined by LLVM (``forceinline=True``) rather than by Numba (``inline="always"``).
 #   - The random state is a tuple of scalars, not an array (_rng.py).
-# To check a change: compile with an empty NUMBA_CACHE_DIR and count ``NRT_incref`` and
-# ``NRT_decref`` in each function of ``_play_games.inspect_llvm(_play_games.signatures[0])``.
+# To check a change: compile with an empty NUMBA_CACHE_DIR, then count ``NRT_incref`` and
+# ``NRT_decref`` per function in ``_play_games.inspect_llvm(_play_games.signatures[0])``: only
+# ``_play_games``' own arguments and arrays (on entry and exit) and rare functions may have any.
 
 
 # ---------------------------------------------------------------- trace
@@ -161,9 +164,13 @@ def _position(s, first, direction, n):
 
 @njit(cache=True, inline="always")
 def _ev(st, trace, kind, seat, a, b):
-    """Record one event (callers check ``st[ST_TRACE]`` first)."""
+    """Record one event (callers check ``st[ST_TRACE]`` first).
+
+    Once ``trace`` is full, the last row is overwritten rather than skipped (no ``if``: see the
+    note on reference counts); the caller discards the trace and retries with more room.
+    """
     pos = st[ST_TPOS]
-    row = min(pos, trace.shape[0] - 1)  # once full, the last row is overwritten (and discarded)
+    row = min(pos, trace.shape[0] - 1)
     trace[row, 0] = kind
     trace[row, 1] = seat
     trace[row, 2] = a
@@ -174,7 +181,7 @@ def _ev(st, trace, kind, seat, a, b):
 @njit(cache=True, inline="always")
 def _trace_draw(st, trace, s, card, moved, reason):
     """The events of one draw: the reshuffle before it, then the draw or, for card -1, its
-    failure."""
+    failure (one call: see the note on reference counts)."""
     if moved > 0:
         _ev(st, trace, C.EV_RESHUFFLE, -1, moved, -1)
     _ev(st, trace, C.EV_DRAW if card >= 0 else C.EV_DRAW_FAIL, s, card, reason)
@@ -182,6 +189,7 @@ def _trace_draw(st, trace, s, card, moved, reason):
 
 @njit(cache=True)
 def _trace_round_end(n, winner, round_points, scores, round_seat_out, row, st, trace):
+    """R1/R2 events: the round's end, then each seat's hand points and score."""
     _ev(st, trace, C.EV_ROUND_END, winner,
         C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP, round_points)
     for s in range(n):
@@ -213,18 +221,17 @@ def _discard(piles, st, t):
 
 
 @njit(cache=True, inline="always")
-def _pop(piles, st, state):
-    """Take a card from the (non-empty) draw pile; returns (card, state).
+def _pop(piles, n, stacked, state):
+    """Take a card from the draw pile of ``n`` > 0 cards; its last card fills the emptied slot.
 
-    The card is uniformly random, or the top one when the deck is scripted (tests), and the
-    random number is drawn either way. The pile's last card fills the emptied slot.
+    The card is uniformly random, or the top one when the deck is scripted (``stacked``, tests),
+    and the random number is drawn either way. Returns (card, state).
     """
-    n = st[ST_NPILE]
     j, state = bounded(state, n)
-    j += (n - 1 - j) * st[ST_STACKED]
+    if stacked:
+        j = n - 1
     t = piles[DRAW_PILE, j]
     piles[DRAW_PILE, j] = piles[DRAW_PILE, n - 1]
-    st[ST_NPILE] = n - 1
     return t, state
 
 
@@ -248,14 +255,16 @@ def _draw_one(s, reason, hand, hcol, hsize, piles, st, state):
     moved = 0
     if st[ST_NPILE] == 0:
         moved = _reshuffle(piles, st)
-    t, state = _pop(piles, st, state)
+    npile = st[ST_NPILE]
+    t, state = _pop(piles, npile, st[ST_STACKED], state)
+    st[ST_NPILE] = npile - 1
     _add(hand, hcol, hsize, s, t)
     st[ST_COUNTERS + C.C_CARDS_DRAWN] += 1
     st[ST_COUNTERS + (C.C_NORMAL_DRAWS if reason == C.DRAW_NORMAL else C.C_PENALTY_CARDS)] += 1
     return t, moved, state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _draw(s, count, reason, hand, hcol, hsize, piles, st, trace, state):
     """Seat ``s`` draws ``count`` cards, stopping if both piles run out (``draw_fail``).
 
@@ -271,6 +280,14 @@ def _draw(s, count, reason, hand, hcol, hsize, piles, st, trace, state):
             _trace_draw(st, trace, s, card, moved, reason)
         drawn += 1
     return card, state
+
+
+@njit(cache=True, inline="always")
+def _penalty(rank):
+    """(cards, draw reason) of the player after a Draw Two or a Wild Draw Four."""
+    if rank == K.DRAW_TWO:
+        return 2, C.DRAW_DRAW_TWO
+    return 4, C.DRAW_DRAW_FOUR
 
 
 @njit(cache=True, inline="always")
@@ -294,59 +311,54 @@ def _choose_colour(hcol, s):
 
 
 @njit(cache=True, inline="always")
-def _bluffs(behaviour, s, state):
-    """Whether seat ``s`` plays a restricted Wild Draw Four anyway (P2); returns (bool, state)."""
+def _bluffs(bluff_rate, state):
+    """Whether a player plays a restricted Wild Draw Four anyway (P2), given its ``bluff``
+    probability; returns (bool, state)."""
     u, state = uniform(state)
-    return u < behaviour[s, C.B_BLUFF], state
+    return u < bluff_rate, state
 
 
 @njit(cache=True, inline="always")
 def _if_playable(card, s, col, rank, wd4_restricted, hcol, behaviour, state):
     """A drawn card (or -1) if seat s may play it now (P1, P2 with its bluff), else -1."""
+    holds_colour = _holds_colour(hcol, s, col)  # arrays first: see the note on reference counts
+    bluff_rate = behaviour[s, C.B_BLUFF]
     if card >= 0 and not _is_legal(card, col, rank):
         return -1, state
-    if card == WD4 and wd4_restricted and _holds_colour(hcol, s, col):
-        bluff, state = _bluffs(behaviour, s, state)
+    if card == WD4 and wd4_restricted and holds_colour:
+        bluff, state = _bluffs(bluff_rate, state)
         if not bluff:
             return -1, state
     return card, state
 
 
 @njit(cache=True)
-def _draw_by_rule(draw_rule, s, col, rank, wd4_restricted, policy, points, behaviour, hand, hcol,
-                  hsize, piles, st, trace, state):
-    """P5 one_then_pass, two and until_playable: the drawn card seat s plays, or -1 to pass."""
-    if draw_rule == C.DRAW_ONE_THEN_PASS:
-        _, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
-        return -1, state
-    if draw_rule == C.DRAW_TWO_CARDS:
-        first, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
-        if first < 0:
-            return -1, state
-        second, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
-        first, state = _if_playable(first, s, col, rank, wd4_restricted, hcol, behaviour, state)
-        second, state = _if_playable(second, s, col, rank, wd4_restricted, hcol, behaviour,
-                                     state)
-        if first < 0 or second < 0:
-            return max(first, second), state
-        # Both playable: the policy's preference, a fair coin between equals.
-        a = _priority(policy, first, col, rank, points)
-        b = _priority(policy, second, col, rank, points)
-        if a == b and policy != C.POLICY_FIRST_LEGAL:
-            coin, state = bounded(state, 2)
-            return (first if coin == 0 else second), state
-        return (first if a >= b else second), state
-    while True:  # until_playable
-        card, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
-        if card < 0:
-            return -1, state
-        card, state = _if_playable(card, s, col, rank, wd4_restricted, hcol, behaviour, state)
-        if card >= 0:
-            return card, state
+def _draw_two(s, col, rank, wd4_restricted, policy, points, behaviour, hand, hcol, hsize, piles,
+              st, trace, state):
+    """P5 two: seat s draws two cards and plays one of them if it can (the policy's preference,
+    a fair coin between equals). Returns (the card played or -1, state).
+
+    The arrays are done with before the first return (see the note on reference counts): a
+    draw of zero cards when the piles ran out, priorities computed even for unplayable (-1)
+    cards.
+    """
+    first, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+    second, state = _draw(s, 1 if first >= 0 else 0, C.DRAW_NORMAL, hand, hcol, hsize, piles, st,
+                          trace, state)
+    if first < 0:
+        second = -1
+    first, state = _if_playable(first, s, col, rank, wd4_restricted, hcol, behaviour, state)
+    second, state = _if_playable(second, s, col, rank, wd4_restricted, hcol, behaviour, state)
+    a = _priority(policy, first, col, rank, points)
+    b = _priority(policy, second, col, rank, points)
+    if first < 0 or second < 0:
+        return max(first, second), state
+    if a == b and policy != C.POLICY_FIRST_LEGAL:
+        coin, state = bounded(state, 2)
+        return (first if coin == 0 else second), state
+    return (first if a >= b else second), state
 
 
-# Compiled on its own (where Numba's reference counts on its arrays cancel out), then inlined
-# into the turn loop by LLVM.
 @njit(cache=True, forceinline=True)
 def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
     """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
@@ -358,8 +370,8 @@ def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
     nrank = 0
     if rank < 13:
         for c in range(4):
-            if c != col:
-                nrank += hand[s, c * 13 + rank]
+            nrank += hand[s, c * 13 + rank]
+        nrank -= hand[s, col * 13 + rank]  # counted in ncol
     if not allow_wd4:
         nblack -= hand[s, WD4]
     total = ncol + nrank + nblack
@@ -474,7 +486,7 @@ def _full_pile(deck, stack):
     return pile
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable_left, hand, hcol,
                    hsize, piles, st, trace, state):
     """Deal (S1) from ``full_pile`` to empty hands and turn up the first discard (S2).
@@ -483,35 +495,38 @@ def _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable_left,
     Returns (the first discard, state).
     """
     tr = st[ST_TRACE]
-    for i in range(full_pile.shape[0]):
+    stacked = st[ST_STACKED]
+    npile = full_pile.shape[0]
+    for i in range(npile):
         piles[DRAW_PILE, i] = full_pile[i]
-    st[ST_NPILE] = full_pile.shape[0]
-    st[ST_NDISC] = 0
     for _ in range(hand_size):
         s = dealer
         for _ in range(n):
             s = _step(s, 1, n)
-            t, state = _pop(piles, st, state)
+            t, state = _pop(piles, npile, stacked, state)
+            npile -= 1
             _add(hand, hcol, hsize, s, t)
             if tr:
                 _ev(st, trace, C.EV_DEAL, s, t, -1)
-            if _stays_first(t, first_card):
-                acceptable_left -= 1
+            acceptable_left -= _stays_first(t, first_card)
     while True:
-        t, state = _pop(piles, st, state)
+        t, state = _pop(piles, npile, stacked, state)
+        npile -= 1
         if tr:
             _ev(st, trace, C.EV_FLIP, -1, t, -1)
         if _stays_first(t, first_card) or acceptable_left == 0:
             break
-        if st[ST_STACKED]:  # back under a scripted deck, so the next card is flipped
-            for i in range(st[ST_NPILE], 0, -1):
+        if stacked:  # back under a scripted deck, so the next card is flipped
+            for i in range(npile, 0, -1):
                 piles[DRAW_PILE, i] = piles[DRAW_PILE, i - 1]
             piles[DRAW_PILE, 0] = t
         else:
-            piles[DRAW_PILE, st[ST_NPILE]] = t
-        st[ST_NPILE] += 1
+            piles[DRAW_PILE, npile] = t
+        npile += 1
         if tr:
             _ev(st, trace, C.EV_FLIP_RETURN, -1, t, -1)
+    st[ST_NPILE] = npile
+    st[ST_NDISC] = 0
     _discard(piles, st, t)
     return t, state
 
@@ -524,8 +539,6 @@ def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st,
     """
     rank = _rank_of(top)
     f = _step(dealer, 1, n)
-    first = f
-    direction = 1
     col = _colour_of(top)
     if top >= FIRST_BLACK:
         if first_card == C.FIRST_CARD_EXTREME:
@@ -537,26 +550,25 @@ def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st,
             col, state = bounded(state, 4)
             if st[ST_TRACE]:
                 _ev(st, trace, C.EV_COLOUR, dealer, col, -1)
-        elif top == K.WILD:  # official: the first player names the colour
+            return first, 1, col, state
+        if top == K.WILD:  # official: the first player names the colour
             col = _choose_colour(hcol, f)
             if st[ST_TRACE]:
                 _ev(st, trace, C.EV_COLOUR, f, col, -1)
-        return first, direction, col, state
-    # Draw Two: f draws two (a draw of no cards otherwise), then, like Skip, misses its turn.
-    _, state = _draw(f, 2 if rank == K.DRAW_TWO else 0, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles,
-                     st, trace, state)
+        return f, 1, col, state
+    if rank == K.DRAW_TWO:
+        _, state = _draw(f, 2, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles, st, trace, state)
     if rank == K.SKIP or rank == K.DRAW_TWO or (rank == K.REVERSE and n == 2):
-        # A1: with two players Reverse acts as Skip (and the dealer acts first).
+        # f misses its turn; with two players Reverse acts as Skip (A1), so the dealer acts.
         if st[ST_TRACE]:
             _ev(st, trace, C.EV_SKIP, f, -1, -1)
-        first = _skip(f, 1, n, st)
-    elif rank == K.REVERSE:
+        return _skip(f, 1, n, st), 1, col, state
+    if rank == K.REVERSE:
         st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
         if st[ST_TRACE]:
             _ev(st, trace, C.EV_DIRECTION, -1, -1, -1)
-        first = dealer
-        direction = -1
-    return first, direction, col, state
+        return dealer, -1, col, state
+    return f, 1, col, state
 
 
 @njit(cache=True)
@@ -564,7 +576,9 @@ def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, piles, st,
     """U1: a player down to one card calls UNO, or forgets and may be caught. Returns the state."""
     u, state = uniform(state)
     forgot = u < behaviour[p, C.B_FORGET_UNO]
-    # The others are asked in playing order from the next player (nobody when p called UNO).
+    # If p forgot, the others are asked in playing order from the next player until one catches
+    # it, and p draws the penalty. (A loop run zero times and a draw of zero cards when p called
+    # UNO: see the note on reference counts.)
     catcher = -1
     asked = 0
     q = p
@@ -585,14 +599,14 @@ def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, piles, st,
 
 
 @njit(cache=True)
-def _wild_draw_four(p, victim, guilty, restricted, behaviour, hand, hcol, hsize, piles, st, trace,
-                    state):
-    """A1 and P4 (official penalties). Returns (whether the victim misses its turn, state)."""
-    challenges = behaviour[victim, C.B_CHALLENGE]
-    challenged = False
-    if restricted:
-        u, state = uniform(state)
-        challenged = u < challenges
+def _challengeable_draw_four(p, victim, guilty, behaviour, hand, hcol, hsize, piles, st, trace,
+                             state):
+    """A1 and P4 (official penalties) for a restricted Wild Draw Four.
+
+    Returns (whether the victim misses its turn, state).
+    """
+    u, state = uniform(state)
+    challenged = u < behaviour[victim, C.B_CHALLENGE]
     if challenged:
         st[ST_COUNTERS + C.C_CHALLENGES] += 1
         st[ST_COUNTERS + C.C_CHALLENGES_WON] += guilty
@@ -668,7 +682,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     hand = np.zeros((n, NT), dtype=np.int64)
     hcol = np.zeros((n, 5), dtype=np.int64)
     hsize = np.zeros(n, dtype=np.int64)
-    piles = np.zeros((2, full_pile.shape[0]), dtype=np.uint8)  # card types (see _TYPE_COLOUR)
+    piles = np.zeros((2, full_pile.shape[0]), dtype=np.uint8)
     st = np.zeros(N_ST, dtype=np.int64)
     st[ST_TRACE] = tracing
     st[ST_STACKED] = 1 if stack.shape[0] > 0 else 0
@@ -735,27 +749,32 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 # a bluff.
                 allow_wd4 = True
                 if wd4_restricted and hand[p, WD4] > 0 and _holds_colour(hcol, p, col):
-                    allow_wd4, state = _bluffs(behaviour, p, state)
+                    allow_wd4, state = _bluffs(behaviour[p, C.B_BLUFF], state)
                 if policy[p] == C.POLICY_RANDOM:
                     card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4, state)
                 else:
                     card, state = _pick_by_priority(policy[p], hand, p, col, rank, allow_wd4,
                                                     points, state)
+                if card < 0 and draw_rule == C.DRAW_TWO_CARDS:
+                    card, state = _draw_two(p, col, rank, wd4_restricted, policy[p], points,
+                                            behaviour, hand, hcol, hsize, piles, st, trace, state)
+                elif card < 0:
+                    # P5 one_may_play: draw a card, play it if legal. one_then_pass never plays
+                    # it; until_playable draws until one is playable or the piles run out.
+                    drawn = 0
+                    while card < 0 and drawn >= 0:
+                        drawn, state = _draw(p, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st,
+                                             trace, state)
+                        if draw_rule != C.DRAW_ONE_THEN_PASS:
+                            card, state = _if_playable(drawn, p, col, rank, wd4_restricted, hcol,
+                                                       behaviour, state)
+                        if draw_rule != C.DRAW_UNTIL_PLAYABLE:
+                            break
                 if card < 0:
-                    if draw_rule == C.DRAW_ONE_MAY_PLAY:  # P5: draw one, play it if legal
-                        card, state = _draw(p, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st,
-                                            trace, state)
-                        card, state = _if_playable(card, p, col, rank, wd4_restricted, hcol,
-                                                   behaviour, state)
-                    else:
-                        card, state = _draw_by_rule(draw_rule, p, col, rank, wd4_restricted,
-                                                    policy[p], points, behaviour, hand, hcol,
-                                                    hsize, piles, st, trace, state)
-                    if card < 0:
-                        if tr:
-                            _ev(st, trace, C.EV_PASS, p, -1, -1)
-                        p = _step(p, direction, n)
-                        continue
+                    if tr:
+                        _ev(st, trace, C.EV_PASS, p, -1, -1)
+                    p = _step(p, direction, n)
+                    continue
 
                 # P4 judges a Wild Draw Four on the hand it was played from (before any UNO
                 # penalty).
@@ -786,10 +805,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     # Official scoring: a final Draw Two / Wild Draw Four is drawn before
                     # counting.
                     if rank == K.DRAW_TWO or rank == K.WILD_DRAW_FOUR_RANK:
-                        _, state = _draw(nxt, 2 if rank == K.DRAW_TWO else 4,
-                                         C.DRAW_DRAW_TWO if rank == K.DRAW_TWO
-                                         else C.DRAW_DRAW_FOUR,
-                                         hand, hcol, hsize, piles, st, trace, state)
+                        count, reason = _penalty(rank)
+                        _, state = _draw(nxt, count, reason, hand, hcol, hsize, piles, st, trace,
+                                         state)
                     break
 
                 # A1: the card's effect; play passes to the next seat that is not skipped.
@@ -805,13 +823,14 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         if tr:
                             _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
                         nxt = _step(p, direction, n)
-                elif rank == K.DRAW_TWO:
-                    _, state = _draw(nxt, 2, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles, st, trace,
+                elif rank == K.DRAW_TWO or (rank == K.WILD_DRAW_FOUR_RANK and not wd4_restricted):
+                    count, reason = _penalty(rank)
+                    _, state = _draw(nxt, count, reason, hand, hcol, hsize, piles, st, trace,
                                      state)
                     skipped = True
-                elif rank == K.WILD_DRAW_FOUR_RANK:
-                    skipped, state = _wild_draw_four(p, nxt, guilty, wd4_restricted, behaviour,
-                                                     hand, hcol, hsize, piles, st, trace, state)
+                elif rank == K.WILD_DRAW_FOUR_RANK:  # restricted: it may be challenged (P4)
+                    skipped, state = _challengeable_draw_four(p, nxt, guilty, behaviour, hand,
+                                                              hcol, hsize, piles, st, trace, state)
                 if skipped:
                     if tr:
                         _ev(st, trace, C.EV_SKIP, nxt, -1, -1)
