@@ -46,6 +46,8 @@ QUICK_SCALE = 0.02
 TARGET_RATIO = 0.8  # engine/C per core
 TARGET_SPEEDUP = 1.8  # 2 threads over 1
 TARGET_STARTUP_S = 2.0  # cached start-up: import + one game
+TARGET_OPTION_COST = 2.0  # ns/turn of the official rules with one option changed, over the rules'
+OPTION_PLAYERS = 4
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,6 +282,34 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
                   f" C {ref.mean_turns:.2f}); compare ns/turn rather than rounds/s")
 
 
+def rule_option_variants() -> list[tuple[str, dict]]:
+    """Every implemented non-default value of every enum and switch rule, as a one-option change
+    of the official rules (int options such as hand_size or uno_penalty are left out)."""
+    from unostats.rules import RULE_OPTIONS
+
+    out = []
+    for opt in RULE_OPTIONS:
+        if opt.kind not in ("enum", "bool"):
+            continue
+        for value in opt.values:
+            if value != opt.default and opt.is_implemented(value):
+                shown = str(value).lower() if isinstance(value, bool) else value
+                out.append((f"{opt.key}: {shown}", {opt.key: value}))
+    return out
+
+
+def print_option_costs(base: EngineResult, costs: list[tuple[str, EngineResult]]) -> None:
+    """ns/turn per rule option against the official rules, random policy, one thread."""
+    print(f"rule options, {OPTION_PLAYERS} players, 1 thread, random policy: ns/turn against "
+          f"the official rules' {base.ns_per_turn:.1f} (target <= {TARGET_OPTION_COST:.0f}x)")
+    width = max(len(name) for name, _ in costs)
+    for name, r in costs:
+        ratio = r.ns_per_turn / base.ns_per_turn
+        ok = "met" if ratio <= TARGET_OPTION_COST else "missed"
+        print(f"  {name.ljust(width)}  {r.ns_per_turn:6.1f} ns/turn  {ratio:5.2f}x {ok}  "
+              f"({r.mean_turns:.1f} turns/round)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help=f"scale {QUICK_SCALE}: a smoke run")
@@ -287,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="size factor (default: env UNOSTATS_BENCH_SCALE or 1)")
     ap.add_argument("--reps", type=int, default=3, help="timed repetitions, best counts (3)")
     ap.add_argument("--no-startup", action="store_true", help="skip the compile/start-up timings")
+    ap.add_argument("--no-options", action="store_true", help="skip the per-rule-option costs")
     args = ap.parse_args(argv)
     scale = args.scale or (QUICK_SCALE if args.quick else
                            float(os.environ.get("UNOSTATS_BENCH_SCALE", "1")))
@@ -308,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     engine: dict[tuple[int, int], EngineResult] = {}
     official = {}
     engine_error = None
+    option_costs: list[tuple[str, EngineResult]] = []
     try:
         from unostats.rules import RuleSet
 
@@ -319,6 +351,13 @@ def main(argv: list[str] | None = None) -> int:
         for t in THREADS:
             print(f"  engine, official rules, 4 players, {t} thread(s) ...", flush=True)
             official[t] = measure(RuleSet.from_mapping({}), 4, t, target_rounds, args.reps)
+        options = [] if args.no_options else rule_option_variants()
+
+        for name, change in options:
+            print(f"  engine, official rules with {name}, {OPTION_PLAYERS} players ...",
+                  flush=True)
+            option_costs.append((name, measure(RuleSet.from_mapping(change), OPTION_PLAYERS, 1,
+                                               target_rounds // 4, args.reps)))
     except Exception as e:  # the engine may not exist yet: still report what could be measured
         engine_error = f"{type(e).__name__}: {e}"
         print(f"engine skipped: {engine_error}", flush=True)
@@ -329,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     for t, r in official.items():
         print(f"official rules, 4 players, {t} thread(s): {_si(r.games_per_s)} games/s "
               f"({r.rounds / r.games:.2f} rounds/game, {_si(r.rounds_per_s)} rounds/s)")
+    if engine_error is None and option_costs:
+        print()
+        print_option_costs(official[1], option_costs)
 
     if not args.no_startup and engine_error is None:
         with tempfile.TemporaryDirectory(prefix="unostats-bench-numba-") as cache:

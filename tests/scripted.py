@@ -65,6 +65,8 @@ def deck_order(players: int, dealer: int, hands: Mapping[int, Sequence[str]],
 def _decode(row: Sequence[int]) -> tuple:
     kind, s, a, b = (int(x) for x in row)
     name = codes.EVENT_NAMES.get(kind, f"kind {kind}")
+    if kind in _DECODE_ISSUE_5:
+        return _DECODE_ISSUE_5[kind](name, s, a, b)
     if kind == codes.EV_ROUND_START:
         return (name, s, a)
     if kind in (codes.EV_DEAL, codes.EV_PLAY, codes.EV_TAKE_BACK, codes.EV_JUMP_IN):
@@ -92,6 +94,20 @@ def _decode(row: Sequence[int]) -> tuple:
     if kind == codes.EV_GAME_END:
         return (name, s, codes.GAME_END_NAMES[a])
     return (name, s, a, b)
+
+
+# Issue 5 events (docs/engine.md "Number-card rules, deck extras, scoring and round modes"),
+# e.g. ("swap_hands", 1, 2), ("give", 1, "G9", 0), ("slap", 0, 1, "zero"), ("finish", 1, 1).
+_DECODE_ISSUE_5 = {
+    codes.EV_MISTAKE: lambda name, s, a, b: (name, s, a),
+    codes.EV_SILENCE_BREAK: lambda name, s, a, b: (name, s, a),
+    codes.EV_SWAP_HANDS: lambda name, s, a, b: (name, s, a),
+    codes.EV_PASS_HANDS: lambda name, s, a, b: (name, s, a),
+    codes.EV_FINISH: lambda name, s, a, b: (name, s, a),
+    codes.EV_NEW_HAND: lambda name, s, a, b: (name, s, a, b),
+    codes.EV_GIVE: lambda name, s, a, b: (name, s, cards.card_to_str(a), b),
+    codes.EV_SLAP: lambda name, s, a, b: (name, s, a, codes.SLAP_NAMES[b]),
+}
 
 
 @dataclass(frozen=True)
@@ -176,3 +192,72 @@ def draws(seat_no: int, names: Sequence[str], reason: str) -> list[tuple]:
 def scores(*hand_points_and_scores: tuple[int, int]) -> list[tuple]:
     """Expected score events, seat by seat: (hand points, score after the round)."""
     return [("score", s, hp, sc) for s, (hp, sc) in enumerate(hand_points_and_scores)]
+
+
+def racer(policy: str = "first_legal", *, jump_in: float = 0.0, reaction: float = 1.0,
+          **behaviour: float) -> Seat:
+    """``seat`` for the jump-in rules (J1-J4, A8): its ``jump_in`` probability (0 or 1) and its
+    ``reaction`` weight (any weight >= 0) are set as well, since their defaults (0.8 and 1.0)
+    would leave races to chance. A race is certain when one seat in it weighs more than 0 and
+    every other weighs 0 (docs/engine.md J4; ``_race`` in the kernels)."""
+    assert jump_in in (0.0, 1.0) and reaction >= 0, (jump_in, reaction)
+    base = seat(policy, **behaviour)
+    return Seat(base.policy, {**base.behaviour, "jump_in": jump_in, "reaction": reaction})
+
+
+# --- Issue 5 additions -----------------------------------------------------------------------
+
+# Every behaviour certain: the ones the rules of issue 5 consult too (reaction is a weight).
+ALL_CERTAIN = {**CERTAIN, "jump_in": 0.0, "silence_break": 0.0, "mistake": 0.0}
+
+
+def seat_all(policy: str = "first_legal", **behaviour: float) -> Seat:
+    """A deterministic seat for any rule: every probability 0 unless given (0 or 1), and the
+    ``reaction`` weight 1 unless given."""
+    for name, p in behaviour.items():
+        assert name in ALL_CERTAIN and p in (0.0, 1.0) or name == "reaction", (name, p)
+    return Seat(policy, {**ALL_CERTAIN, **behaviour})
+
+
+_KINDS = {name: kind for kind, name in codes.EVENT_NAMES.items()}
+
+
+def encode(event: tuple) -> tuple[int, int, int, int]:
+    """The trace row of an event as ``_decode`` shows it (the inverse, for hand-built traces;
+    round_start's first player and an A8 escape's b are not shown, so they come back as -1)."""
+    name, *rest = event
+    kind = _KINDS[name]
+    card_kinds = (codes.EV_DEAL, codes.EV_PLAY, codes.EV_TAKE_BACK, codes.EV_JUMP_IN)
+    if kind in card_kinds:
+        s, c = rest
+        return kind, s, card(c), -1
+    if kind in (codes.EV_FLIP, codes.EV_FLIP_RETURN):
+        return kind, -1, card(rest[0]), -1
+    if kind in (codes.EV_DIRECTION, codes.EV_RESHUFFLE):
+        return kind, -1, rest[0], -1
+    if kind == codes.EV_COLOUR:
+        s, colour = rest
+        return kind, s, cards.COLOURS.index(colour), -1
+    if kind == codes.EV_DRAW:
+        s, c, reason = rest
+        return kind, s, card(c), codes.DRAW_REASON_NAMES.index(reason)
+    if kind == codes.EV_DRAW_FAIL:
+        s, reason = rest
+        return kind, s, -1, codes.DRAW_REASON_NAMES.index(reason)
+    if kind == codes.EV_CHALLENGE:
+        s, a, verdict = rest
+        return kind, s, a, {"guilty": 1, "innocent": 0}.get(verdict, verdict)
+    if kind == codes.EV_ROUND_END:
+        s, how, b = rest
+        return kind, s, codes.ROUND_END_NAMES.index(how), b
+    if kind == codes.EV_GAME_END:
+        s, how = rest
+        return kind, s, codes.GAME_END_NAMES.index(how), -1
+    if kind == codes.EV_GIVE:
+        s, c, b = rest
+        return kind, s, card(c), b
+    if kind == codes.EV_SLAP:
+        s, a, what = rest
+        return kind, s, a, codes.SLAP_NAMES.index(what)
+    s, a, b = (*rest, -1, -1, -1)[:3]
+    return kind, s, a, b

@@ -15,7 +15,7 @@ from unostats.rules import POLICIES, RuleSet
 from unostats.seats import Seat
 
 # Behaviour that makes every rare path happen often: bluffs, challenges, missed UNO calls.
-BUSY = {"bluff": 0.5, "challenge": 0.5, "forget_uno": 0.5, "catch_uno": 0.5}
+BUSY = {"bluff": 0.5, "challenge": 0.5, "forget_uno": 0.5, "catch_uno": 0.5, "jump_in": 0.7}
 RULE_SETS = {
     "official": {},
     "reference": {"first_card": "number_only", "wild_draw_four": "free", "uno_penalty": 0},
@@ -24,12 +24,32 @@ RULE_SETS = {
     "draw_one_then_pass": {"draw": "one_then_pass", "max_turns": 400, "first_card": "extreme"},
     "big_hands_capped": {"hand_size": 12, "deck": {"numbers": 3}, "uno_penalty": 10,
                          "max_turns": 60, "max_rounds": 30},
+    # Turn variants (issue 4), in combinations that make them meet.
+    "restricted_wilds_house": {"wild": "no_matching_colour", "challenge": "house",
+                               "multi_play": "two_matching", "colour_cycle": True},
+    "restricted_extreme_same_rank": {"wild": "no_matching_colour", "challenge": "extreme",
+                                     "multi_play": "same_rank", "draw": "two"},
+    "stacking_sum": {"stack_draw_two": "sum", "stack_draw_four": "sum", "double_action": True,
+                     "draw_two_on_draw_four": True, "jump_in": "numbers"},
+    "stacking_pass_on_back": {"stack_draw_two": "pass_on", "stack_draw_four": "pass_on",
+                              "reverse_deflects": "back", "jump_in": "all_but_draw_four",
+                              "wild": "no_matching_colour"},
+    "deflect_back_only": {"reverse_deflects": "back", "stack_skip": True, "skip_escape": True},
+    "escalation_jump_in_extreme": {"reverse_deflects": "extreme", "jump_in": "extreme",
+                                   "stack_skip": True, "skip_escape": True,
+                                   "double_action": True, "first_card": "extreme",
+                                   "challenge": "extreme", "wild": "no_matching_colour"},
+    "tournament": {"first_card": "number_only", "jump_in": "numbers", "double_action": True,
+                   "stack_draw_two": "sum", "stack_draw_four": "pass_on",
+                   "wild_draw_four": "free", "uno_penalty": 2},
 }
 REFERENCE_RULES = RULE_SETS["reference"]
 
 
 def mixed_seats(players: int) -> list[Seat]:
-    return [Seat(POLICIES[(i + players) % len(POLICIES)], BUSY) for i in range(players)]
+    """Every policy, and uneven reaction weights for the jump-in races."""
+    return [Seat(POLICIES[(i + players) % len(POLICIES)], {**BUSY, "reaction": 0.5 + 0.4 * i})
+            for i in range(players)]
 
 
 def play(rules: dict, players: int, seats, games: int, seed: int, **kw):
@@ -56,7 +76,7 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
             for key in ("dealer_seat", "first_seat", "winner_seat", "winner_position", "turns",
                         "cards_played", "cards_drawn", "normal_draws", "penalty_cards",
                         "reshuffles", "direction_changes", "challenges", "challenges_won",
-                        "uno_penalties", "skips", "points", "ended_by"):
+                        "uno_penalties", "skips", "jump_ins", "points", "ended_by"):
                 assert row[key] == getattr(ref, key), (g, row["round"], key)
             seats_rows = round_seats.filter((pl.col("game") == g) & (pl.col("round") == row["round"]))
             assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points

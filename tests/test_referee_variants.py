@@ -610,9 +610,25 @@ def test_escalation_cannot_be_combined_with_stacked_draw_twos():
                   "which docs/engine.md forbids")
 
 
-def test_escalation_with_double_action_is_not_checked():
-    with pytest.raises(NotImplementedError, match="double_action = True"):
-        check_trace(with_rules(escalation(), double_action=True))
+def double_escalation(drawn_first: int):
+    """A2 + A6 extreme: two R+2 in one turn open the sequence at 4; a Reverse makes it 6."""
+    b = builder(3, 3, {"draw_two": 2}, reverse_deflects="extreme", double_action=True)
+    b.round_start(2).deal(2, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"],
+                              2: ["R-reverse", "Y1", "Y2"]}).flip("R5")
+    first = ["B1", "B2", "B3", "B4", "B5", "B6"][:drawn_first]
+    b.turn_play(0, "R+2").play(0, "R+2").draw(1, *first, reason="draw_two").skip(1)
+    b.turn_play(2, "R-reverse").direction(-1)
+    b.draw(1, "B7", "B8", "B9", "Y3", "Y4", "Y5", reason="draw_two").skip(1)
+    b.turn_play(0, "R1")
+    points = 6 + sum(range(1, drawn_first + 1)) + 24 + 12
+    b.round_won(0, points + 3).scores((0, points + 3), (points, 0), (3, 0)).game_won(0)
+    return b.build()
+
+
+def test_escalation_counts_a_double_draw_two_twice():
+    r = the_round(double_escalation(4))
+    assert numbers(r, "cards_played", "penalty_cards", "skips") == (4, 10, 2)
+    broken(double_escalation(2), r"expected draw by seat 1 \(draw_two, card 3 of 4")
 
 
 # --- A7 stack_skip, A8 skip_escape -----------------------------------------------------------
@@ -642,7 +658,7 @@ def skip_escaped():
     b = builder(3, 2, {"skip": 2}, skip_escape=True)
     b.round_start(2).deal(2, {0: ["R-skip", "R1"], 1: ["R-skip", "G2"], 2: ["Y1", "Y2"]})
     b.flip("R5")
-    b.turn_play(0, "R-skip").jump_in(1, "R-skip").skip(2)
+    b.turn_play(0, "R-skip").escape(1, "R-skip").skip(2)
     b.turn_play(0, "R1")
     b.round_won(0, 5).scores((0, 5), (2, 0), (3, 0)).game_won(0)
     return b.build()
@@ -656,8 +672,8 @@ def test_skip_escape():
            "seat 1 can escape only with a Skip identical to R-skip")
     broken(changed(trace, at, seat=2), r"expected skip of seat 1, or its escape with R-skip")
     broken(deleted(trace, find(trace, codes.EV_SKIP)), "expected skip of seat 2")
-    broken(with_rules(trace, skip_escape=False),
-           r"jump_in: none does not allow jumping in on R-skip")
+    broken(with_rules(trace, skip_escape=False), r"expected skip of seat 1 \(R-skip")
+    broken(changed(trace, at, b=-1), "jump_in: none does not allow jumping in on R-skip")
 
 
 def test_stacked_skip_escaped_moves_on():
@@ -665,7 +681,7 @@ def test_stacked_skip_escaped_moves_on():
     b = builder(4, 2, {"skip": 2}, stack_skip=True, skip_escape=True)
     b.round_start(3).deal(3, {0: ["R-skip", "R1"], 1: ["G5", "G3"], 2: ["G-skip", "G2"],
                               3: ["G-skip", "Y2"]}).flip("R5")
-    b.turn_play(0, "R-skip").skip(1).turn_play(2, "G-skip").jump_in(3, "G-skip").skip(0).skip(1)
+    b.turn_play(0, "R-skip").skip(1).turn_play(2, "G-skip").escape(3, "G-skip").skip(0).skip(1)
     b.turn_play(2, "G2")
     b.round_won(2, 11).scores((1, 0), (8, 0), (0, 11), (2, 0)).game_won(2)
     trace = b.build()

@@ -663,14 +663,14 @@ def test_free_plus_four_is_played_when_the_first_card_is_a_plus_four_that_stays(
 SCRIPTED = {
     "first_card": {"official", "number_only", "extreme"},
     "wild_draw_four": {"no_matching_colour", "free"},
-    "wild": {"free"},
-    "challenge": {"official"},
+    "wild": {"free", "no_matching_colour"},
+    "challenge": {"official", "house", "extreme"},
     "draw": {"one_may_play", "one_then_pass", "two", "until_playable"},
-    "stack_draw_two": {"none"},
-    "stack_draw_four": {"none"},
-    "reverse_deflects": {"none"},
-    "jump_in": {"none"},
-    "multi_play": {"none"},
+    "stack_draw_two": {"none", "sum", "pass_on"},
+    "stack_draw_four": {"none", "sum", "pass_on"},
+    "reverse_deflects": {"none", "back", "extreme"},
+    "jump_in": {"none", "numbers", "all_but_draw_four", "extreme"},
+    "multi_play": {"none", "same_rank", "two_matching"},
     "silence": {"none"},
     "scoring": {"winner_takes_all"},
     "round_end": {"first_out"},
@@ -678,6 +678,10 @@ SCRIPTED = {
     "custom_wild_effect": {"everyone_draws_two"},  # no custom wilds in an implemented deck
     # switches whose "true" is scripted in tests/test_rules_variants_scripted.py
     "colour_cycle": {False, True},
+    "double_action": {False, True},
+    "draw_two_on_draw_four": {False, True},
+    "stack_skip": {False, True},
+    "skip_escape": {False, True},
 }
 BOOL_RULES = [o.key for o in rules_mod.RULE_OPTIONS if o.kind == "bool"]
 

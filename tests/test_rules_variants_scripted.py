@@ -14,9 +14,9 @@ The expected events were checked against the referee by building each game by ha
 from __future__ import annotations
 
 import pytest
-from scripted import draws, play, scores, seat
+from scripted import draws, play, racer, scores, seat
 
-from unostats import cards
+from unostats import cards, codes
 from unostats import rules as rules_mod
 
 
@@ -708,3 +708,630 @@ def test_reverse_deflects_none_same_deal_two_players_draw_two_is_drawn_at_once()
         ("turn", 1), ("play", 1, "R+2"), *draws(0, ["B2", "B3"], "draw_two"), ("skip", 0),
         ("turn", 1), ("draw", 1, "B4", "normal"), ("pass", 1),
     ], prefix=True)
+
+
+# ---------------------------------------------------------------- A6 reverse_deflects: extreme
+
+# Seat 1 plays two Draw Twos, seat 0 a Reverse in between: the sequence is worth 2, 4, then 6.
+ESCALATION_HANDS = {1: ["R+2", "R+2", "B1"], 2: ["R1", "Y5", "Y6"], 0: ["R-reverse", "G3", "G4"]}
+ESCALATION_DRAWS = ["Y7", "Y8", "Y9", "G6", "G7", "G8", "G9", "B6", "B7", "B8", "B9", "Y1"]
+
+
+@needs(reverse_deflects="extreme")
+def test_reverse_deflects_extreme_the_sequence_grows_by_two():  # A6 extreme
+    game = play(3, ESCALATION_HANDS, "R5", ESCALATION_DRAWS, reverse_deflects="extreme")
+    game.expect([
+        ("flip", "R5"),
+        # The Draw Two is drawn at once, as usual, and opens a sequence of value 2.
+        ("turn", 1), ("play", 1, "R+2"), *draws(2, ["Y7", "Y8"], "draw_two"), ("skip", 2),
+        # A Reverse continues it: the direction flips and the next seat in the new direction,
+        # seat 2 that has just drawn, draws 4 and is skipped again.
+        ("turn", 0), ("play", 0, "R-reverse"), ("direction", -1),
+        *draws(2, ["Y9", "G6", "G7", "G8"], "draw_two"), ("skip", 2),
+        # Counter-clockwise seat 1 is next: a Draw Two continues it, seat 0 draws 6.
+        ("turn", 1), ("play", 1, "R+2"),
+        *draws(0, ["G9", "B6", "B7", "B8", "B9", "Y1"], "draw_two"), ("skip", 0),
+        # Any other play closes the sequence.
+        ("turn", 2), ("play", 2, "R1"),
+        ("turn", 1), ("play", 1, "B1"),
+    ])
+    assert game.ending() == [("round_end", 1, "win", 103), *scores((47, 0), (0, 103), (56, 0))]
+    rnd = game.result.rounds[0]
+    assert (rnd.penalty_cards, rnd.skips, rnd.direction_changes) == (12, 3, 1)
+
+
+@needs(reverse_deflects="none")
+def test_reverse_deflects_none_same_deal_a_reverse_after_a_draw_two_is_a_reverse():  # A6 off
+    game = play(3, ESCALATION_HANDS, "R5", ESCALATION_DRAWS)
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R+2"), *draws(2, ["Y7", "Y8"], "draw_two"), ("skip", 2),
+        ("turn", 0), ("play", 0, "R-reverse"), ("direction", -1),
+        ("turn", 2), ("play", 2, "R1"),  # seat 2 draws nothing and takes its turn
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, ["Y9", "G6"], "draw_two"), ("skip", 0),
+        ("turn", 2),
+    ], prefix=True)
+
+
+GREENS = ["G2", "G3", "G6", "G7", "G8", "G9", "G2", "G3", "G6", "G7", "G8", "G9"]
+TWO_PLAYER_ESCALATION = {1: ["R+2", "Y+2", "Y-reverse", "B1"], 0: ["B-reverse", "B2", "G4", "G5"]}
+
+
+@needs(reverse_deflects="extreme")
+def test_reverse_deflects_extreme_two_players_reverse_only_skips_and_a_draw_closes():  # A6 ext
+    game = play(2, TWO_PLAYER_ESCALATION, "R5", [*GREENS, "B5", "Y9"],
+                reverse_deflects="extreme")
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, GREENS[:2], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "Y+2"), *draws(0, GREENS[2:6], "draw_two"), ("skip", 0),
+        # With 2 players the Reverse flips nothing (no direction event): it acts as a Skip, and
+        # seat 0 draws 6.
+        ("turn", 1), ("play", 1, "Y-reverse"), *draws(0, GREENS[6:], "draw_two"), ("skip", 0),
+        # Seat 1 has no legal card: its draw closes the sequence ...
+        ("turn", 1), ("draw", 1, "B5", "normal"), ("pass", 1),
+        # ... so seat 0's Reverse is a plain one: seat 1 is skipped and draws nothing.
+        ("turn", 0), ("play", 0, "B-reverse"), ("skip", 1),
+        ("turn", 0), ("play", 0, "B2"),
+        ("turn", 1), ("play", 1, "B1"),
+        ("turn", 0), ("draw", 0, "Y9", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "B5"),
+    ])
+    assert game.ending() == [("round_end", 1, "win", 88), *scores((88, 0), (0, 88))]
+    rnd = game.result.rounds[0]
+    assert (rnd.penalty_cards, rnd.skips, rnd.direction_changes) == (12, 4, 0)
+
+
+@needs(reverse_deflects="none")
+def test_reverse_deflects_none_same_deal_two_players_each_draw_two_costs_two():  # A6 off
+    game = play(2, TWO_PLAYER_ESCALATION, "R5", [*GREENS, "B5", "Y9"])
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, GREENS[:2], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "Y+2"), *draws(0, GREENS[2:4], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "Y-reverse"), ("skip", 0),
+        ("turn", 1), ("draw", 1, "G8", "normal"), ("pass", 1),
+    ], prefix=True)
+
+
+@pytest.mark.parametrize(("rule", "hands", "expected", "ending"), [
+    # A last Draw Two is drawn first (the official scoring detail): the value the sequence
+    # reaches with it, 4.
+    pytest.param("extreme", {1: ["R+2", "G+2"], 0: ["B1", "B2"]}, [
+        ("turn", 1), ("play", 1, "G+2"), *draws(0, ["Y3", "Y4", "Y5", "Y6"], "draw_two"),
+    ], [("round_end", 1, "win", 24), *scores((24, 0), (0, 24))],
+        marks=needs(reverse_deflects="extreme"), id="extreme-draw-two"),
+    pytest.param("none", {1: ["R+2", "G+2"], 0: ["B1", "B2"]}, [
+        ("turn", 1), ("play", 1, "G+2"), *draws(0, ["Y3", "Y4"], "draw_two"),
+    ], [("round_end", 1, "win", 13), *scores((13, 0), (0, 13))],
+        marks=needs(reverse_deflects="none"), id="none-draw-two"),
+    # A last Reverse costs nothing: only a last Draw Two or +4 is drawn at the end of a round
+    # (docs/engine.md "After a play", 2).
+    pytest.param("extreme", {1: ["R+2", "G+2", "G-reverse"], 0: ["B1", "B2", "B3"]}, [
+        ("turn", 1), ("play", 1, "G+2"), *draws(0, ["Y3", "Y4", "Y5", "Y6"], "draw_two"),
+        ("skip", 0),
+        ("turn", 1), ("play", 1, "G-reverse"),
+    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))],
+        marks=needs(reverse_deflects="extreme"), id="extreme-reverse"),
+])
+def test_reverse_deflects_extreme_a_last_card_during_the_sequence(rule, hands, expected,
+                                                                  ending):  # A6 extreme
+    game = play(2, hands, "R5", ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"],
+                reverse_deflects=rule)
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, ["Y1", "Y2"], "draw_two"), ("skip", 0),
+        *expected,
+    ])
+    assert game.ending() == ending
+
+
+YELLOWS_AND_GREENS = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "G2", "G3", "G4"]
+
+
+@pytest.mark.parametrize(("double", "rule", "expected", "ending"), [
+    # Two Draw Twos in one turn add 4 to the sequence: 4, then 6 with the next one.
+    pytest.param(True, "extreme", [
+        ("turn", 1), ("play", 1, "R+2"), ("play", 1, "R+2"),
+        *draws(0, YELLOWS_AND_GREENS[:4], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "G+2"), *draws(0, YELLOWS_AND_GREENS[4:10], "draw_two"),
+        ("skip", 0),
+    ], [("round_end", 1, "win", 57), *scores((57, 0), (0, 57))],
+        marks=needs(double_action=True, reverse_deflects="extreme"), id="double-extreme"),
+    # One at a time: 2, 4, 6.
+    pytest.param(False, "extreme", [
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, YELLOWS_AND_GREENS[:2], "draw_two"),
+        ("skip", 0),
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, YELLOWS_AND_GREENS[2:6], "draw_two"),
+        ("skip", 0),
+        ("turn", 1), ("play", 1, "G+2"), *draws(0, YELLOWS_AND_GREENS[6:12], "draw_two"),
+        ("skip", 0),
+    ], [("round_end", 1, "win", 64), *scores((64, 0), (0, 64))],
+        marks=needs(double_action=False, reverse_deflects="extreme"), id="single-extreme"),
+    # Without the escalation: 4 (A2), then 2.
+    pytest.param(True, "none", [
+        ("turn", 1), ("play", 1, "R+2"), ("play", 1, "R+2"),
+        *draws(0, YELLOWS_AND_GREENS[:4], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "G+2"), *draws(0, YELLOWS_AND_GREENS[4:6], "draw_two"),
+        ("skip", 0),
+    ], [("round_end", 1, "win", 31), *scores((31, 0), (0, 31))],
+        marks=needs(double_action=True, reverse_deflects="none"), id="double-none"),
+])
+def test_reverse_deflects_extreme_a_double_draw_two_adds_four(double, rule, expected,
+                                                             ending):  # A6 extreme, A2
+    game = play(2, {1: ["R+2", "R+2", "G+2", "G1"], 0: ["B1", "B2", "B3", "B4"]}, "R5",
+                YELLOWS_AND_GREENS, double_action=double, reverse_deflects=rule)
+    game.expect([("flip", "R5"), *expected, ("turn", 1), ("play", 1, "G1")])
+    assert game.ending() == ending
+
+
+# Seat 2, the victim of seat 1's Draw Two, holds the identical card and jumps in on it.
+JUMP_ON_DRAW_TWO_HANDS = {1: ["R+2", "G+2"], 2: ["R+2", "B2"], 0: ["G3", "G4"]}
+JUMP_ON_DRAW_TWO_DRAWS = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "B3"]
+JUMP_ON_DRAW_TWO_SEATS = {0: racer(), 1: racer(), 2: racer(jump_in=1.0)}
+
+
+@pytest.mark.parametrize(("jump_in", "expected", "ending"), [
+    # extreme: seat 1's Draw Two still has its effect, but seat 2, which jumped in on a card
+    # aimed at itself, draws nothing for it (it is skipped); then seat 2's Draw Two continues
+    # the sequence from seat 2: seat 0 draws 4. Seat 1 goes out with a Draw Two: seat 2 draws
+    # the value the sequence reaches with it, 6.
+    pytest.param("extreme", [
+        ("jump_in", 2, "R+2"), ("skip", 2),
+        *draws(0, JUMP_ON_DRAW_TWO_DRAWS[:4], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "G+2"), *draws(2, JUMP_ON_DRAW_TWO_DRAWS[4:10], "draw_two"),
+    ], [("round_end", 1, "win", 57), *scores((17, 0), (0, 57), (40, 0))],
+        marks=needs(jump_in="extreme", reverse_deflects="extreme"), id="extreme"),
+    # all_but_draw_four: seat 1's Draw Two is cancelled and never opens a sequence; seat 2's
+    # opens it (seat 0 draws 2) and seat 1's last card raises it to 4.
+    pytest.param("all_but_draw_four", [
+        ("jump_in", 2, "R+2"), *draws(0, JUMP_ON_DRAW_TWO_DRAWS[:2], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "G+2"), *draws(2, JUMP_ON_DRAW_TWO_DRAWS[2:6], "draw_two"),
+    ], [("round_end", 1, "win", 30), *scores((10, 0), (0, 30), (20, 0))],
+        marks=needs(jump_in="all_but_draw_four", reverse_deflects="extreme"),
+        id="all_but_draw_four"),
+    # No jump-in: seat 2 draws 2; seat 0 cannot play and its draw closes the sequence, so seat
+    # 1's last Draw Two opens a new one: 2.
+    pytest.param("none", [
+        *draws(2, JUMP_ON_DRAW_TWO_DRAWS[:2], "draw_two"), ("skip", 2),
+        ("turn", 0), ("draw", 0, "Y3", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "G+2"), *draws(2, JUMP_ON_DRAW_TWO_DRAWS[3:5], "draw_two"),
+    ], [("round_end", 1, "win", 44), *scores((10, 0), (0, 44), (34, 0))],
+        marks=needs(jump_in="none", reverse_deflects="extreme"), id="none"),
+])
+def test_reverse_deflects_extreme_jump_in_on_a_draw_two_aimed_at_the_jumper(jump_in, expected,
+                                                                            ending):  # A6, J1
+    game = play(3, JUMP_ON_DRAW_TWO_HANDS, "R5", JUMP_ON_DRAW_TWO_DRAWS,
+                seats=JUMP_ON_DRAW_TWO_SEATS, reverse_deflects="extreme", jump_in=jump_in)
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "R+2"), *expected])
+    assert game.ending() == ending
+    assert game.result.rounds[0].jump_ins == (jump_in != "none")
+
+
+# ---------------------------------------------------------------- A7 stack_skip
+
+SKIP_RUN_HANDS = {1: ["R-skip", "G-skip", "B1"], 2: ["Y1", "Y2", "Y3"],
+                  0: ["R-skip", "Y-skip", "G5"]}
+SKIP_RUN_DRAWS = ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"]
+
+
+@needs(stack_skip=True)
+def test_stack_skip_each_skip_of_the_run_skips_one_player_more():  # A7
+    game = play(3, SKIP_RUN_HANDS, "R5", SKIP_RUN_DRAWS, stack_skip=True)
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),
+        # Seat 0's turn came right after the victims: its Skip skips 2 ...
+        ("turn", 0), ("play", 0, "R-skip"), ("skip", 1), ("skip", 2),
+        # ... and its next one 3, round the table: seat 0 skips itself too.
+        ("turn", 0), ("play", 0, "Y-skip"), ("skip", 1), ("skip", 2), ("skip", 0),
+        # 4: play moves 5 seats on, from seat 1 to seat 0.
+        ("turn", 1), ("play", 1, "G-skip"), ("skip", 2), ("skip", 0), ("skip", 1), ("skip", 2),
+        ("turn", 0), ("play", 0, "G5"),
+    ])
+    assert game.ending() == [("round_end", 0, "win", 7), *scores((0, 7), (1, 0), (6, 0))]
+    assert game.result.rounds[0].skips == 10
+
+
+@needs(stack_skip=False)
+def test_stack_skip_off_same_deal_every_skip_skips_one():  # A7 off, A1
+    game = play(3, SKIP_RUN_HANDS, "R5", SKIP_RUN_DRAWS)
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),
+        ("turn", 0), ("play", 0, "R-skip"), ("skip", 1),
+        ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
+        ("turn", 0), ("play", 0, "Y-skip"), ("skip", 1),
+        ("turn", 2), ("play", 2, "Y1"),
+    ], prefix=True)
+
+
+@pytest.mark.parametrize(("seat0", "between"), [
+    # Another play ends the run ...
+    (["R3", "G4", "G5"], [("turn", 0), ("play", 0, "R3")]),
+    # ... and so does a draw.
+    (["G3", "G4", "G5"], [("turn", 0), ("draw", 0, "Y9", "normal"), ("pass", 0)]),
+], ids=["play", "draw"])
+@needs(stack_skip=True)
+def test_stack_skip_another_play_or_a_draw_ends_the_run(seat0, between):  # A7
+    hands = {1: ["R-skip", "R-skip", "B3"], 2: ["Y1", "Y2", "Y3"], 0: seat0}
+    game = play(3, hands, "R5", ["Y9", "Y4", "Y5"], stack_skip=True)
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),
+        *between,
+        ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),  # one player again
+        ("turn", 0),
+    ], prefix=True)
+
+
+# ---------------------------------------------------------------- A8 skip_escape
+
+ESCAPE_HANDS = {1: ["R-skip", "B1"], 2: ["R-skip", "Y2"], 0: ["R3", "G5"]}
+ESCAPE_DRAWS = ["Y9", "Y4", "Y5", "Y6", "Y7", "Y8"]
+
+
+def _escapes(game) -> list[tuple[int, str, int]]:
+    """(seat, card, b) of every jump_in event: b = 1 marks an A8 escape, -1 a J1 jump-in."""
+    return [(int(s), cards.card_to_str(int(a)), int(b))
+            for kind, s, a, b in game.trace.events if kind == codes.EV_JUMP_IN]
+
+
+@pytest.mark.parametrize(("escape", "willing", "expected"), [
+    # Seat 2 escapes with the identical Skip, out of turn; the skip moves on to seat 0.
+    pytest.param(True, 1.0, [
+        ("jump_in", 2, "R-skip"), ("skip", 0),
+        ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
+        ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
+        ("turn", 0), ("play", 0, "R3"),
+    ], marks=needs(skip_escape=True), id="escapes"),
+    # Not willing (jump_in 0), or the rule is off: seat 2 is skipped and plays its Skip later.
+    *[pytest.param(escape, willing, [
+        ("skip", 2),
+        ("turn", 0), ("play", 0, "R3"),
+        ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
+        ("turn", 2), ("play", 2, "R-skip"), ("skip", 0),
+        ("turn", 1),
+    ], marks=needs(skip_escape=escape), id=name)
+      for escape, willing, name in ((True, 0.0, "unwilling"), (False, 1.0, "off"))],
+])
+def test_skip_escape_the_skip_moves_on(escape, willing, expected):  # A8
+    game = play(3, ESCAPE_HANDS, "R5", ESCAPE_DRAWS, skip_escape=escape,
+                seats={0: racer(), 1: racer(), 2: racer(jump_in=willing)})
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "R-skip"), *expected], prefix=True)
+    escaped = escape and willing == 1.0
+    assert _escapes(game) == ([(2, "R-skip", 1)] if escaped else [])
+    rnd = game.result.rounds[0]
+    assert (rnd.jump_ins, rnd.skips) == ((1, 1) if escaped else (0, 2))
+
+
+@needs(skip_escape=True)
+def test_skip_escape_two_players_the_skip_moves_on_to_the_player():  # A8
+    game = play(2, {1: ["R-skip", "B1"], 0: ["R-skip", "R3"]}, "R5", ["Y9"], skip_escape=True,
+                seats={0: racer(jump_in=1.0), 1: racer()})
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R-skip"),
+        # Seat 0 escapes; the seat after it is seat 1, which played the Skip: it is skipped.
+        ("jump_in", 0, "R-skip"), ("skip", 1),
+        ("turn", 0), ("play", 0, "R3"),
+    ])
+    assert game.ending() == [("round_end", 0, "win", 1), *scores((0, 1), (1, 0))]
+    assert _escapes(game) == [(0, "R-skip", 1)]
+
+
+@pytest.mark.parametrize(("stack", "expected"), [
+    # Seat 0's Skip skips 2 (A7); seat 1 escapes the first of them and the skip moves on to
+    # seats 2 and 0: seat 1 plays next.
+    pytest.param(True, [("jump_in", 1, "Y-skip"), ("skip", 2), ("skip", 0), ("turn", 1)],
+                 marks=needs(stack_skip=True, skip_escape=True), id="stack_skip"),
+    pytest.param(False, [("jump_in", 1, "Y-skip"), ("skip", 2), ("turn", 0)],
+                 marks=needs(stack_skip=False, skip_escape=True), id="no-stack_skip"),
+])
+def test_skip_escape_from_a_skip_run(stack, expected):  # A8, A7
+    hands = {1: ["R-skip", "Y-skip", "B1"], 2: ["Y1", "Y2", "Y3"], 0: ["Y-skip", "G4", "G5"]}
+    game = play(3, hands, "R5", ["Y9", "Y4", "Y5"], stack_skip=stack, skip_escape=True,
+                seats={0: racer(), 1: racer(jump_in=1.0), 2: racer()})
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),
+        ("turn", 0), ("play", 0, "Y-skip"),
+        *expected,
+    ], prefix=True)
+    assert _escapes(game) == [(1, "Y-skip", 1)]
+
+
+# ---------------------------------------------------------------- J1-J4 jump_in
+
+# Seat 1 plays a card; seat 0 holds the identical card and always jumps in when it may; seat 2,
+# due to act next, holds none and races with reaction 0, so seat 0 wins every race it runs.
+JUMP_SEATS = {0: racer(jump_in=1.0), 1: racer(), 2: racer(reaction=0.0)}
+FOUR_YELLOWS = draws(2, ["Y4", "Y5", "Y6", "Y7"], "draw_four")
+NOT_JUMPED_ON = {  # what follows the card when nobody jumps in on it
+    "R7": [("turn", 2)],
+    "R-skip": [("skip", 2), ("turn", 0)],
+    "wild": [("turn", 2)],
+    "+4": [*FOUR_YELLOWS, ("skip", 2), ("turn", 0)],
+}
+JUMPED_ON = {  # (card, mode): what follows it when seat 0 jumps in on it
+    # Play continues from the jumper: seat 1 is next, seat 2 has lost its turn.
+    ("R7", "numbers"): [("jump_in", 0, "R7"), ("turn", 1)],
+    ("R7", "all_but_draw_four"): [("jump_in", 0, "R7"), ("turn", 1)],
+    ("R7", "extreme"): [("jump_in", 0, "R7"), ("turn", 1)],
+    # all_but_draw_four cancels seat 1's Skip; seat 0's skips seat 1.
+    ("R-skip", "all_but_draw_four"): [("jump_in", 0, "R-skip"), ("skip", 1), ("turn", 2)],
+    # extreme: seat 1's Skip still skips seat 2, then seat 0's skips seat 1 from seat 0.
+    ("R-skip", "extreme"): [("jump_in", 0, "R-skip"), ("skip", 2), ("skip", 1), ("turn", 2)],
+    # A Wild played as a jump-in names a colour as usual (seat 0 holds blue).
+    ("wild", "all_but_draw_four"): [("jump_in", 0, "wild"), ("colour", 0, "blue"), ("turn", 1)],
+}
+
+
+@pytest.mark.parametrize("mode", [
+    pytest.param(mode, marks=needs(jump_in=mode)) for mode in
+    ("none", "numbers", "all_but_draw_four", "extreme")])
+@pytest.mark.parametrize("card", ["R7", "R-skip", "wild", "+4"])
+def test_jump_in_what_may_be_jumped_on(mode, card):  # J1, J4, P2
+    # A +4 is never jumped on; seat 1 holds no red, so it may play it (P2).
+    game = play(3, {1: [card, "G1", "G2"], 2: ["Y1", "Y2", "Y3"], 0: [card, "B1", "B2"]}, "R5",
+                ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], seats=JUMP_SEATS, jump_in=mode)
+    colour = [("colour", 1, "green")] if card in ("wild", "+4") else []
+    after = JUMPED_ON.get((card, mode), NOT_JUMPED_ON[card])
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, card), *colour, *after], prefix=True)
+
+
+@pytest.mark.parametrize("mode", [
+    pytest.param(mode, marks=needs(jump_in=mode)) for mode in
+    ("numbers", "all_but_draw_four", "extreme")])
+def test_jump_in_never_on_the_rounds_first_discard(mode):  # J2
+    # Seat 0 holds the other R7 and would jump in, and seats 1 and 2 would lose any race to it.
+    game = play(3, {1: ["G1", "G2"], 2: ["Y1", "Y2"], 0: ["R7", "B2"]}, "R7",
+                ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], jump_in=mode,
+                seats={0: racer(jump_in=1.0), 1: racer(reaction=0.0), 2: racer(reaction=0.0)})
+    game.expect([
+        ("flip", "R7"),
+        ("turn", 1), ("draw", 1, "Y4", "normal"), ("pass", 1),
+        ("turn", 2), ("draw", 2, "Y5", "normal"), ("pass", 2),
+        ("turn", 0), ("play", 0, "R7"),  # in its turn
+        ("turn", 1), ("draw", 1, "Y6", "normal"), ("pass", 1),
+        ("turn", 2), ("draw", 2, "Y7", "normal"), ("play", 2, "Y7"),
+        ("turn", 0), ("draw", 0, "Y8", "normal"), ("play", 0, "Y8"),
+        ("turn", 1), ("play", 1, "Y4"),
+        ("turn", 2), ("play", 2, "Y1"),
+        ("turn", 0), ("draw", 0, "Y9", "normal"), ("play", 0, "Y9"),
+        ("turn", 1), ("play", 1, "Y6"),
+        ("turn", 2), ("play", 2, "Y2"),
+        ("turn", 0), ("play", 0, "B2"),
+    ])
+    assert game.ending() == [("round_end", 0, "win", 8), *scores((0, 8), (3, 0), (5, 0))]
+    assert game.result.rounds[0].jump_ins == 0
+
+
+@pytest.mark.parametrize(("own", "due", "expected", "ending"), [
+    # Seat 1 jumps in on its own R7 with its second R7; play goes on from seat 1.
+    (1.0, 0.0, [
+        ("jump_in", 1, "R7"),
+        ("turn", 2), ("play", 2, "Y7"),
+        ("turn", 0), ("draw", 0, "Y4", "normal"), ("play", 0, "Y4"),
+        ("turn", 1), ("draw", 1, "Y5", "normal"), ("play", 1, "Y5"),
+        ("turn", 2), ("play", 2, "Y1"),
+        ("turn", 0), ("draw", 0, "Y6", "normal"), ("play", 0, "Y6"),
+        ("turn", 1), ("draw", 1, "Y7", "normal"), ("play", 1, "Y7"),
+        ("turn", 2), ("play", 2, "Y2"),
+    ], [("round_end", 2, "win", 11), *scores((10, 0), (1, 0), (0, 11))]),
+    # Seat 2, due to act, wins the race without holding an R7: nobody jumps in, and seat 1
+    # keeps its second R7 to the end.
+    (0.0, 1.0, [
+        ("turn", 2), ("play", 2, "Y7"),
+        ("turn", 0), ("draw", 0, "Y4", "normal"), ("play", 0, "Y4"),
+        ("turn", 1), ("draw", 1, "Y5", "normal"), ("play", 1, "Y5"),
+        ("turn", 2), ("play", 2, "Y1"),
+        ("turn", 0), ("draw", 0, "Y6", "normal"), ("play", 0, "Y6"),
+        ("turn", 1), ("draw", 1, "Y7", "normal"), ("play", 1, "Y7"),
+        ("turn", 2), ("play", 2, "Y2"),
+    ], [("round_end", 2, "win", 18), *scores((10, 0), (8, 0), (0, 18))]),
+], ids=["jumps-on-its-own-card", "next-seat-blocks"])
+@needs(jump_in="numbers")
+def test_jump_in_on_ones_own_card_and_the_next_seat_blocking_it(own, due, expected,
+                                                                ending):  # J3, J4
+    game = play(3, {1: ["R7", "R7", "G1"], 2: ["Y1", "Y2", "Y7"], 0: ["G3", "B2", "G5"]}, "R5",
+                ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], jump_in="numbers",
+                seats={0: racer(), 1: racer(jump_in=1.0, reaction=own),
+                       2: racer(reaction=due)})
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "R7"), *expected])
+    assert game.ending() == ending
+
+
+# Seats 2 and 0 both hold a Wild like the one seat 1 plays (all_but_draw_four).
+@pytest.mark.parametrize(("seat2", "seat0", "expected"), [
+    # Both willing: the faster wins. Seat 2, due to act, may jump in itself; the race after its
+    # jump-in (seat 0 alone, weight 0) has no winner.
+    ((1.0, 1.0), (1.0, 0.0), [("jump_in", 2, "wild"), ("colour", 2, "yellow"), ("turn", 0)]),
+    ((1.0, 0.0), (1.0, 1.0), [("jump_in", 0, "wild"), ("colour", 0, "blue"), ("turn", 1)]),
+    # Seat 2 is not willing but, due to act, takes part in the race and wins it: nobody jumps
+    # in.
+    ((0.0, 1.0), (1.0, 0.0), [("turn", 2), ("play", 2, "wild"), ("colour", 2, "yellow")]),
+    # Nobody willing: no race at all, however fast seat 0 is.
+    ((0.0, 0.0), (0.0, 1.0), [("turn", 2), ("play", 2, "wild"), ("colour", 2, "yellow")]),
+], ids=["due-seat-faster", "other-seat-faster", "unwilling-due-seat-wins", "nobody-willing"])
+@needs(jump_in="all_but_draw_four")
+def test_jump_in_race_by_willingness_and_reaction(seat2, seat0, expected):  # J4, J1
+    game = play(3, {1: ["wild", "G1", "G2"], 2: ["wild", "Y1", "Y2"], 0: ["wild", "B1", "B2"]},
+                "R5", ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], jump_in="all_but_draw_four",
+                seats={0: racer(jump_in=seat0[0], reaction=seat0[1]),
+                       1: racer(reaction=0.0),
+                       2: racer(jump_in=seat2[0], reaction=seat2[1])})
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "wild"), ("colour", 1, "green"),
+                 *expected], prefix=True)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    # The jumped-on Draw Two is cancelled: only seat 0's has its effect, on seat 1.
+    pytest.param("all_but_draw_four", [
+        ("jump_in", 0, "R+2"), *draws(1, ["Y4", "Y5"], "draw_two"), ("skip", 1),
+        ("turn", 2), ("draw", 2, "Y6", "normal"), ("pass", 2),
+    ], marks=needs(jump_in="all_but_draw_four"), id="all_but_draw_four"),
+    # Seat 1's Draw Two is drawn by seat 2, then seat 0's by seat 1; seat 2 acts next.
+    pytest.param("extreme", [
+        ("jump_in", 0, "R+2"), *draws(2, ["Y4", "Y5"], "draw_two"), ("skip", 2),
+        *draws(1, ["Y6", "Y7"], "draw_two"), ("skip", 1),
+        ("turn", 2), ("draw", 2, "Y8", "normal"), ("pass", 2),
+    ], marks=needs(jump_in="extreme"), id="extreme"),
+    pytest.param("none", [
+        *draws(2, ["Y4", "Y5"], "draw_two"), ("skip", 2),
+        ("turn", 0), ("play", 0, "R+2"), *draws(1, ["Y6", "Y7"], "draw_two"), ("skip", 1),
+        ("turn", 2), ("draw", 2, "Y8", "normal"), ("pass", 2),
+    ], marks=needs(jump_in="none"), id="none"),
+])
+def test_jump_in_effects_of_the_jumped_on_card(mode, expected):  # J1
+    game = play(3, {1: ["R+2", "B1"], 2: ["Y1", "Y2"], 0: ["R+2", "B2"]}, "R5",
+                ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], seats=JUMP_SEATS, jump_in=mode)
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "R+2"), *expected], prefix=True)
+
+
+@needs(jump_in="numbers")
+def test_jump_in_the_jumper_calls_uno_and_wins():  # J1, U1
+    game = play(3, {1: ["R7", "B4"], 2: ["G7", "Y5"], 0: ["R7", "G7"]}, "R5",
+                ["Y4", "Y6", "Y7", "Y8", "Y9"], jump_in="numbers", uno_penalty=2,
+                seats=JUMP_SEATS)
+    game.expect([
+        ("flip", "R5"),
+        ("turn", 1), ("play", 1, "R7"), ("uno_call", 1),
+        ("jump_in", 0, "R7"), ("uno_call", 0),
+        ("turn", 1), ("draw", 1, "Y4", "normal"), ("pass", 1),
+        ("turn", 2), ("play", 2, "G7"), ("uno_call", 2),
+        # Seat 0, due to act, jumps in with its last card and wins, out of turn.
+        ("jump_in", 0, "G7"),
+    ])
+    assert game.ending() == [("round_end", 0, "win", 13), *scores((0, 13), (8, 0), (5, 0))]
+    rnd = game.result.rounds[0]
+    assert (rnd.jump_ins, rnd.turns, rnd.cards_played) == (2, 3, 4)
+
+
+# ---------------------------------------------------------------- N3 multi_play
+
+# G7 is seat 1's only legal card on G5; it holds a 7 of every colour.
+SAME_RANK_HANDS = {1: ["B7", "G7", "R7", "Y7", "Y1"], 0: ["R2", "B1", "G3", "G4", "Y9"]}
+
+
+@needs(multi_play="same_rank")
+def test_multi_play_same_rank_plays_every_other_card_of_the_number():  # N3
+    game = play(2, SAME_RANK_HANDS, "G5", ["Y4", "Y5"], multi_play="same_rank")
+    game.expect([
+        ("flip", "G5"),
+        # The other 7s follow in card-id order (red, yellow, blue); the last, B7, sets blue.
+        ("turn", 1), ("play", 1, "G7"), ("play", 1, "R7"), ("play", 1, "Y7"), ("play", 1, "B7"),
+        ("turn", 0), ("play", 0, "B1"),
+        ("turn", 1), ("play", 1, "Y1"),
+    ])
+    assert game.ending() == [("round_end", 1, "win", 18), *scores((18, 0), (0, 18))]
+    rnd = game.result.rounds[0]
+    assert (rnd.turns, rnd.cards_played) == (3, 6)
+
+
+@needs(multi_play="none")
+def test_multi_play_none_same_deal_one_card_a_turn():  # N3 off
+    game = play(2, SAME_RANK_HANDS, "G5", ["Y4", "Y5"])
+    game.expect([
+        ("flip", "G5"),
+        ("turn", 1), ("play", 1, "G7"),
+        ("turn", 0), ("play", 0, "G3"),
+        ("turn", 1), ("draw", 1, "Y4", "normal"), ("pass", 1),
+    ], prefix=True)
+
+
+# actions_first plays the G-skip (seat 1's G3 is legal too); a number card may follow it only
+# under two_matching (G3 matches G5, the top card at the start of the turn).
+@pytest.mark.parametrize(("rule", "expected"), [
+    pytest.param("same_rank", [("skip", 2), ("turn", 0), ("draw", 0, "B6", "normal")],
+                 marks=needs(multi_play="same_rank"), id="same_rank"),
+    pytest.param("two_matching", [("play", 1, "G3"), ("skip", 2), ("turn", 0), ("play", 0, "B3")],
+                 marks=needs(multi_play="two_matching"), id="two_matching"),
+    pytest.param("none", [("skip", 2), ("turn", 0), ("draw", 0, "B6", "normal")],
+                 marks=needs(multi_play="none"), id="none"),
+])
+def test_multi_play_after_an_action_card(rule, expected):  # N3, A1
+    hands = {1: ["G-skip", "G3", "B9"], 2: ["Y1", "Y2", "Y3"], 0: ["B3", "B4", "B5"]}
+    game = play(3, hands, "G5", ["B6", "Y5"], multi_play=rule,
+                seats={1: seat("actions_first")})
+    game.expect([("flip", "G5"), ("turn", 1), ("play", 1, "G-skip"), *expected], prefix=True)
+
+
+@pytest.mark.parametrize(("rule", "expected", "ending"), [
+    # R1 first (first_legal); then G5 matches R5, the top card as the turn started (G1 matches
+    # only the new top R1). Next turn G1, then G9, green as G2 was at that turn's start.
+    pytest.param("two_matching", [
+        ("turn", 1), ("play", 1, "R1"), ("play", 1, "G5"),
+        ("turn", 0), ("play", 0, "G2"),
+        ("turn", 1), ("play", 1, "G1"), ("play", 1, "G9"),
+    ], [("round_end", 1, "win", 18), *scores((18, 0), (0, 18))],
+        marks=needs(multi_play="two_matching"), id="two_matching"),
+    pytest.param("none", [
+        ("turn", 1), ("play", 1, "R1"),
+        ("turn", 0), ("draw", 0, "B4", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "G1"),
+        ("turn", 0), ("play", 0, "G2"),
+        ("turn", 1), ("play", 1, "G5"),
+    ], None, marks=needs(multi_play="none"), id="none"),
+])
+def test_multi_play_two_matching_one_more_card_matching_the_start_of_the_turn(
+        rule, expected, ending):  # N3
+    game = play(2, {1: ["R1", "G1", "G5", "G9"], 0: ["G2", "Y4", "Y6", "Y8"]}, "R5",
+                ["B4", "Y5"], multi_play=rule)
+    game.expect([("flip", "R5"), *expected], prefix=ending is None)
+    if ending is not None:
+        assert game.ending() == ending
+
+
+@pytest.mark.parametrize(("hand", "extra"), [
+    # Nothing matches R5 but R1 itself (G1 and B9 match neither red nor 5): no second card.
+    (["R1", "G1", "B9", "Y8"], []),
+    # R3 and G5 both match R5: the policy chooses (first_legal: the lower card id, R3).
+    (["R1", "G5", "B9", "R3"], [("play", 1, "R3")]),
+], ids=["holds-none", "policy-chooses"])
+@needs(multi_play="two_matching")
+def test_multi_play_two_matching_none_held_or_several(hand, extra):  # N3
+    game = play(2, {1: hand, 0: ["Y2", "Y4", "Y6", "Y7"]}, "R5", ["Y9", "Y5"],
+                multi_play="two_matching")
+    game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "R1"), *extra, ("turn", 0)],
+                prefix=True)
+
+
+# ---------------------------------------------------------------- B2 policy strategist
+
+# Two players, the dealer is seat 1: seat 0 acts first, then seat 1, a strategist holding a
+# number, an action card and a Wild.
+@pytest.mark.parametrize(("seat0", "seat1", "expected", "ending"), [
+    # Seat 0 is down to 2 cards: the strategist attacks with its Draw Two first; with seat 0 at 4
+    # cards it sheds its number, and the Wild comes last.
+    (["R1", "G2", "G4"], ["R9", "R+2", "wild"], [
+        ("turn", 0), ("play", 0, "R1"),
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, ["B7", "Y5"], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "R9"),
+        ("turn", 0), ("draw", 0, "Y6", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "wild"), ("colour", 1, "red"),
+    ], [("round_end", 1, "win", 24), *scores((24, 0), (0, 24))]),
+    # A Skip attacks too (a Draw Two would come before it).
+    (["R1", "G2", "G4"], ["R9", "R-skip", "wild"], [
+        ("turn", 0), ("play", 0, "R1"),
+        ("turn", 1), ("play", 1, "R-skip"), ("skip", 0),
+        ("turn", 1), ("play", 1, "R9"),
+        ("turn", 0), ("draw", 0, "B7", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "wild"), ("colour", 1, "red"),
+    ], [("round_end", 1, "win", 13), *scores((13, 0), (0, 13))]),
+    # Seat 0 draws instead and holds 4 cards: no attack, the highest number first; then the
+    # action card before the Wild.
+    (["G1", "G2", "G4"], ["R9", "R+2", "wild"], [
+        ("turn", 0), ("draw", 0, "B7", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "R9"),
+        ("turn", 0), ("draw", 0, "Y5", "normal"), ("pass", 0),
+        ("turn", 1), ("play", 1, "R+2"), *draws(0, ["Y6", "Y7"], "draw_two"), ("skip", 0),
+        ("turn", 1), ("play", 1, "wild"), ("colour", 1, "red"),
+    ], [("round_end", 1, "win", 32), *scores((32, 0), (0, 32))]),
+], ids=["attacks-with-draw-two", "attacks-with-skip", "no-attack"])
+def test_strategist_attacks_a_short_next_hand_and_keeps_its_black_card(seat0, seat1, expected,
+                                                                       ending):  # B2
+    game = play(2, {1: seat1, 0: seat0}, "R5", ["B7", "Y5", "Y6", "Y7", "Y8"], dealer=1,
+                seats={1: seat("strategist")})
+    game.expect([("flip", "R5"), *expected])
+    assert game.ending() == ending

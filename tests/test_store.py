@@ -103,7 +103,8 @@ def test_schema_is_idempotent_and_versioned(db):
         con = store.open_store(db, read_only=False)
         con.close()
     con = store.open_store(db, read_only=True)
-    assert store.query(con, "SELECT value FROM meta WHERE key = 'schema_version'").item() == "1"
+    assert store.query(con, "SELECT value FROM meta WHERE key = 'schema_version'").item() \
+        == str(store.SCHEMA_VERSION)
     names = set(store.query(con, "SELECT table_name FROM information_schema.tables")["table_name"])
     assert {"meta", "runs", "variants", *store.FRAME_COLUMNS, *store.VIEWS} <= names
 

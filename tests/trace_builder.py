@@ -36,8 +36,12 @@ def rule_set(**rules) -> RuleSet:
         opt = RULES_BY_KEY[key]
         if opt.values is not None and value not in opt.values:
             raise ValueError(f"{key}: unknown value {value!r}; allowed: {opt.allowed_text()}")
-    base = RuleSet.from_mapping({"deck": deck})
-    return RuleSet(values={**base.values, **rules}, deck=base.deck)
+    # Deck counts the engine does not implement yet (D3-D5 extras) are allowed too.
+    unknown = set(deck) - set(cards.DECK_KEYS)
+    if unknown:
+        raise ValueError(f"deck: unknown card kinds {sorted(unknown)}")
+    base = RuleSet.from_mapping({})
+    return RuleSet(values={**base.values, **rules}, deck={**base.deck, **deck})
 
 
 class TraceBuilder:
@@ -123,6 +127,10 @@ class TraceBuilder:
         self.event(codes.EV_JUMP_IN, seat, card(name))
         return self.colour(seat, colour) if colour else self
 
+    def escape(self, seat: int, name: str) -> TraceBuilder:
+        """A8: a jump_in event with b = 1."""
+        return self.event(codes.EV_JUMP_IN, seat, card(name), 1)
+
     def uno_call(self, seat: int) -> TraceBuilder:
         return self.event(codes.EV_UNO_CALL, seat)
 
@@ -151,6 +159,32 @@ class TraceBuilder:
     def game_capped(self) -> TraceBuilder:
         return self.event(codes.EV_GAME_END, -1, codes.GAME_END_CAP)
 
+    # Issue 5 (docs/engine.md "Number-card rules, deck extras, scoring and round modes").
+
+    def mistake(self, seat: int, owed: int) -> TraceBuilder:
+        return self.event(codes.EV_MISTAKE, seat, owed)
+
+    def slap(self, slowest: int, starter: int, kind: str = "zero") -> TraceBuilder:
+        return self.event(codes.EV_SLAP, slowest, starter, codes.SLAP_NAMES.index(kind))
+
+    def silence_break(self, seat: int, owed: int) -> TraceBuilder:
+        return self.event(codes.EV_SILENCE_BREAK, seat, owed)
+
+    def swap_hands(self, seat: int, other: int) -> TraceBuilder:
+        return self.event(codes.EV_SWAP_HANDS, seat, other)
+
+    def pass_hands(self, seat: int, direction: int = 1) -> TraceBuilder:
+        return self.event(codes.EV_PASS_HANDS, seat, direction)
+
+    def give(self, seat: int, name: str, to: int) -> TraceBuilder:
+        return self.event(codes.EV_GIVE, seat, card(name), to)
+
+    def finish(self, seat: int, place: int) -> TraceBuilder:
+        return self.event(codes.EV_FINISH, seat, place)
+
+    def new_hand(self, seat: int, emptied: int, new_cards: int) -> TraceBuilder:
+        return self.event(codes.EV_NEW_HAND, seat, emptied, new_cards)
+
 
 # Damaging a valid trace.
 
@@ -161,6 +195,12 @@ def find(trace: Trace, kind: int, seat: int | None = None, a: int | None = None,
     hits = [i for i, (k, s, x, _) in enumerate(trace.events.tolist())
             if k == kind and seat in (None, s) and a in (None, x)]
     return hits[nth]
+
+
+def with_policies(trace: Trace, *policies: str) -> Trace:
+    """The trace with these seat policies (N2: the referee checks what a seat gives by them)."""
+    assert len(policies) == trace.players, policies
+    return dataclasses.replace(trace, policies=tuple(policies))
 
 
 def with_events(trace: Trace, rows) -> Trace:

@@ -47,6 +47,10 @@ WD4_NO_MATCHING_COLOUR, WD4_FREE = 0, 1
 WILD_FREE, WILD_NO_MATCHING_COLOUR = 0, 1
 CHALLENGE_OFFICIAL, CHALLENGE_HOUSE, CHALLENGE_EXTREME = 0, 1, 2
 DRAW_ONE_MAY_PLAY, DRAW_ONE_THEN_PASS, DRAW_TWO_CARDS, DRAW_UNTIL_PLAYABLE = 0, 1, 2, 3
+STACK_NONE, STACK_SUM, STACK_PASS_ON = 0, 1, 2
+DEFLECT_NONE, DEFLECT_BACK, DEFLECT_EXTREME = 0, 1, 2
+JUMP_IN_NONE, JUMP_IN_NUMBERS, JUMP_IN_ALL_BUT_DRAW_FOUR, JUMP_IN_EXTREME = 0, 1, 2, 3
+MULTI_PLAY_NONE, MULTI_PLAY_SAME_RANK, MULTI_PLAY_TWO_MATCHING = 0, 1, 2
 SCORING_WINNER_TAKES_ALL = 0
 ROUND_END_FIRST_OUT = 0
 
@@ -59,6 +63,7 @@ POLICY_ACTIONS_FIRST = 4
 POLICY_SAVE_ACTIONS = 5
 POLICY_HIGH_VALUE_FIRST = 6
 POLICY_WILD_LAST = 7
+POLICY_STRATEGIST = 8
 
 # --- Behaviour probabilities (B1): columns of the float64 [seats, N_BEHAVIOUR] array. ---
 B_FORGET_UNO = 0
@@ -93,6 +98,15 @@ EV_SCORE = 18  # seat: a = hand points left, b = score after the round
 EV_GAME_END = 19  # seat = game winner (-1 if capped); a = GAME_END_*
 EV_JUMP_IN = 20  # seat plays card a out of turn (J1, A8)
 EV_TAKE_BACK = 21  # seat takes its challenged black card a back into its hand (P4 house/extreme)
+# issue 5: number-card rules, deck extras, scoring and round modes (docs/engine.md).
+EV_MISTAKE = 22  # seat makes a rule mistake (U2); a = cards it draws for it
+EV_SLAP = 23  # seat is the slowest in a slap (N4) and draws; a = seat that started it, b = SLAP_*
+EV_SILENCE_BREAK = 24  # seat breaks a silence (N5); a = cards it draws for it
+EV_SWAP_HANDS = 25  # seat swaps its whole hand with seat a (N1 seven, D5 Wild Swap Hands)
+EV_PASS_HANDS = 26  # every hand in the round moves on in direction a (N1 zero); seat = player
+EV_GIVE = 27  # seat gives card a to seat b (N2 five swap, D5 swap one with the next player)
+EV_FINISH = 28  # seat has emptied its hand and leaves the round in place a, from 1 (R9)
+EV_NEW_HAND = 29  # seat emptied its hand number a and draws b new cards (R10 seven_rounds)
 
 EVENT_NAMES = {
     EV_ROUND_START: "round_start",
@@ -116,6 +130,15 @@ EVENT_NAMES = {
     EV_GAME_END: "game_end",
     EV_JUMP_IN: "jump_in",
     EV_TAKE_BACK: "take_back",
+    # issue 5
+    EV_MISTAKE: "mistake",
+    EV_SLAP: "slap",
+    EV_SILENCE_BREAK: "silence_break",
+    EV_SWAP_HANDS: "swap_hands",
+    EV_PASS_HANDS: "pass_hands",
+    EV_GIVE: "give",
+    EV_FINISH: "finish",
+    EV_NEW_HAND: "new_hand",
 }
 
 # Why a card is drawn (b of EV_DRAW / EV_DRAW_FAIL).
@@ -124,7 +147,23 @@ DRAW_DRAW_TWO = 1  # penalty of a Draw Two
 DRAW_DRAW_FOUR = 2  # penalty of a Wild Draw Four
 DRAW_CHALLENGE = 3  # penalty of a challenge (either side)
 DRAW_UNO = 4  # caught without calling UNO
-DRAW_REASON_NAMES = ("normal", "draw_two", "draw_four", "challenge", "uno")
+# issue 5 (penalties, except cover: a normal draw, and refill: neither)
+DRAW_MISTAKE = 5  # a rule mistake (U2)
+DRAW_SLAP = 6  # slowest in a slap (N4)
+DRAW_SILENCE = 7  # broke a silence (N5)
+DRAW_COVER = 8  # drawn until the player can cover its 8 (N6)
+DRAW_BLANK = 9  # a blank played as +10 (D3)
+DRAW_HIT_ALL = 10  # an H2O hit-all +1 / +2 (D4)
+DRAW_CUSTOM_WILD = 11  # a customizable wild: everyone draws two (D5)
+DRAW_REFILL = 12  # a new hand under round_end seven_rounds (R10)
+DRAW_REASON_NAMES = ("normal", "draw_two", "draw_four", "challenge", "uno",
+                     # issue 5
+                     "mistake", "slap", "silence", "cover", "blank", "hit_all", "custom_wild",
+                     "refill")
+# issue 5: what started a slap (b of EV_SLAP).
+SLAP_ZERO = 0  # a 0 was played (N4 zero_slap)
+SLAP_UNO = 1  # UNO was called (N4 uno_slap)
+SLAP_NAMES = ("zero", "uno")
 
 # How a round / game ended.
 ROUND_END_WIN = 0
@@ -146,7 +185,8 @@ C_CHALLENGES = 7
 C_CHALLENGES_WON = 8  # won by the challenger (the player was guilty)
 C_UNO_PENALTIES = 9
 C_SKIPS = 10
-N_COUNTERS = 11
+C_JUMP_INS = 11  # cards played out of turn (J1 jump-ins, A8 escapes)
+N_COUNTERS = 12
 COUNTER_NAMES = (
     "turns",
     "cards_played",
@@ -159,4 +199,5 @@ COUNTER_NAMES = (
     "challenges_won",
     "uno_penalties",
     "skips",
+    "jump_ins",
 )

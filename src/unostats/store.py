@@ -51,7 +51,7 @@ import polars as pl
 from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: rounds.jump_ins
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
 

@@ -8,6 +8,8 @@ History:
    one_may_play, P6, P7, A1, U1, R1, R2.
 2  after a black first card that stays no colour is current (P2/P4 restriction and guilt);
    S2 extreme; P5 one_then_pass, two, until_playable; P7 colour_cycle.
+3  the turn variants of issue 4 (P3, P4 house/extreme, A2-A8, J1-J4, N3) and the strategist
+   policy; games under rules without them are unchanged.
 """
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3

@@ -31,7 +31,22 @@ ST_NDISC = 1
 ST_TPOS = 2  # next free trace row
 ST_TRACE = 3  # 1 when tracing
 ST_STACKED = 4  # 1 when the deck order is scripted (tests): draws take the top card
-ST_COUNTERS = 5
+# Turn variants (docs/engine.md): state carried from turn to turn, reset every round.
+ST_PENDING = 5  # cards owed by the seat that acts next (A3-A6), 0 if none
+ST_PENDING_REASON = 6  # the pending chain's kind: DRAW_DRAW_TWO or DRAW_DRAW_FOUR
+ST_ESCALATION = 7  # value of the open +2/Reverse sequence (A6 extreme), 0 when closed
+ST_SKIP_RUN = 8  # players the last Skip skipped, for the turn right after it (A7)
+# The table as ``_play_games`` hands it to the turn-variant functions (``_share_table``).
+ST_COL = 9  # current colour
+ST_RANK = 10  # rank of the top card
+ST_DIR = 11  # direction of play
+ST_WINNER = 12  # the seat that went out, else -1
+# The last jump-in of a turn: its card, whether its player held the colour it covered (P4), and
+# that colour.
+ST_JUMP_CARD = 13
+ST_JUMP_GUILTY = 14
+ST_JUMP_COLOUR = 15
+ST_COUNTERS = 16
 N_ST = ST_COUNTERS + C.N_COUNTERS
 
 # Rows of ``piles``.
@@ -73,6 +88,7 @@ GS_RANK = 1
 N_GS = 2
 
 NT = K.N_TYPES
+ALL_TYPES = (1 << NT) - 1  # card-type sets are bit masks (NT < 64)
 FIRST_BLACK = K.FIRST_BLACK
 WD4 = K.WILD_DRAW_FOUR
 BLACK = K.NO_COLOUR
@@ -319,13 +335,14 @@ def _bluffs(bluff_rate, state):
 
 
 @njit(cache=True, inline="always")
-def _if_playable(card, s, col, rank, wd4_restricted, hcol, behaviour, state):
-    """A drawn card (or -1) if seat s may play it now (P1, P2 with its bluff), else -1."""
+def _if_playable(card, s, col, rank, wd4_restricted, wild_restricted, hcol, behaviour, state):
+    """A drawn card (or -1) if seat s may play it now (P1, P2/P3 with a bluff), else -1."""
     holds_colour = _holds_colour(hcol, s, col)  # arrays first: see the note on reference counts
     bluff_rate = behaviour[s, C.B_BLUFF]
     if card >= 0 and not _is_legal(card, col, rank):
         return -1, state
-    if card == WD4 and wd4_restricted and holds_colour:
+    restricted = (card == WD4 and wd4_restricted) or (card == K.WILD and wild_restricted)
+    if restricted and holds_colour:
         bluff, state = _bluffs(bluff_rate, state)
         if not bluff:
             return -1, state
@@ -333,34 +350,47 @@ def _if_playable(card, s, col, rank, wd4_restricted, hcol, behaviour, state):
 
 
 @njit(cache=True)
-def _draw_two(s, col, rank, wd4_restricted, policy, points, behaviour, hand, hcol, hsize, piles,
-              st, trace, state):
-    """P5 two: seat s draws two cards and plays one of them if it can (the policy's preference,
-    a fair coin between equals). Returns (the card played or -1, state).
+def _draw_turn(draw_rule, s, col, rank, wd4_restricted, wild_restricted, policy, points, threat,
+               behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """P5: seat s has no legal card and draws as ``draw_rule`` says. Returns (the drawn card it
+    plays, or -1 to pass, state).
 
-    The arrays are done with before the first return (see the note on reference counts): a
-    draw of zero cards when the piles ran out, priorities computed even for unplayable (-1)
-    cards.
+    one_may_play plays the drawn card if legal, one_then_pass never does, until_playable draws
+    until a legal card comes or the piles run out; two draws two cards and plays one of them if
+    it can (the policy's preference, a fair coin between equals).
     """
-    first, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
-    second, state = _draw(s, 1 if first >= 0 else 0, C.DRAW_NORMAL, hand, hcol, hsize, piles, st,
-                          trace, state)
-    if first < 0:
-        second = -1
-    first, state = _if_playable(first, s, col, rank, wd4_restricted, hcol, behaviour, state)
-    second, state = _if_playable(second, s, col, rank, wd4_restricted, hcol, behaviour, state)
-    a = _priority(policy, first, col, rank, points)
-    b = _priority(policy, second, col, rank, points)
-    if first < 0 or second < 0:
-        return max(first, second), state
-    if a == b and policy != C.POLICY_FIRST_LEGAL:
-        coin, state = bounded(state, 2)
-        return (first if coin == 0 else second), state
-    return (first if a >= b else second), state
+    if draw_rule == C.DRAW_TWO_CARDS:
+        first, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+        second, state = _draw(s, 1 if first >= 0 else 0, C.DRAW_NORMAL, hand, hcol, hsize, piles,
+                              st, trace, state)
+        if first < 0:
+            second = -1
+        first, state = _if_playable(first, s, col, rank, wd4_restricted, wild_restricted, hcol,
+                                    behaviour, state)
+        second, state = _if_playable(second, s, col, rank, wd4_restricted, wild_restricted, hcol,
+                                     behaviour, state)
+        if first < 0 or second < 0:
+            return max(first, second), state
+        a = _priority(policy, first, col, rank, points, threat)
+        b = _priority(policy, second, col, rank, points, threat)
+        if a == b and policy != C.POLICY_FIRST_LEGAL:
+            coin, state = bounded(state, 2)
+            return (first if coin == 0 else second), state
+        return (first if a >= b else second), state
+    card = -1
+    drawn = 0
+    while card < 0 and drawn >= 0:
+        drawn, state = _draw(s, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st, trace, state)
+        if draw_rule != C.DRAW_ONE_THEN_PASS:
+            card, state = _if_playable(drawn, s, col, rank, wd4_restricted, wild_restricted, hcol,
+                                       behaviour, state)
+        if draw_rule != C.DRAW_UNTIL_PLAYABLE:
+            break
+    return card, state
 
 
 @njit(cache=True, forceinline=True)
-def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
+def _pick_random(hand, hcol, s, col, rank, allow_wd4, allow_wild, state):
     """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
 
     Returns (card, state).
@@ -374,6 +404,8 @@ def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
         nrank -= hand[s, col * 13 + rank]  # counted in ncol
     if not allow_wd4:
         nblack -= hand[s, WD4]
+    if not allow_wild:
+        nblack -= hand[s, K.WILD]
     total = ncol + nrank + nblack
     if total == 0:
         return -1, state
@@ -394,7 +426,7 @@ def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
                 k -= m
     k -= nrank
     for t in range(FIRST_BLACK, NT):
-        if t == WD4 and not allow_wd4:
+        if (t == WD4 and not allow_wd4) or (t == K.WILD and not allow_wild):
             continue
         if k < hand[s, t]:
             return t, state
@@ -403,8 +435,9 @@ def _pick_random(hand, hcol, s, col, rank, allow_wd4, state):
 
 
 @njit(cache=True, inline="always")
-def _priority(policy, t, col, rank, points):
-    """Preference of ``policy`` for legal card type t; the highest class is played (B2)."""
+def _priority(policy, t, col, rank, points, threat):
+    """Preference of ``policy`` for legal card type t; the highest class is played (B2).
+    ``threat``: the next seat holds two cards or fewer (the strategist attacks it)."""
     black = t >= FIRST_BLACK
     colour_match = (not black) and _colour_of(t) == col
     number = (not black) and _rank_of(t) <= 9
@@ -422,22 +455,29 @@ def _priority(policy, t, col, rank, points):
         return points[t]
     if policy == C.POLICY_WILD_LAST:
         return 0 if black else 1
+    if policy == C.POLICY_STRATEGIST:
+        if threat and (t == WD4 or _rank_of(t) == K.DRAW_TWO):
+            return 300
+        if threat and not black and _rank_of(t) >= K.SKIP:
+            return 200
+        if black:
+            return 0  # kept for the end: played only when nothing else is legal
+        return 100 + points[t] if number else 50  # shed high numbers, keep actions for attack
     return 0
 
 
 @njit(cache=True)
-def _pick_by_priority(policy, hand, s, col, rank, allow_wd4, points, state):
-    """Uniform over the legal instances in the policy's most preferred class; -1 if none.
-
-    Returns (card, state).
+def _pick_by_priority(policy, hand, s, col, rank, allowed, legal_only, points, threat, state):
+    """Uniform over the instances, in the policy's most preferred class, of the card types in
+    the bit mask ``allowed`` (and legal, if ``legal_only``); -1 if none. Returns (card, state).
     """
     best = -(1 << 40)
     n_best = 0
     for t in range(NT):
         m = hand[s, t]
-        if m == 0 or not _is_legal(t, col, rank) or (t == WD4 and not allow_wd4):
+        if m == 0 or not (allowed >> t) & 1 or (legal_only and not _is_legal(t, col, rank)):
             continue
-        p = _priority(policy, t, col, rank, points)
+        p = _priority(policy, t, col, rank, points, threat)
         if p > best:
             best = p
             n_best = m
@@ -450,9 +490,9 @@ def _pick_by_priority(policy, hand, s, col, rank, allow_wd4, points, state):
         k, state = bounded(state, n_best)
     for t in range(NT):
         m = hand[s, t]
-        if m == 0 or not _is_legal(t, col, rank) or (t == WD4 and not allow_wd4):
+        if m == 0 or not (allowed >> t) & 1 or (legal_only and not _is_legal(t, col, rank)):
             continue
-        if _priority(policy, t, col, rank, points) == best:
+        if _priority(policy, t, col, rank, points, threat) == best:
             if k < m:
                 return t, state
             k -= m
@@ -659,6 +699,489 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
     return round_points
 
 
+# ---------------------------------------------------------------- turn variants
+
+
+# The turn variants of docs/engine.md follow the referee's order within the turn loop of
+# ``_play_games``: the turn's plays (A2, N3), UNO and a win, the jump-ins (J1-J4), then the effects
+# (A1 and its variants, P4). The loop calls the functions below only when a variant is in play
+# (a pending penalty, a twin held, an action card under a variant rule, a jump-in possible), so
+# a turn without one costs what a standard turn costs. They share the table through ``st``
+# (ST_COL, ST_RANK, ST_DIR, ST_WINNER).
+
+
+@njit(cache=True)
+def _has_turn_variants(rules):
+    """Does any turn variant of docs/engine.md apply?"""
+    return (rules[C.R_WILD] != C.WILD_FREE or rules[C.R_CHALLENGE] != C.CHALLENGE_OFFICIAL
+            or rules[C.R_DOUBLE_ACTION] != 0 or rules[C.R_STACK_DRAW_TWO] != C.STACK_NONE
+            or rules[C.R_STACK_DRAW_FOUR] != C.STACK_NONE
+            or rules[C.R_DRAW_TWO_ON_DRAW_FOUR] != 0
+            or rules[C.R_REVERSE_DEFLECTS] != C.DEFLECT_NONE or rules[C.R_STACK_SKIP] != 0
+            or rules[C.R_SKIP_ESCAPE] != 0 or rules[C.R_JUMP_IN] != C.JUMP_IN_NONE
+            or rules[C.R_MULTI_PLAY] != C.MULTI_PLAY_NONE)
+
+
+@njit(cache=True, inline="always")
+def _draw_two_pends(rules):
+    """A3, A6 back: a Draw Two waits for an answer instead of being drawn at once."""
+    return (rules[C.R_STACK_DRAW_TWO] != C.STACK_NONE
+            or rules[C.R_REVERSE_DEFLECTS] == C.DEFLECT_BACK)
+
+
+@njit(cache=True, inline="always")
+def _draw_four_pends(rules):
+    """A4, A5, A6 back: a Wild Draw Four waits for an answer."""
+    return (rules[C.R_STACK_DRAW_FOUR] != C.STACK_NONE or rules[C.R_DRAW_TWO_ON_DRAW_FOUR] != 0
+            or rules[C.R_REVERSE_DEFLECTS] == C.DEFLECT_BACK)
+
+
+@njit(cache=True, inline="always")
+def _answers(rules, reason, col):
+    """A3-A6: the card types (a bit mask) that answer a pending chain of kind ``reason``."""
+    mask = 0
+    if rules[C.R_REVERSE_DEFLECTS] == C.DEFLECT_BACK and col < BLACK:
+        mask |= 1 << (col * 13 + K.REVERSE)  # A6 back: a Reverse of the current colour
+    if reason == C.DRAW_DRAW_TWO:
+        if rules[C.R_STACK_DRAW_TWO] != C.STACK_NONE:  # A3: a Draw Two of any colour
+            for c in range(4):
+                mask |= 1 << (c * 13 + K.DRAW_TWO)
+    else:
+        if rules[C.R_STACK_DRAW_FOUR] != C.STACK_NONE:  # A4
+            mask |= 1 << WD4
+        if rules[C.R_DRAW_TWO_ON_DRAW_FOUR] != 0 and col < BLACK:  # A5: the named colour
+            mask |= 1 << (col * 13 + K.DRAW_TWO)
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _chain_after(is_draw_two, count, total, reason, rules):
+    """A3-A5: the pending chain (total, reason; total 0 for none) once ``count`` Draw Twos (or
+    Wild Draw Fours) are put on it."""
+    for _ in range(count):
+        if is_draw_two:
+            if total == 0 or reason == C.DRAW_DRAW_FOUR:
+                total, reason = 2, C.DRAW_DRAW_TWO  # a new chain; A5 cancels the +4
+            elif rules[C.R_STACK_DRAW_TWO] != C.STACK_PASS_ON:
+                total += 2
+        elif total == 0:
+            total, reason = 4, C.DRAW_DRAW_FOUR
+        elif rules[C.R_STACK_DRAW_FOUR] != C.STACK_PASS_ON:
+            total += 4
+    return total, reason
+
+
+@njit(cache=True, inline="always")
+def _jumpable(mode, t):
+    """J1: may a card identical to the top card t be played on it out of turn?"""
+    if mode == C.JUMP_IN_NUMBERS:
+        return _rank_of(t) <= 9
+    if mode == C.JUMP_IN_ALL_BUT_DRAW_FOUR:
+        return t != WD4
+    return mode == C.JUMP_IN_EXTREME and t < FIRST_BLACK
+
+
+@njit(cache=True, inline="always")
+def _lay_down(s, t, kind, tag, colour_cycle, hand, hcol, hsize, piles, st, trace):
+    """Seat s plays card t (``kind``: EV_PLAY, or EV_JUMP_IN out of turn with ``tag`` 1 for an
+    A8 escape, else -1); a black card names the colour (P7)."""
+    _remove(hand, hcol, hsize, s, t)
+    _discard(piles, st, t)
+    st[ST_COUNTERS + C.C_CARDS_PLAYED] += 1
+    if st[ST_TRACE]:
+        _ev(st, trace, kind, s, t, tag)
+    col = _colour_of(t)
+    if t >= FIRST_BLACK:
+        col = st[ST_COL]
+        if colour_cycle and col < BLACK:
+            col = _next_in_cycle(col, st[ST_DIR])
+        else:
+            col = _choose_colour(hcol, s)
+        if st[ST_TRACE]:
+            _ev(st, trace, C.EV_COLOUR, s, col, -1)
+    st[ST_COL] = col
+    st[ST_RANK] = _rank_of(t)
+
+
+@njit(cache=True)
+def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state):
+    """Seat s has gone out with the move of ``count`` cards ``t`` (its first card): a last Draw
+    Two / Wild Draw Four is drawn by the next seat before counting, the total its chain or
+    +2/Reverse sequence would have reached. Records the winner; returns the state."""
+    st[ST_WINNER] = s
+    total, reason = 0, C.DRAW_DRAW_TWO
+    if _rank_of(t) == K.DRAW_TWO:
+        if _draw_two_pends(rules) or st[ST_PENDING] > 0:
+            total, reason = _chain_after(True, count, st[ST_PENDING], st[ST_PENDING_REASON],
+                                         rules)
+        elif rules[C.R_REVERSE_DEFLECTS] == C.DEFLECT_EXTREME:
+            total = st[ST_ESCALATION] + 2 * count
+        else:
+            total = 2 * count
+        reason = C.DRAW_DRAW_TWO
+    elif t == WD4:
+        total, _ = _chain_after(False, count, st[ST_PENDING], st[ST_PENDING_REASON], rules)
+        reason = C.DRAW_DRAW_FOUR
+    _, state = _draw(_step(s, st[ST_DIR], n), total, reason, hand, hcol, hsize, piles, st, trace,
+                     state)
+    return state
+
+
+@njit(cache=True)
+def _after_plays(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """U1 and a win after a card played out of turn (J1, A8). Returns the state."""
+    if rules[C.R_UNO_PENALTY] > 0 and hsize[s] == 1:
+        state = _uno_call(s, st[ST_DIR], n, rules[C.R_UNO_PENALTY], behaviour, hand, hcol, hsize,
+                          piles, st, trace, state)
+    if hsize[s] == 0:
+        state = _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state)
+    return state
+
+
+@njit(cache=True, inline="always")
+def _race(n, mover, t, direction, hand, behaviour, state):
+    """J4: the seat that jumps in on card t just played by ``mover``, or -1.
+
+    Each seat holding a card identical to t is willing with its ``jump_in`` probability; the
+    willing seats race with the seat due to act next, each winning in proportion to its
+    ``reaction`` weight. If the seat due to act wins without being willing, nobody jumps in.
+    Returns (seat, state). (One return: see the note on reference counts.)
+    """
+    due = _step(mover, direction, n)
+    willing = 0
+    weight = 0.0
+    for s in range(n):
+        if hand[s, t] > 0:
+            u, state = uniform(state)
+            if u < behaviour[s, C.B_JUMP_IN]:
+                willing |= 1 << s
+                weight += behaviour[s, C.B_REACTION]
+    fastest = -1
+    if willing != 0:
+        if not (willing >> due) & 1:
+            weight += behaviour[due, C.B_REACTION]
+        u, state = uniform(state)
+        x = u * weight
+        for s in range(n):
+            if fastest < 0 and ((willing >> s) & 1 or s == due):
+                w = behaviour[s, C.B_REACTION]
+                if x < w:
+                    fastest = s
+                x -= w
+        if fastest >= 0 and not (willing >> fastest) & 1:
+            fastest = -1
+    return fastest, state
+
+
+@njit(cache=True, inline="always")
+def _reverse(st, trace):
+    """The direction of play flips."""
+    st[ST_DIR] = -st[ST_DIR]
+    st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_DIRECTION, -1, st[ST_DIR], -1)
+
+
+@njit(cache=True, inline="always")
+def _skip_seat(s, n, st, trace):
+    """Seat s misses its turn; returns the seat after it."""
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_SKIP, s, -1, -1)
+    return _skip(s, st[ST_DIR], n, st)
+
+
+@njit(cache=True)
+def _skip_players(n, player, k, t, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """A1/A2/A7: the k seats after the player miss their turns (round the table if need be).
+    A8: a seat about to be skipped that holds the identical Skip t escapes with it (``jump_in``
+    probability), and the skip moves on. Returns (the seat that acts next, state)."""
+    s = _step(player, st[ST_DIR], n)
+    while k > 0:
+        escapes = False
+        if rules[C.R_SKIP_ESCAPE] != 0 and hand[s, t] > 0:
+            u, state = uniform(state)
+            escapes = u < behaviour[s, C.B_JUMP_IN]
+        if escapes:
+            _lay_down(s, t, C.EV_JUMP_IN, 1, False, hand, hcol, hsize, piles, st, trace)
+            st[ST_COUNTERS + C.C_JUMP_INS] += 1
+            state = _after_plays(n, s, t, 1, rules, behaviour, hand, hcol, hsize, piles, st,
+                                 trace, state)
+            if st[ST_WINNER] >= 0:
+                return s, state
+            s = _step(s, st[ST_DIR], n)
+        else:
+            s = _skip_seat(s, n, st, trace)
+            k -= 1
+    return s, state
+
+
+@njit(cache=True)
+def _escalate(n, player, t, count, jumper, hand, hcol, hsize, piles, st, trace, state):
+    """A6 extreme: a Draw Two opens or continues the +2/Reverse sequence, a Reverse continues it
+    (with 2 players it only skips); the next seat draws the value, 2 more with each card (A2: a
+    double Draw Two adds 4), and is skipped (a jumper draws nothing for a card aimed at itself).
+    Returns (next seat, state)."""
+    if _rank_of(t) == K.REVERSE and n > 2:
+        _reverse(st, trace)
+    victim = _step(player, st[ST_DIR], n)
+    st[ST_ESCALATION] += 2 * count
+    _, state = _draw(victim, st[ST_ESCALATION] if victim != jumper else 0, C.DRAW_DRAW_TWO, hand,
+                     hcol, hsize, piles, st, trace, state)
+    return _skip_seat(victim, n, st, trace), state
+
+
+@njit(cache=True)
+def _challenge(n, player, t, guilty, colour_before, rules, hand, hcol, hsize, piles, st, trace,
+               state):
+    """P4: the next seat challenges the restricted black card t; penalties by ``challenge``.
+    Returns (the seat that acts next, state)."""
+    victim = _step(player, st[ST_DIR], n)
+    st[ST_COUNTERS + C.C_CHALLENGES] += 1
+    st[ST_COUNTERS + C.C_CHALLENGES_WON] += guilty
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_CHALLENGE, victim, player, 1 if guilty else 0)
+    rule = rules[C.R_CHALLENGE]
+    if guilty:
+        if rule != C.CHALLENGE_OFFICIAL:
+            _take_back(player, t, colour_before, hand, hcol, hsize, piles, st, trace)
+        _, state = _draw(player, 4, C.DRAW_CHALLENGE, hand, hcol, hsize, piles, st, trace, state)
+        return victim, state
+    count = 8 if rule == C.CHALLENGE_EXTREME else (6 if t == WD4 else 2)
+    _, state = _draw(victim, count, C.DRAW_CHALLENGE, hand, hcol, hsize, piles, st, trace, state)
+    if t == WD4:
+        return _skip_seat(victim, n, st, trace), state
+    return victim, state
+
+
+@njit(cache=True)
+def _take_back(player, t, colour_before, hand, hcol, hsize, piles, st, trace):
+    """P4 house/extreme: the guilty player's card goes back to its hand; if it was on top, the
+    previous top card and colour are current again. Nothing is taken back once a reshuffle has
+    taken the cards below it (docs/engine.md)."""
+    nd = st[ST_NDISC]
+    i = nd - 1
+    while i >= 0 and piles[DISCARDS, i] != t:
+        i -= 1
+    if i < 0 or nd == 1:
+        return
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_TAKE_BACK, player, t, -1)
+    for k in range(i, nd - 1):
+        piles[DISCARDS, k] = piles[DISCARDS, k + 1]
+    st[ST_NDISC] = nd - 1
+    _add(hand, hcol, hsize, player, t)
+    if i == nd - 1:
+        st[ST_COL] = colour_before
+        st[ST_RANK] = _rank_of(piles[DISCARDS, nd - 2])
+
+
+@njit(cache=True)
+def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, behaviour, hand,
+            hcol, hsize, piles, st, trace, state):
+    """A1 and its variants: the effect of a move (``count`` cards t by ``player``; ``in_turn``:
+    played in its turn, not out of turn; ``jumper``: the seat that jumped in on it under
+    jump_in extreme, else -1). Returns (the seat that acts next, state)."""
+    rank = _rank_of(t)
+    victim = _step(player, st[ST_DIR], n)
+    if rank != K.SKIP:
+        st[ST_SKIP_RUN] = 0  # A7: any other play ends a Skip run
+    if rank != K.DRAW_TWO and rank != K.REVERSE:
+        st[ST_ESCALATION] = 0  # A6 extreme: any other play closes the sequence
+    pending = st[ST_PENDING] > 0
+    if rank == K.SKIP:
+        run = st[ST_SKIP_RUN] if rules[C.R_STACK_SKIP] != 0 and in_turn else 0
+        st[ST_SKIP_RUN] = run + count
+        return _skip_players(n, player, run + count, t, rules, behaviour, hand, hcol, hsize,
+                             piles, st, trace, state)
+    if rank == K.REVERSE:
+        if count == 2:
+            return victim, state  # A2: two Reverses cancel
+        if pending:  # A6 back: the penalty is now owed by the next seat in the new direction
+            _reverse(st, trace)
+            return _step(player, st[ST_DIR], n), state
+        if st[ST_ESCALATION] > 0:
+            return _escalate(n, player, t, count, jumper, hand, hcol, hsize, piles, st, trace,
+                             state)
+        if n == 2:  # A1: with two players a Reverse acts as a Skip
+            return _skip_seat(victim, n, st, trace), state
+        _reverse(st, trace)
+        return _step(player, st[ST_DIR], n), state
+    if rank == K.DRAW_TWO:
+        if _draw_two_pends(rules) or pending:
+            st[ST_PENDING], st[ST_PENDING_REASON] = _chain_after(
+                True, count, st[ST_PENDING], st[ST_PENDING_REASON], rules)
+            return victim, state
+        if rules[C.R_REVERSE_DEFLECTS] == C.DEFLECT_EXTREME:
+            return _escalate(n, player, t, count, jumper, hand, hcol, hsize, piles, st, trace,
+                             state)
+        _, state = _draw(victim, 2 * count if victim != jumper else 0, C.DRAW_DRAW_TWO, hand,
+                         hcol, hsize, piles, st, trace, state)
+        return _skip_seat(victim, n, st, trace), state
+    challenged = False
+    if (t == WD4 and not pending and rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR) or (
+            t == K.WILD and rules[C.R_WILD] == C.WILD_NO_MATCHING_COLOUR):
+        u, state = uniform(state)
+        challenged = u < behaviour[victim, C.B_CHALLENGE]
+    if challenged:
+        return _challenge(n, player, t, guilty, colour_before, rules, hand, hcol, hsize, piles,
+                          st, trace, state)
+    if t == WD4:
+        if _draw_four_pends(rules) or pending:
+            st[ST_PENDING], st[ST_PENDING_REASON] = _chain_after(
+                False, count, st[ST_PENDING], st[ST_PENDING_REASON], rules)
+            return victim, state
+        _, state = _draw(victim, 4, C.DRAW_DRAW_FOUR, hand, hcol, hsize, piles, st, trace, state)
+        return _skip_seat(victim, n, st, trace), state
+    return victim, state
+
+
+@njit(cache=True, inline="always")
+def _may_add(rule, hand, hcol, p, first, start_col, start_rank):
+    """N3: might seat p add a number card after ``first``? (A cheap test before _extras: a card
+    of the number for same_rank; for two_matching a card of the colour the turn started with,
+    or of its number.)"""
+    r = _rank_of(first)
+    same = 0
+    if r <= 9:
+        for c in range(4):
+            same += hand[p, c * 13 + r]
+    by_rank = 0
+    if start_rank <= 9:
+        for c in range(4):
+            by_rank += hand[p, c * 13 + start_rank]
+    by_colour = (hcol[p, start_col] > 0) & (start_col < BLACK)
+    if rule == C.MULTI_PLAY_SAME_RANK:
+        return same > 0
+    return by_colour or by_rank > 0
+
+
+@njit(cache=True, inline="always")
+def _pick_matching_number(hand, p, start_col, start_rank, state):
+    """N3 two_matching for the random policy: uniform over the number cards in p's hand of the
+    colour or number the turn started with; -1 if none. Returns (card, state). (One return:
+    see the note on reference counts.)"""
+    # The candidates: the colour's ten numbers (none when no colour is current), then the
+    # number in the other colours (none after an action or black card).
+    n_col = 10 if start_col < BLACK else 0
+    n_rank = 4 if start_rank <= 9 else 0
+    total = 0
+    for i in range(n_col + n_rank):
+        t = start_col * 13 + i if i < n_col else (i - n_col) * 13 + start_rank
+        if i < n_col or _colour_of(t) != start_col:
+            total += hand[p, t]
+    k = 0
+    if total > 0:
+        k, state = bounded(state, total)
+    card = -1
+    for i in range(n_col + n_rank):
+        t = start_col * 13 + i if i < n_col else (i - n_col) * 13 + start_rank
+        if card < 0 and (i < n_col or _colour_of(t) != start_col):
+            if k < hand[p, t]:
+                card = t
+            k -= hand[p, t]
+    return card, state
+
+
+@njit(cache=True)
+def _extras(p, first, start_col, start_rank, rules, policy, points, hand, hcol, hsize, piles, st,
+            trace, state):
+    """N3: the number cards a turn adds after its first card. Returns the state."""
+    colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
+    if rules[C.R_MULTI_PLAY] == C.MULTI_PLAY_SAME_RANK:
+        r = _rank_of(first)
+        if r <= 9:  # every other card of the number, in card-id order
+            for c in range(4):
+                while hand[p, c * 13 + r] > 0:
+                    _lay_down(p, c * 13 + r, C.EV_PLAY, -1, colour_cycle, hand, hcol, hsize, piles,
+                              st, trace)
+        return state
+    # two_matching: one more number card matching the top card as the turn started.
+    mask = 0
+    for t in range(FIRST_BLACK):
+        if _rank_of(t) <= 9 and (_colour_of(t) == start_col or _rank_of(t) == start_rank):
+            mask |= 1 << t
+    t, state = _pick_by_priority(policy, hand, p, start_col, start_rank, mask, False, points,
+                                 False, state)
+    if t >= 0:
+        _lay_down(p, t, C.EV_PLAY, -1, colour_cycle, hand, hcol, hsize, piles, st, trace)
+    return state
+
+
+@njit(cache=True)
+def _pending(n, p, policy, points, rules, hand, hcol, hsize, piles, st, trace, state):
+    """A3-A6: seat p owes the pending penalty. Returns (the card it answers with, p, state), or
+    (-1, the seat that acts next, state) when it cannot answer: then it draws the whole penalty
+    and is skipped, without a turn."""
+    col = st[ST_COL]
+    answers = _answers(rules, st[ST_PENDING_REASON], col)
+    threat = hsize[_step(p, st[ST_DIR], n)] <= 2
+    answer, state = _pick_by_priority(policy[p], hand, p, col, st[ST_RANK], answers, False, points,
+                                      threat, state)
+    if answer >= 0:
+        return answer, p, state
+    _, state = _draw(p, st[ST_PENDING], st[ST_PENDING_REASON], hand, hcol, hsize, piles, st, trace,
+                     state)
+    st[ST_PENDING] = 0
+    st[ST_ESCALATION] = 0
+    st[ST_SKIP_RUN] = 0
+    return -1, _skip_seat(p, n, st, trace), state
+
+
+@njit(cache=True)
+def _jump_ins(n, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trace, jumpers, state):
+    """J1-J4: seat j has won the race to jump in on the top card; then the jump-ins after it,
+    each on the one before, until nobody jumps in (or a jumper goes out). The jumpers go to
+    ``jumpers``; the last jump-in's card, guilt and covered colour to st. Returns (the number
+    of jump-ins, state)."""
+    colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
+    jumps = 0
+    st[ST_JUMP_CARD] = top
+    while j >= 0:
+        st[ST_JUMP_COLOUR] = st[ST_COL]
+        st[ST_JUMP_GUILTY] = _holds_colour(hcol, j, st[ST_COL])
+        _lay_down(j, top, C.EV_JUMP_IN, -1, colour_cycle, hand, hcol, hsize, piles, st, trace)
+        st[ST_COUNTERS + C.C_JUMP_INS] += 1
+        state = _after_plays(n, j, top, 1, rules, behaviour, hand, hcol, hsize, piles, st, trace,
+                             state)
+        jumpers[jumps] = j
+        jumps += 1
+        if st[ST_WINNER] >= 0:
+            break
+        j, state = _race(n, j, top, st[ST_DIR], hand, behaviour, state)
+    return jumps, state
+
+
+@njit(cache=True)
+def _effects_after_jump_ins(n, p, card, count, guilty, colour_before, jumps, rules, behaviour,
+                            hand, hcol, hsize, piles, st, trace, jumpers, state):
+    """The effects once someone jumped in: of the last card only (a jump-in cancels the card it
+    jumped on), or under jump_in extreme of every card in turn, the last deciding who acts next.
+    Returns (the seat that acts next, state)."""
+    top = st[ST_JUMP_CARD]
+    if rules[C.R_JUMP_IN] != C.JUMP_IN_EXTREME:
+        return _effect(n, jumpers[jumps - 1], top, 1, False, st[ST_JUMP_GUILTY] != 0,
+                       st[ST_JUMP_COLOUR], -1, rules, behaviour, hand, hcol, hsize, piles, st,
+                       trace, state)
+    nxt, state = _effect(n, p, card, count, True, guilty, colour_before, jumpers[0], rules,
+                         behaviour, hand, hcol, hsize, piles, st, trace, state)
+    i = 0
+    while i < jumps and st[ST_WINNER] < 0:
+        after = jumpers[i + 1] if i + 1 < jumps else -1
+        nxt, state = _effect(n, jumpers[i], top, 1, False, False, BLACK, after, rules,
+                             behaviour, hand, hcol, hsize, piles, st, trace, state)
+        i += 1
+    return nxt, state
+
+
+@njit(cache=True, inline="always")
+def _share_table(st, col, rank, direction):
+    """Hand the turn's colour, top rank and direction to the variant functions (ST_*)."""
+    st[ST_COL] = col
+    st[ST_RANK] = rank
+    st[ST_DIR] = direction
+    st[ST_WINNER] = -1
+
+
 # ---------------------------------------------------------------- games and batches
 
 
@@ -695,6 +1218,18 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
         if _stays_first(t, first_card):
             acceptable += deck[t]
     wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
+    wild_restricted = rules[C.R_WILD] == C.WILD_NO_MATCHING_COLOUR
+    variants = _has_turn_variants(rules)
+    # Cards whose effect a rule changes (A3-A8, P3, P4): played, they go to _effect.
+    special_skip = rules[C.R_STACK_SKIP] != 0 or rules[C.R_SKIP_ESCAPE] != 0
+    special_reverse = rules[C.R_REVERSE_DEFLECTS] != C.DEFLECT_NONE
+    special_draw_two = _draw_two_pends(rules) or special_reverse
+    special_draw_four = _draw_four_pends(rules) or rules[C.R_CHALLENGE] != C.CHALLENGE_OFFICIAL
+    double_action = rules[C.R_DOUBLE_ACTION] != 0
+    multi_play_rule = rules[C.R_MULTI_PLAY]
+    multi_play = multi_play_rule != C.MULTI_PLAY_NONE
+    jump_in = rules[C.R_JUMP_IN]
+    jumpers = np.zeros(deck.max() + 1, dtype=np.int64)  # J1: seats of a turn's jump-ins
     uno_penalty = rules[C.R_UNO_PENALTY]
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
     draw_rule = rules[C.R_DRAW]
@@ -724,7 +1259,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             hand[:, :] = 0
             hcol[:, :] = 0
             hsize[:] = 0
-            st[ST_COUNTERS:] = 0
+            st[ST_PENDING:] = 0
             top, state = _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable,
                                         hand, hcol, hsize, piles, st, trace, state)
             col = _colour_of(top)
@@ -742,43 +1277,65 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             winner = -1
             turns = 0
             while turns < max_turns:
+                answer = -1
+                if st[ST_PENDING] > 0:  # A3-A6: answer the pending penalty, or pay it
+                    _share_table(st, col, rank, direction)
+                    answer, p, state = _pending(n, p, policy, points, rules, hand, hcol, hsize,
+                                                piles, st, trace, state)
+                    if answer < 0:
+                        continue  # paid, without a turn
                 turns += 1
                 if tr:
                     _ev(st, trace, C.EV_TURN, p, -1, -1)
-                # P2: a restricted Wild Draw Four is legal without a card of the colour, or as
-                # a bluff.
-                allow_wd4 = True
-                if wd4_restricted and hand[p, WD4] > 0 and _holds_colour(hcol, p, col):
-                    allow_wd4, state = _bluffs(behaviour[p, C.B_BLUFF], state)
-                if policy[p] == C.POLICY_RANDOM:
-                    card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4, state)
-                else:
-                    card, state = _pick_by_priority(policy[p], hand, p, col, rank, allow_wd4,
-                                                    points, state)
-                if card < 0 and draw_rule == C.DRAW_TWO_CARDS:
-                    card, state = _draw_two(p, col, rank, wd4_restricted, policy[p], points,
-                                            behaviour, hand, hcol, hsize, piles, st, trace, state)
-                elif card < 0:
-                    # P5 one_may_play: draw a card, play it if legal. one_then_pass never plays
-                    # it; until_playable draws until one is playable or the piles run out.
-                    drawn = 0
-                    while card < 0 and drawn >= 0:
+                card = answer
+                if answer < 0:
+                    # P2/P3: a restricted black card is legal without a card of the colour, or
+                    # as a bluff (one draw per turn covers both kinds).
+                    allow = True
+                    if ((wd4_restricted and hand[p, WD4] > 0)
+                            or (wild_restricted and hand[p, K.WILD] > 0)) \
+                            and _holds_colour(hcol, p, col):
+                        allow, state = _bluffs(behaviour[p, C.B_BLUFF], state)
+                    allow_wd4 = allow or not wd4_restricted
+                    allow_wild = allow or not wild_restricted
+                    threat = False
+                    if policy[p] == C.POLICY_RANDOM:
+                        card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4,
+                                                   allow_wild, state)
+                    else:
+                        threat = hsize[_step(p, direction, n)] <= 2
+                        allowed = ALL_TYPES
+                        if not allow_wd4:
+                            allowed ^= 1 << WD4
+                        if not allow_wild:
+                            allowed ^= 1 << K.WILD
+                        card, state = _pick_by_priority(policy[p], hand, p, col, rank, allowed,
+                                                        True, points, threat, state)
+                    if card < 0:
+                        st[ST_ESCALATION] = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
+                        st[ST_SKIP_RUN] = 0  # and a Skip run (A7)
+                    if card < 0 and draw_rule == C.DRAW_ONE_MAY_PLAY:
+                        # P5: draw a card, play it if legal (other draw rules: _draw_turn).
                         drawn, state = _draw(p, 1, C.DRAW_NORMAL, hand, hcol, hsize, piles, st,
                                              trace, state)
-                        if draw_rule != C.DRAW_ONE_THEN_PASS:
-                            card, state = _if_playable(drawn, p, col, rank, wd4_restricted, hcol,
-                                                       behaviour, state)
-                        if draw_rule != C.DRAW_UNTIL_PLAYABLE:
-                            break
-                if card < 0:
-                    if tr:
-                        _ev(st, trace, C.EV_PASS, p, -1, -1)
-                    p = _step(p, direction, n)
-                    continue
+                        card, state = _if_playable(drawn, p, col, rank, wd4_restricted,
+                                                   wild_restricted, hcol, behaviour, state)
+                    elif card < 0:
+                        card, state = _draw_turn(draw_rule, p, col, rank, wd4_restricted,
+                                                 wild_restricted, policy[p], points, threat,
+                                                 behaviour, hand, hcol, hsize, piles, st, trace,
+                                                 state)
+                    if card < 0:
+                        if tr:
+                            _ev(st, trace, C.EV_PASS, p, -1, -1)
+                        p = _step(p, direction, n)
+                        continue
 
-                # P4 judges a Wild Draw Four on the hand it was played from (before any UNO
+                # P4 judges a black card on the hand it was played from (before any UNO
                 # penalty).
-                guilty = card == WD4 and _holds_colour(hcol, p, col)
+                guilty = _holds_colour(hcol, p, col)
+                colour_before = col
+                start_rank = rank
                 _remove(hand, hcol, hsize, p, card)
                 _discard(piles, st, card)
                 st[ST_COUNTERS + C.C_CARDS_PLAYED] += 1
@@ -794,27 +1351,101 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         _ev(st, trace, C.EV_COLOUR, p, col, -1)
                 else:
                     col = _colour_of(card)
+                count = 1
+                if double_action and rank >= K.SKIP and card < FIRST_BLACK \
+                        and hand[p, card] > 0:  # A2: its twin too
+                    _lay_down(p, card, C.EV_PLAY, -1, False, hand, hcol, hsize, piles, st, trace)
+                    count = 2
+                if multi_play_rule == C.MULTI_PLAY_TWO_MATCHING and policy[p] == C.POLICY_RANDOM \
+                        and answer < 0 and count == 1:  # N3, the random policy's pick written out (hot)
+                    extra, state = _pick_matching_number(hand, p, colour_before, start_rank,
+                                                         state)
+                    if extra >= 0:
+                        _lay_down(p, extra, C.EV_PLAY, -1, False, hand, hcol, hsize, piles, st,
+                                  trace)
+                        col = _colour_of(extra)
+                        rank = _rank_of(extra)
+                elif multi_play and answer < 0 and count == 1 \
+                        and _may_add(multi_play_rule, hand, hcol, p, card, colour_before,
+                                     start_rank):  # N3: number cards after it
+                    _share_table(st, col, rank, direction)
+                    state = _extras(p, card, colour_before, start_rank, rules, policy[p], points,
+                                    hand, hcol, hsize, piles, st, trace, state)
+                    col = st[ST_COL]
+                    rank = st[ST_RANK]
 
                 if uno_penalty > 0 and hsize[p] == 1:
                     state = _uno_call(p, direction, n, uno_penalty, behaviour, hand, hcol, hsize,
                                       piles, st, trace, state)
 
+                move_rank = _rank_of(card)
                 nxt = _step(p, direction, n)
                 if hsize[p] == 0:
                     winner = p
-                    # Official scoring: a final Draw Two / Wild Draw Four is drawn before
-                    # counting.
-                    if rank == K.DRAW_TWO or rank == K.WILD_DRAW_FOUR_RANK:
-                        count, reason = _penalty(rank)
-                        _, state = _draw(nxt, count, reason, hand, hcol, hsize, piles, st, trace,
-                                         state)
+                    if variants:  # the chain or sequence the last card would have made
+                        _share_table(st, col, rank, direction)
+                        state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles,
+                                           st, trace, state)
+                    elif move_rank == K.DRAW_TWO or move_rank == K.WILD_DRAW_FOUR_RANK:
+                        # Official scoring: a final Draw Two / Wild Draw Four is drawn before
+                        # counting.
+                        penalty, reason = _penalty(move_rank)
+                        _, state = _draw(nxt, penalty, reason, hand, hcol, hsize, piles, st,
+                                         trace, state)
                     break
 
+                # J1-J4: jump-ins on the top card (the race only when someone holds its twin).
+                jumps = 0
+                if jump_in != C.JUMP_IN_NONE:
+                    top = np.int64(piles[DISCARDS, st[ST_NDISC] - 1])
+                    jumper = -1
+                    if _jumpable(jump_in, top):
+                        jumper, state = _race(n, p, top, direction, hand, behaviour, state)
+                    if jumper >= 0:
+                        _share_table(st, col, rank, direction)
+                        jumps, state = _jump_ins(n, jumper, top, rules, behaviour, hand, hcol,
+                                                 hsize, piles, st, trace, jumpers, state)
+                        col = st[ST_COL]
+                        rank = st[ST_RANK]
+                        winner = st[ST_WINNER]
+                        if winner >= 0:
+                            break
+
                 # A1: the card's effect; play passes to the next seat that is not skipped.
+                if jumps == 0 and move_rank <= 9:  # a number card: no effect
+                    st[ST_SKIP_RUN] = 0  # it ends a Skip run (A7) and a +2/Reverse sequence
+                    st[ST_ESCALATION] = 0
+                    p = nxt
+                    continue
+                if jumps > 0 or count == 2 or st[ST_PENDING] > 0 \
+                        or (move_rank == K.SKIP and special_skip) \
+                        or (move_rank == K.REVERSE and special_reverse) \
+                        or (move_rank == K.DRAW_TWO and special_draw_two) \
+                        or (card == WD4 and special_draw_four) \
+                        or (card == K.WILD and wild_restricted):
+                    _share_table(st, col, rank, direction)
+                    if jumps == 0:
+                        p, state = _effect(n, p, card, count, True, guilty, colour_before, -1,
+                                           rules, behaviour, hand, hcol, hsize, piles, st, trace,
+                                           state)
+                    else:
+                        p, state = _effects_after_jump_ins(n, p, card, count, guilty,
+                                                           colour_before, jumps, rules, behaviour,
+                                                           hand, hcol, hsize, piles, st, trace,
+                                                           jumpers, state)
+                    col = st[ST_COL]
+                    rank = st[ST_RANK]
+                    direction = st[ST_DIR]
+                    winner = st[ST_WINNER]
+                    if winner >= 0:
+                        break
+                    continue
+                st[ST_SKIP_RUN] = 0  # a card without a variant effect ends a Skip run (A7)
+                st[ST_ESCALATION] = 0  # and a +2/Reverse sequence (A6 extreme)
                 skipped = False
-                if rank == K.SKIP:
+                if move_rank == K.SKIP:
                     skipped = True
-                elif rank == K.REVERSE:
+                elif move_rank == K.REVERSE:
                     if n == 2:  # A1: with two players Reverse acts as Skip
                         skipped = True
                     else:
@@ -823,12 +1454,13 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         if tr:
                             _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
                         nxt = _step(p, direction, n)
-                elif rank == K.DRAW_TWO or (rank == K.WILD_DRAW_FOUR_RANK and not wd4_restricted):
-                    count, reason = _penalty(rank)
-                    _, state = _draw(nxt, count, reason, hand, hcol, hsize, piles, st, trace,
+                elif move_rank == K.DRAW_TWO or (move_rank == K.WILD_DRAW_FOUR_RANK
+                                                 and not wd4_restricted):
+                    penalty, reason = _penalty(move_rank)
+                    _, state = _draw(nxt, penalty, reason, hand, hcol, hsize, piles, st, trace,
                                      state)
                     skipped = True
-                elif rank == K.WILD_DRAW_FOUR_RANK:  # restricted: it may be challenged (P4)
+                elif move_rank == K.WILD_DRAW_FOUR_RANK:  # restricted: it may be challenged (P4)
                     skipped, state = _challengeable_draw_four(p, nxt, guilty, behaviour, hand,
                                                               hcol, hsize, piles, st, trace, state)
                 if skipped:

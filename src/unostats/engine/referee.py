@@ -15,13 +15,21 @@ The turn variants of docs/engine.md are checked in one flow: a turn (or a penalt
 one), its plays (A2 double action, N3 extras), UNO and a win, the jump-ins that follow (J1-J4),
 then the effects (A1 and its variants, P4 challenges). Three pieces of state carry from one turn
 to the next: a pending penalty (A3-A6), the +2/Reverse sequence (A6 extreme) and the Skip run (A7).
+
+The rules of issue 5 (docs/engine.md "Number-card rules, deck extras, scoring and round modes")
+hook into the same flow: a turn starts with the N5 silence and U2 mistake checks; a move ends with
+UNO (and its N4 slap), the empty hand (the round's end, a R9 finish or a R10 new hand), the N4
+zero slap and the N5 silence start, before its jump-ins and effects; an 8 under N6 defers all that
+to its cover. The round's end is scored by the R2-R8 scoring mode, and R6 lazy picks the next
+dealer. What the referee cannot see (the slowest seat of a slap, who breaks a silence, who errs,
+a random policy's gift) it accepts from any seat that could have done it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
@@ -65,6 +73,15 @@ class RoundResult:
     hand_points: tuple[int, ...]
     cards_left: tuple[int, ...]
     score_after: tuple[int, ...]
+    # Issue 5 (docs/engine.md): counters, and what the scoring and round modes record.
+    hand_swaps: int = 0  # swap_hands and pass_hands events (N1, D5)
+    card_swaps: int = 0  # exchanges of one card each (N2, D5 swap one)
+    slaps: int = 0  # N4
+    silence_breaks: int = 0  # N5
+    mistakes: int = 0  # U2
+    loser_seat: int | None = None  # R6 lazy and R9 to_the_last only; None when capped
+    finish_order: tuple[int, ...] = ()  # R9 to_the_last: seats in the order they finished
+    hands_emptied: tuple[int, ...] = ()  # R10 seven_rounds: hands each seat emptied
 
 
 @dataclass(frozen=True)
@@ -73,6 +90,9 @@ class GameResult:
     winner_seat: int | None
     ended_by: str  # "target" | "cap"
     final_scores: tuple[int, ...]
+    # The game's losers by the scoring mode (none when capped). Left out of equality so that a
+    # GameResult written without it (every mode before issue 5 named winners only) still equals.
+    losers: tuple[int, ...] = field(default=(), compare=False)
 
 
 def check_trace(trace: Trace) -> GameResult:
@@ -137,6 +157,13 @@ _TEMPLATES = {
     codes.EV_SCORE: "seat {seat} holds {a} points, score {b}",
     codes.EV_JUMP_IN: "seat {seat} jumps in with {card}",
     codes.EV_TAKE_BACK: "seat {seat} takes {card} back",
+    codes.EV_MISTAKE: "seat {seat} makes a mistake and owes {a} cards",
+    codes.EV_SILENCE_BREAK: "seat {seat} breaks the silence and owes {a} cards",
+    codes.EV_SWAP_HANDS: "seat {seat} swaps hands with seat {a}",
+    codes.EV_PASS_HANDS: "every hand passes on in direction {a:+d}",
+    codes.EV_GIVE: "seat {seat} gives {card} to seat {b}",
+    codes.EV_FINISH: "seat {seat} finishes in place {a}",
+    codes.EV_NEW_HAND: "seat {seat} has emptied hand {a} and takes {b} new cards",
 }
 
 
@@ -153,6 +180,9 @@ def _describe(kind: int, seat: int, a: int, b: int) -> str:
     if kind == codes.EV_UNO_MISS:
         caught = f"caught by seat {a}" if a != -1 else "nobody notices"
         return f"seat {seat} forgets UNO, {caught}"
+    if kind == codes.EV_SLAP:
+        what = {codes.SLAP_ZERO: "0 played", codes.SLAP_UNO: "UNO called"}.get(b, f"b = {b}")
+        return f"seat {seat} is the slowest to slap ({what} by seat {a})"
     if kind == codes.EV_ROUND_END:
         if a == codes.ROUND_END_WIN:
             return f"round ends: seat {seat} wins {b} points"
@@ -190,36 +220,37 @@ _SUPPORTED: dict[str, tuple | None] = {
     "skip_escape": (False, True),
     "jump_in": ("none", "numbers", "all_but_draw_four", "extreme"),
     "multi_play": ("none", "same_rank", "two_matching"),
-    "seven_zero": (False,),
-    "five_swap": (False,),
-    "zero_slap": (0,),
-    "uno_slap": (0,),
-    "silence": ("none",),
-    "eight_cover": (False,),
+    "seven_zero": (False, True),
+    "five_swap": (False, True),
+    "zero_slap": None,
+    "uno_slap": None,
+    "silence": ("none", "seven", "two", "black"),
+    "eight_cover": (False, True),
     "uno_penalty": None,
-    "mistake_penalty": (0,),
-    "scoring": ("winner_takes_all",),
+    "mistake_penalty": None,
+    "scoring": ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count",
+                "lazy"),
     "target_score": None,
-    "lone_zero_value": (0,),
-    "h2o_bonus": (False,),
-    "round_end": ("first_out",),
+    "lone_zero_value": None,
+    "h2o_bonus": (False, True),
+    "round_end": ("first_out", "to_the_last", "seven_rounds"),
     "max_turns": None,
     "max_rounds": None,
-    "blank_effect": ("none",),
-    "custom_wild_effect": ("everyone_draws_two",),
+    "blank_effect": ("none", "draw_ten"),
+    "custom_wild_effect": ("everyone_draws_two", "swap_one_with_next"),
 }
 
 # Pairs docs/engine.md forbids: (key, value, other key, its forbidden values, why).
 _FORBIDDEN = (
     ("reverse_deflects", "extreme", "stack_draw_two", ("sum", "pass_on"),
      "the +2/Reverse escalation draws every Draw Two at once, so Draw Twos cannot also stack"),
+    ("eight_cover", True, "multi_play", ("same_rank", "two_matching"),
+     "an 8 is covered by one card of its player, not by the extra cards of a turn"),
+    ("h2o_bonus", True, "scoring", ("winner_takes_all", "card_count", "lazy"),
+     "the H2O bonus takes points off a seat's own total, which only the own-points modes keep"),
 )
 # Pairs docs/engine.md leaves undefined, which the referee refuses rather than guess.
-_UNDEFINED = (
-    ("reverse_deflects", "extreme", "double_action", (True,),
-     "docs/engine.md does not say how two Draw Twos or two Reverses of one turn count in the "
-     "+2/Reverse escalation"),
-)
+_UNDEFINED: tuple[tuple[str, object, str, tuple, str], ...] = ()
 
 
 def _check_supported(trace: Trace) -> None:
@@ -239,10 +270,6 @@ def _check_supported(trace: Trace) -> None:
         if rules[key] == value and rules[other] in values:
             raise NotImplementedError(f"the referee cannot check {key} = {value!r} with {other} = "
                                       f"{rules[other]!r}: {why}")
-    for t in range(cards.WILD_DRAW_FOUR + 1, cards.N_TYPES):
-        if trace.deck_counts[t]:
-            raise NotImplementedError(
-                f"the referee cannot check decks with {cards.card_to_str(t)} cards yet")
     if list(trace.deck_counts) != list(trace.rules.deck_counts()):
         raise RefereeError("trace.deck_counts differs from the deck of trace.rules")
 
@@ -391,11 +418,55 @@ class _RoundWon(Exception):
 _JUMPABLE = {
     "none": lambda card: False,
     "numbers": cards.is_number,
-    "all_but_draw_four": lambda card: card != cards.WILD_DRAW_FOUR,
+    "all_but_draw_four": lambda card: not cards.is_black(card) or card == cards.WILD,
     "extreme": lambda card: not cards.is_black(card),
 }
 # P4: what an innocent challenger draws, for a +4 and for a plain Wild.
 _INNOCENT_DRAWS = {"official": (6, 2), "house": (6, 2), "extreme": (8, 8)}
+
+# N5: the cards that start (or renew) each kind of silence, and what breaking it costs.
+_SILENCE_STARTS = {
+    "none": lambda card: False,
+    "seven": lambda card: _number(card) == 7,
+    "two": lambda card: _number(card) == 2,
+    "black": cards.is_black,
+}
+_SILENCE_PENALTY = {"seven": 4, "two": 2, "black": 2}
+# D4 hit-all cards: what every other seat draws; R8: what finishing with one takes off.
+_HIT_ALL = {cards.HIT_ALL_ONE: 1, cards.HIT_ALL_TWO: 2}
+_H2O_BONUS = {cards.HIT_ALL_ONE: 20, cards.HIT_ALL_TWO: 40}
+# R3/R4: the modes where every seat keeps its own points and the lowest total is best.
+_OWN_POINTS = ("own_points_low_wins", "own_points_lose_at")
+# Counters of issue 5 the referee keeps besides codes.COUNTER_NAMES (RoundResult fields).
+_EXTRA_COUNTERS = ("hand_swaps", "card_swaps", "slaps", "silence_breaks", "mistakes")
+# round_end b, as each scoring mode computes it (for messages).
+_ROUND_POINTS = {
+    "winner_takes_all": "the sum of the other hands",
+    "own_points_low_wins": "the sum of what every seat added to its own score",
+    "own_points_lose_at": "the sum of what every seat added to its own score",
+    "card_count": "the number of cards in the other hands",
+    "lazy": "one round won",
+}
+
+
+def _number(card: int) -> int | None:
+    """The number of a number card, else None."""
+    return _RANK[card] if cards.is_number(card) else None
+
+
+def _least_useful(hand: Counter, policy: str, points: list[int]) -> int | None:
+    """N2, D5 swap one: the card a seat gives away by its policy; None for `random` (any card).
+    high_value_first gives the card worth the most points; every other policy the lowest class
+    (numbers, coloured actions, black cards), then the most points; ties to the lowest card id."""
+    if policy == "random":
+        return None
+    if policy == "high_value_first":
+        return min(hand, key=lambda t: (-points[t], t))
+
+    def card_class(t: int) -> int:
+        return 2 if cards.is_black(t) else int(not cards.is_number(t))
+
+    return min(hand, key=lambda t: (card_class(t), -points[t], t))
 
 
 # --- The referee -----------------------------------------------------------------------------
@@ -428,6 +499,21 @@ class _Referee:
         self.draw_four_pends = (self.stack_draw_four != "none" or self.draw_two_on_draw_four
                                 or self.reverse_deflects == "back")
         self.uno_penalty = rules["uno_penalty"]
+        # Issue 5: number-card rules, mistakes, deck extras, scoring and round modes.
+        self.seven_zero = rules["seven_zero"]
+        self.five_swap = rules["five_swap"]
+        self.zero_slap = rules["zero_slap"]
+        self.uno_slap = rules["uno_slap"]
+        self.silence = rules["silence"]
+        self.eight_cover = rules["eight_cover"]
+        self.mistake_penalty = rules["mistake_penalty"]
+        self.blank_effect = rules["blank_effect"]
+        self.custom_wild_effect = rules["custom_wild_effect"]
+        self.scoring = rules["scoring"]
+        self.lone_zero_value = rules["lone_zero_value"]
+        self.h2o_bonus = rules["h2o_bonus"]
+        self.round_end_rule = rules["round_end"]
+        self.policies = tuple(trace.policies)
         self.target_score = rules["target_score"]
         self.max_turns = rules["max_turns"]
         self.max_rounds = rules["max_rounds"]
@@ -436,11 +522,24 @@ class _Referee:
         self.rows = _rows(trace)
         self.pos = 0
         self.scores = [0] * self.players
+        self.rounds_lost = [0] * self.players  # R6 lazy: rounds each seat lost
         self.table = _Table(self.deck, self.players)
         self.count: dict[str, int] = {}
         self.pending: _Penalty | None = None  # owed by the seat that acts next (A3-A6)
         self.escalation = 0  # value of the open +2/Reverse sequence, 0 when closed (A6 extreme)
         self.skip_run = 0  # players the last Skip skipped, for the turn right after (A7)
+        self._new_round_state()
+
+    def _new_round_state(self) -> None:
+        """The per-round state of the issue 5 rules."""
+        n = self.players
+        self.in_round = [True] * n  # R9: False once a seat has finished
+        self.finish_order: list[int] = []  # R9
+        self.hands_done = [0] * n  # R10: hands each seat emptied
+        self.last_laid: list[int | None] = [None] * n  # the last card each seat laid down
+        self.finishing_card: dict[int, int] = {}  # R8: the card that emptied a hand for good
+        self.silence_owner: int | None = None  # N5 seven/two: the seat whose next turn ends it
+        self.silence_colour: int | None = None  # N5 black: the colour whose change ends it
 
     # Event cursor.
 
@@ -474,77 +573,153 @@ class _Referee:
             self._fail(event.index, problem)
 
     def _next(self, seat: int) -> int:
-        return (seat + self.table.direction) % self.players
+        """The next seat in the round in the current direction (R9: finished seats are out)."""
+        for step in range(1, self.players + 1):
+            after = (seat + step * self.table.direction) % self.players
+            if self.in_round[after]:
+                return after
+        raise AssertionError("no seat is left in the round")
+
+    def _seats_left(self) -> int:
+        return sum(self.in_round)
+
+    def _playing_order(self, seat: int) -> list[int]:
+        """The seats in the round in playing order from next(seat): the seat itself last, if it
+        is still in the round."""
+        order: list[int] = []
+        s = seat
+        while (s := self._next(s)) not in order:
+            order.append(s)
+        return order
+
+    def _others(self, seat: int) -> list[int]:
+        return [s for s in self._playing_order(seat) if s != seat]
+
+    def _policy(self, seat: int) -> str:
+        return self.policies[seat] if seat < len(self.policies) else "random"
 
     # Game.
 
     def run(self) -> GameResult:
         rounds: list[RoundResult] = []
-        dealer = None
+        dealer = first = why = None
         while True:
-            start = self._round_start(len(rounds) + 1, dealer)
-            dealer = start.seat
-            rounds.append(self._round(start))
+            start = self._round_start(len(rounds) + 1, dealer, why)
+            rounds.append(self._round(start, first))
+            dealer, first, why = self._next_deal(rounds[-1])
             ended = self._game_end(len(rounds))
             if ended is not None:
                 break
         if self.pos < len(self.rows):
             self._fail_next("no event may follow game_end")
-        ended_by, winner = ended
-        return GameResult(tuple(rounds), winner, ended_by, tuple(self.scores))
+        ended_by, winner, losers = ended
+        return GameResult(tuple(rounds), winner, ended_by, tuple(self.scores), losers)
 
-    def _round_start(self, number: int, previous_dealer: int | None) -> _Event:
-        if previous_dealer is None:
+    def _next_deal(self, done: RoundResult) -> tuple[int, int | None, str]:
+        """S3, R6: who deals the next round, who plays first in it (None: the dealer's left)."""
+        if self.scoring == "lazy" and done.winner_seat is not None:
+            return done.loser_seat, done.winner_seat, (
+                f"lazy: seat {done.loser_seat}, the loser of round {done.round}, deals")
+        return (done.dealer_seat + 1) % self.players, None, "the dealer rotates clockwise"
+
+    def _round_start(self, number: int, dealer: int | None, why: str | None) -> _Event:
+        if dealer is None:
             event = self._take(codes.EV_ROUND_START, "round_start of round 1")
             self._check(0 <= event.seat < self.players, event, "the dealer must be a seat")
         else:
-            dealer = (previous_dealer + 1) % self.players
-            why = (f"round_start of round {number} dealt by seat {dealer} "
-                   "(the dealer rotates clockwise)")
-            event = self._take(codes.EV_ROUND_START, why, dealer)
+            expected = f"round_start of round {number} dealt by seat {dealer} ({why})"
+            event = self._take(codes.EV_ROUND_START, expected, dealer)
         self._check(event.a == number, event, f"expected round number a = {number}")
         return event
 
-    def _game_end(self, rounds_played: int) -> tuple[str, int | None] | None:
-        best = max(self.scores)
-        if best >= self.target_score:
-            winner = self.scores.index(best)
-            why = f"game_end won by seat {winner} (score {best} reached {self.target_score})"
+    def _game_end(self, rounds_played: int) -> tuple[str, int | None, tuple[int, ...]] | None:
+        """R2-R6, R11: the game ends when a score reaches the target (under lazy: rounds won);
+        the winner is the highest score, or the lowest under the own-points modes (ties: the
+        lowest seat)."""
+        scores = self.scores
+        if max(scores) >= self.target_score:
+            lowest_wins = self.scoring in _OWN_POINTS
+            best = min(scores) if lowest_wins else max(scores)
+            winner = scores.index(best)
+            if lowest_wins:
+                why = (f"game_end won by seat {winner}, the lowest score {best} ({self.scoring}: "
+                       f"a score reached {self.target_score})")
+            else:
+                why = f"game_end won by seat {winner} (score {best} reached {self.target_score})"
             event = self._take(codes.EV_GAME_END, why, winner)
             self._check(event.a == codes.GAME_END_TARGET, event, "expected a = 0 (target)")
-            return "target", winner
+            return "target", winner, self._game_losers()
         if rounds_played == self.max_rounds:
             why = f"game_end at the round cap ({self.max_rounds} rounds), seat -1"
             event = self._take(codes.EV_GAME_END, why, -1)
             self._check(event.a == codes.GAME_END_CAP, event, "expected a = 1 (cap)")
-            return "cap", None
+            return "cap", None, ()
         return None
+
+    def _game_losers(self) -> tuple[int, ...]:
+        """docs/engine.md "Scoring": the game's losers by the scoring mode."""
+        scores = self.scores
+        if self.scoring == "own_points_lose_at":
+            return tuple(s for s in range(self.players) if scores[s] >= self.target_score)
+        if self.scoring == "lazy":
+            scores = self.rounds_lost
+            worst = max(scores)
+        else:
+            worst = max(scores) if self.scoring == "own_points_low_wins" else min(scores)
+        return tuple(s for s in range(self.players) if scores[s] == worst)
 
     # Round.
 
-    def _round(self, start: _Event) -> RoundResult:
+    def _round(self, start: _Event, first_player: int | None) -> RoundResult:
+        """One round; ``first_player`` is R6 lazy's previous winner (None: the dealer's left)."""
         dealer = start.seat
         self.table = _Table(self.deck, self.players)
-        self.count = dict.fromkeys((*codes.COUNTER_NAMES, "jump_ins"), 0)
+        self.count = dict.fromkeys((*codes.COUNTER_NAMES, *_EXTRA_COUNTERS), 0)
         self.pending, self.escalation, self.skip_run = None, 0, 0
+        self._new_round_state()
         self._deal(dealer)
-        first_seat = self._first_card(dealer)
+        first = (dealer + 1) % self.players if first_player is None else first_player
+        first_seat = self._first_card(dealer, first)
         self._check(start.b in (-1, first_seat), start,
                     f"round_start names seat {start.b} as first player, but seat {first_seat} "
                     "plays first")
         start_direction = self.table.direction
         winner = self._turns(first_seat)
-        hand_points = tuple(self.table.hand_points(s, self.card_points)
-                            for s in range(self.players))
-        points = self._round_end(winner, hand_points)
+        hand_points = tuple(self._hand_points(s) for s in range(self.players))
+        loser = self._round_loser(winner, hand_points)
+        points = self._round_end(winner, loser, hand_points)
         position = None if winner is None else (
             (winner - first_seat) * start_direction % self.players)
+        finish_order = self.finish_order
+        if self.round_end_rule == "to_the_last" and winner is not None:
+            finish_order = finish_order + [loser]
         return RoundResult(
             round=start.a, dealer_seat=dealer, first_seat=first_seat, winner_seat=winner,
             winner_position=position, **self.count, points=points,
             ended_by="cap" if winner is None else "win", hand_points=hand_points,
             cards_left=tuple(self.table.hand_size(s) for s in range(self.players)),
-            score_after=tuple(self.scores))
+            score_after=tuple(self.scores), loser_seat=loser, finish_order=tuple(finish_order),
+            hands_emptied=(tuple(self.hands_done) if self.round_end_rule == "seven_rounds"
+                           else ()))
+
+    def _hand_points(self, seat: int) -> int:
+        """D2 values; R7: a hand of exactly one 0 is worth lone_zero_value (when not 0)."""
+        hand = self.table.hands[seat]
+        if self.lone_zero_value and hand.total() == 1 and _number(next(iter(hand))) == 0:
+            return self.lone_zero_value
+        return self.table.hand_points(seat, self.card_points)
+
+    def _round_loser(self, winner: int | None, hand_points: tuple[int, ...]) -> int | None:
+        """R9: the seat left last; R6 lazy: the highest hand points, then the most cards, then
+        the lowest seat. No loser after a capped round, nor in the other modes."""
+        if winner is None:
+            return None
+        if self.round_end_rule == "to_the_last":
+            return self.in_round.index(True)
+        if self.scoring != "lazy":
+            return None
+        return min(range(self.players),
+                   key=lambda s: (-hand_points[s], -self.table.hand_size(s), s))
 
     def _deal(self, dealer: int) -> None:
         """S1: hand_size passes, one card each, from the dealer's left, clockwise."""
@@ -575,19 +750,19 @@ class _Referee:
             return cards.is_number(card)
         if self.first_card_rule == "extreme":
             return True  # S2 extreme: a black first card stays too
-        return card != cards.WILD_DRAW_FOUR
+        return card == cards.WILD or not cards.is_black(card)  # a +4 or an extra goes back
 
-    def _first_card(self, dealer: int) -> int:
-        """Flip the first discard, apply its effect; return the seat that plays first."""
+    def _first_card(self, dealer: int, first: int) -> int:
+        """Flip the first discard, apply its effect to the first player ``first`` (the dealer's
+        left, or R6 lazy's previous winner); return the seat that plays first."""
         card = self._flip()
         self.table.colour = _COLOUR[card]
-        first = (dealer + 1) % self.players
         if self._peek() == codes.EV_JUMP_IN:
             self._fail_next("no jump-in on the round's first discard (J2)")
         if cards.is_black(card) and self.first_card_rule == "extreme":
             return self._extreme_black_first_card(card, dealer, first)
         if cards.is_black(card) and (self.first_card_rule == "number_only"
-                                     or card == cards.WILD_DRAW_FOUR):
+                                     or card != cards.WILD):
             # A black card that stays only because nothing acceptable was left: docs/engine.md
             # gives it no effect; a colour named by the first player is accepted, not required.
             if self._peek() == codes.EV_COLOUR:
@@ -626,7 +801,7 @@ class _Referee:
             return self._next(first)
         if rank == cards.REVERSE:
             self._reverse(because)
-            return dealer
+            return self._next(first)  # the seat before the first player: the dealer, but lazy
         if card == cards.WILD:
             # P7: even under colour_cycle the first player chooses (no colour to follow yet).
             self._name_colour(first, because, free_choice=True)
@@ -669,10 +844,54 @@ class _Referee:
                          f"{', '.join(_card(t) for t in answers)})")
         self._take(codes.EV_TURN, expected, seat)
         self.count["turns"] += 1
+        self._turn_start(seat)
+        if answers:
+            answers = self._answers(seat)  # N5/U2: cards drawn at the turn's start may answer
         move = self._answer(seat, answers) if answers else self._turn_plays(seat)
         if move is None:
             return self._next(seat)
         return self._resolve(move)
+
+    def _turn_start(self, seat: int) -> None:
+        """N5: the owner's turn ends its silence, then a silence may be broken; U2: a mistake."""
+        if self.silence_owner == seat:
+            self.silence_owner = None
+        if self._peek() == codes.EV_SILENCE_BREAK:
+            self._silence_break(seat)
+        if self._peek() == codes.EV_MISTAKE:
+            self._mistake(seat)
+
+    def _silence_holds(self) -> bool:
+        return self.silence_owner is not None or self.silence_colour is not None
+
+    def _silence_break(self, seat: int) -> None:
+        """N5: any seat in the round may break a silence at the start of a turn; it draws the
+        penalty and the silence ends."""
+        if self.silence == "none":
+            self._fail_next("silence: none has no silence to break (N5)")
+        if not self._silence_holds():
+            self._fail_next(f"no silence holds at seat {seat}'s turn, so none can be broken (N5)")
+        event = self._take(codes.EV_SILENCE_BREAK, "silence_break")
+        self._check(0 <= event.seat < self.players and self.in_round[event.seat], event,
+                    "the breaker must be a seat in the round")
+        penalty = _SILENCE_PENALTY[self.silence]
+        self._check(event.a == penalty, event,
+                    f"breaking a silence ({self.silence}) costs {penalty} cards, a = {event.a}")
+        self.count["silence_breaks"] += 1
+        self.silence_owner = self.silence_colour = None
+        self._draw_cards(event.seat, penalty, codes.DRAW_SILENCE, "it broke the silence")
+
+    def _mistake(self, seat: int) -> None:
+        """U2: the seat taking its turn errs, draws mistake_penalty cards and plays on."""
+        if self.mistake_penalty == 0:
+            self._fail_next("mistake_penalty: 0 turns mistakes off (U2)")
+        event = self._take(codes.EV_MISTAKE,
+                           f"mistake by seat {seat}, the seat taking its turn (U2)", seat)
+        self._check(event.a == self.mistake_penalty, event,
+                    f"a mistake costs mistake_penalty = {self.mistake_penalty} cards, "
+                    f"a = {event.a}")
+        self.count["mistakes"] += 1
+        self._draw_cards(seat, self.mistake_penalty, codes.DRAW_MISTAKE, "its mistake")
 
     def _no_stray_jump_in(self) -> None:
         """J1/J2: a jump-in follows a play directly, never the round's first discard."""
@@ -700,8 +919,10 @@ class _Referee:
         count = self._double(seat, first.card)
         if count == 1:
             self._extras(seat, first.card, start_top, start_colour)
-        self._no_more_plays(seat)
-        return _Move(seat, first.card, count, True, first)
+        move = _Move(seat, first.card, count, True, first)
+        if not self._owes_cover(move):  # N6: its cover is the next play
+            self._no_more_plays(seat)
+        return move
 
     def _answer(self, seat: int, answers: list[int]) -> _Move:
         """A3-A6: the seat that owes a pending penalty plays an answer (A2 may double it)."""
@@ -775,11 +996,18 @@ class _Referee:
         played = _Played(card, before, table.holds_colour(seat, before))
         table.play(seat, card)
         self.count["cards_played"] += 1
+        self.last_laid[seat] = card
         if cards.is_black(card):
             self._name_colour(seat, f"{_card(card)} played by seat {seat}")
         else:
             table.colour = _COLOUR[card]
+        self._colour_changed()
         return played
+
+    def _colour_changed(self) -> None:
+        """N5 black: the silence ends once the colour named is no longer current."""
+        if self.silence_colour is not None and self.table.colour != self.silence_colour:
+            self.silence_colour = None
 
     def _double(self, seat: int, card: int) -> int:
         """A2: a coloured action card is followed by an identical one the player holds."""
@@ -885,7 +1113,7 @@ class _Referee:
     def _resolve(self, move: _Move) -> int:
         """UNO and a win, the jump-ins (J1), then the effects; return the seat that acts next."""
         self._after_plays(move)
-        moves = [move, *self._jump_ins()]
+        moves = [move, *self._jump_ins(move)]
         if self.jump_in != "extreme":
             # J1: a jump-in cancels the jumped-on card's effect; the last card has its effect.
             return self._effect(moves[-1], None)
@@ -896,25 +1124,88 @@ class _Referee:
         return next_seat
 
     def _after_plays(self, move: _Move) -> None:
-        """U1 and the win, after the last card of a move."""
+        """After the last card of a move (docs/engine.md "After a move", steps 1-4), unless an
+        N6 cover is owed: then they wait for the cover, or for a jump-in taking the duty."""
+        if not self._owes_cover(move):
+            self._end_of_move(move)
+
+    def _owes_cover(self, move: _Move) -> bool:
+        return self.eight_cover and _number(move.card) == 8
+
+    def _end_of_move(self, move: _Move) -> None:
+        """U1 (and the N4 UNO slap), the empty hand (round end, R9 finish, R10 new hand), the N4
+        zero slap and the N5 silence."""
         seat = move.seat
         left = self.table.hand_size(seat)
         if left == 1 and self.uno_penalty > 0:
             self._uno(seat)
-        if left == 0:
-            self._last_card_penalty(move)
-            raise _RoundWon(seat)
+        left_the_round = left == 0 and self._hand_emptied(move)
+        if self.zero_slap and _number(move.card) == 0:
+            self._slap(seat, codes.SLAP_ZERO, self.zero_slap)
+        if not left_the_round and _SILENCE_STARTS[self.silence](move.card):
+            if self.silence == "black":
+                self.silence_colour = self.table.colour
+            else:
+                self.silence_owner = seat
+
+    def _hand_emptied(self, move: _Move) -> bool:
+        """The player has no card left: R10 takes a new hand (False: it stays in the round), R9
+        finishes it (True: it has left the round); otherwise the round ends (_RoundWon)."""
+        seat = move.seat
+        if self.round_end_rule == "seven_rounds":
+            self.hands_done[seat] += 1
+            done = self.hands_done[seat]
+            if done < self.hand_size:
+                new = self.hand_size - done
+                why = (f"new_hand of seat {seat}: it emptied hand {done} of {self.hand_size} "
+                       f"and takes {new} cards (round_end: seven_rounds)")
+                event = self._take(codes.EV_NEW_HAND, why, seat)
+                self._check((event.a, event.b) == (done, new), event, f"expected {why}")
+                self._draw_cards(seat, new, codes.DRAW_REFILL, f"new hand {done + 1}")
+                return False
+        self.finishing_card[seat] = self.last_laid[seat]
+        if self.round_end_rule == "to_the_last":
+            place = len(self.finish_order) + 1
+            why = f"finish of seat {seat} in place {place} (round_end: to_the_last)"
+            event = self._take(codes.EV_FINISH, why, seat)
+            self._check(event.a == place, event, f"expected {why}")
+            self.finish_order.append(seat)
+            self.in_round[seat] = False
+            if self.silence_owner == seat:
+                self.silence_owner = None  # N5: its owner has left the round
+            if self._seats_left() > 1:
+                return True
+        self._last_card_penalty(move)
+        raise _RoundWon(self.finish_order[0] if self.finish_order else seat)
 
     def _uno(self, seat: int) -> None:
-        """U1: the call, or a miss that another seat may catch."""
+        """U1: the call (N4: then the UNO slap), or a miss that another seat may catch."""
         event = self._take((codes.EV_UNO_CALL, codes.EV_UNO_MISS),
                            f"uno_call or uno_miss by seat {seat} (it has one card left)", seat)
-        if event.kind == codes.EV_UNO_CALL or event.a == -1:
+        if event.kind == codes.EV_UNO_CALL:
+            if self.uno_slap:
+                self._slap(seat, codes.SLAP_UNO, self.uno_slap)
             return
-        self._check(0 <= event.a < self.players and event.a != seat, event,
-                    "the catching seat must be another seat, or -1")
+        if event.a == -1:
+            return
+        self._check(0 <= event.a < self.players and event.a != seat and self.in_round[event.a],
+                    event, "the catching seat must be another seat in the round, or -1")
         self.count["uno_penalties"] += 1
         self._draw_cards(seat, self.uno_penalty, codes.DRAW_UNO)
+
+    def _slap(self, starter: int, kind: int, count: int) -> None:
+        """N4: the seats in the round other than the starter race; the slowest draws. Who is
+        slowest is random (by reaction), so any of them may be."""
+        racers = [s for s in range(self.players) if self.in_round[s] and s != starter]
+        what = "0 played" if kind == codes.SLAP_ZERO else "UNO called"
+        why = (f"slap ({what} by seat {starter}): the slowest of seats "
+               f"{', '.join(map(str, racers))} draws {count}")
+        event = self._take(codes.EV_SLAP, why)
+        self._check(event.seat in racers, event, f"expected {why}")
+        self._check((event.a, event.b) == (starter, kind), event,
+                    f"expected a = {starter} (who started it) and b = {kind} ({what}) in the {why}")
+        self.count["slaps"] += 1
+        self._draw_cards(event.seat, count, codes.DRAW_SLAP, f"slowest in the slap ({what})")
 
     def _last_card_penalty(self, move: _Move) -> None:
         """The official scoring detail: a last Draw Two / +4 is drawn by the next seat before the
@@ -924,28 +1215,39 @@ class _Referee:
             if self.draw_two_pends or self.pending is not None:
                 total = self._chain_after(move).total
             elif self.reverse_deflects == "extreme":
-                total = self.escalation + 2
+                total = self.escalation + 2 * move.count
             else:
                 total = 2 * move.count
             self._draw_cards(victim, total, codes.DRAW_DRAW_TWO)
         elif card == cards.WILD_DRAW_FOUR:
             self._draw_cards(victim, self._chain_after(move).total, codes.DRAW_DRAW_FOUR)
+        elif card == cards.BLANK and self.blank_effect == "draw_ten":
+            self._draw_cards(victim, 10, codes.DRAW_BLANK, "a last blank +10")  # D3
+        elif card in _HIT_ALL:
+            for seat in self._others(move.seat):  # D4
+                self._draw_cards(seat, _HIT_ALL[card], codes.DRAW_HIT_ALL, "a last hit-all")
+        elif card == cards.CUSTOM_WILD and self.custom_wild_effect == "everyone_draws_two":
+            for seat in self._others(move.seat):  # D5: the player has gone out
+                self._draw_cards(seat, 2, codes.DRAW_CUSTOM_WILD, "a last customizable wild")
 
-    def _jump_ins(self) -> list[_Move]:
+    def _jump_ins(self, move: _Move) -> list[_Move]:
         """J1-J4: plays out of turn of a card identical to the top card, right after a play.
-        Who wins a race is random (J4): any seat holding the card may be the one."""
+        Who wins a race is random (J4): any seat holding the card may be the one. N6: a jump-in
+        on an 8 takes the cover duty over, and the previous owner's move ends."""
         moves = []
-        while self._peek() == codes.EV_JUMP_IN:
+        while self._peek() == codes.EV_JUMP_IN and not self._escape_next():
             top = self.table.top
             if not _JUMPABLE[self.jump_in](top):
-                if self.skip_escape and _RANK[top] == cards.SKIP:
-                    break  # an A8 escape, checked with the Skip's effect
                 self._fail_next(f"jump_in: {self.jump_in} does not allow jumping in on "
                                 f"{_card(top)} (J1)")
             event = self._take(codes.EV_JUMP_IN, "jump_in")
             self._check(event.a == top, event,
                         f"a jump-in needs a card identical to the top card {_card(top)} (J1)")
-            moves.append(self._out_of_turn(event))
+            jump = self._out_of_turn(event)
+            if self._owes_cover(move):
+                self._end_of_move(move)
+            moves.append(jump)
+            move = jump
         return moves
 
     def _out_of_turn(self, event: _Event) -> _Move:
@@ -973,7 +1275,124 @@ class _Referee:
             return self._draw_four_effect(move)
         if card == cards.WILD and self._peek() == codes.EV_CHALLENGE:
             return self._challenge(move)
-        return self._next(move.seat)
+        if cards.is_number(card):
+            return self._number_effect(move, jumper)
+        return self._extra_effect(move)
+
+    # Effects of number cards (N1, N2, N6) and of the extra black cards (D3-D5).
+
+    def _number_effect(self, move: _Move, jumper: int | None) -> int:
+        player, number = move.seat, _RANK[move.card]
+        because = f"{_card(move.card)} played by seat {player}"
+        if self.eight_cover and number == 8:
+            if jumper is not None:
+                return self._next(player)  # N6: the jump-in took the duty over
+            return self._cover(move)
+        if self.seven_zero and number == 0:
+            self._pass_hands(player, because)
+        elif self.seven_zero and number == 7:
+            self._swap_hands(player, f"{because} (seven_zero)")
+        elif self.five_swap and number == 5:
+            self._swap_one(player, self._fewest_cards_seat(player), f"{because} (five_swap)")
+        return self._next(player)
+
+    def _extra_effect(self, move: _Move) -> int:
+        player, card = move.seat, move.card
+        because = f"{_card(card)} played by seat {player}"
+        if card == cards.BLANK and self.blank_effect == "draw_ten":  # D3
+            victim = self._next(player)
+            self._draw_cards(victim, 10, codes.DRAW_BLANK, f"{because} (blank_effect: draw_ten)")
+            self._skip(victim, because)
+            return self._next(victim)
+        if card in _HIT_ALL:  # D4: every other seat in the round, in playing order
+            for seat in self._others(player):
+                self._draw_cards(seat, _HIT_ALL[card], codes.DRAW_HIT_ALL, because)
+        elif card == cards.SWAP_HANDS:  # D5
+            self._swap_hands(player, because)
+        elif card == cards.CUSTOM_WILD and self.custom_wild_effect == "everyone_draws_two":
+            for seat in self._playing_order(player):  # D5: everyone, the player last
+                self._draw_cards(seat, 2, codes.DRAW_CUSTOM_WILD, f"{because} (everyone draws 2)")
+        elif card == cards.CUSTOM_WILD:
+            self._swap_one(player, self._next(player), f"{because} (swap one with the next)")
+        return self._next(player)
+
+    def _fewest_cards_seat(self, player: int) -> int:
+        """The seat in the round other than the player with the fewest cards; ties to the first
+        in playing order from the player."""
+        return min(self._others(player), key=self.table.hand_size)
+
+    def _pass_hands(self, player: int, because: str) -> None:
+        """N1 0: every hand in the round moves on to next(seat)."""
+        direction = self.table.direction
+        why = f"pass_hands in direction {direction:+d} ({because}, seven_zero)"
+        event = self._take(codes.EV_PASS_HANDS, why, player)
+        self._check(event.a == direction, event, f"expected {why}")
+        hands = self.table.hands
+        seats = [s for s in range(self.players) if self.in_round[s]]
+        moved = {self._next(s): hands[s] for s in seats}
+        for s, hand in moved.items():
+            hands[s] = hand
+        self.count["hand_swaps"] += 1
+
+    def _swap_hands(self, player: int, because: str) -> None:
+        """N1 7, D5 Wild Swap Hands: the player swaps hands with its fewest-cards seat."""
+        if self.table.hand_size(player) == 0:
+            return  # it has gone out: it has no hand to swap
+        partner = self._fewest_cards_seat(player)
+        sizes = ", ".join(f"seat {s} {self.table.hand_size(s)}" for s in self._others(player))
+        why = (f"swap_hands of seat {player} with seat {partner}, the fewest-cards seat "
+               f"({sizes} cards; {because})")
+        event = self._take(codes.EV_SWAP_HANDS, why, player)
+        self._check(event.a == partner, event, f"expected {why}")
+        hands = self.table.hands
+        hands[player], hands[partner] = hands[partner], hands[player]
+        self.count["hand_swaps"] += 1
+
+    def _swap_one(self, player: int, partner: int, because: str) -> None:
+        """N2, D5 swap one: each side gives its least useful card, chosen from the hands as they
+        are before the exchange; the player's give event comes first."""
+        hands = self.table.hands
+        if not hands[player] or not hands[partner]:
+            return
+        gifts = [self._gift(player, partner, because), self._gift(partner, player, because)]
+        for giver, card, taker in gifts:
+            _remove(hands[giver], card)
+            hands[taker][card] += 1
+        self.count["card_swaps"] += 1
+
+    def _gift(self, giver: int, taker: int, because: str) -> tuple[int, int, int]:
+        why = f"give by seat {giver} of its least useful card to seat {taker} ({because})"
+        event = self._take(codes.EV_GIVE, why, giver)
+        self._check(event.b == taker, event, f"expected {why}")
+        self._check_held(event)
+        policy = self._policy(giver)
+        wanted = _least_useful(self.table.hands[giver], policy, self.card_points)
+        if wanted is not None and event.a != wanted:
+            self._fail(event.index, f"seat {giver} ({policy}) must give its least useful card, "
+                                    f"{_card(wanted)} (N2)")
+        return giver, event.a, taker
+
+    def _cover(self, move: _Move) -> int:
+        """N6: the owner of the duty covers its 8 with one legal card, drawing one card at a time
+        until it can; the cover is a move of its own. If the piles run out the duty lapses."""
+        owner, eight = move.seat, move.card
+        because = f"cover of {_card(eight)} by seat {owner} (eight_cover)"
+        if self.table.legal_cards(owner, self.restricted):
+            played = self._play(owner, because, self._p1_problem)
+        else:
+            played, k = None, 1
+            while (card := self._draw_one(owner, codes.DRAW_COVER,
+                                          f"{k}, until it can cover {_card(eight)}")) is not None:
+                if self.table.may_play(owner, card, self.restricted):
+                    played = self._play(owner, f"{because} with the drawn {_card(card)}",
+                                        lambda t, want=card: None if t == want else
+                                        f"expected the drawn {_card(want)} as the cover")
+                    break
+                k += 1
+            if played is None:
+                self._end_of_move(move)  # the duty lapses: the 8's move ends here
+                return self._next(owner)
+        return self._resolve(_Move(owner, played.card, 1, move.turn, played))
 
     def _skip_effect(self, move: _Move) -> int:
         """A1 Skip; A2: a double skips two; A7: a turn's Skip right after a Skip's victims skips
@@ -989,13 +1408,17 @@ class _Referee:
         moves on to the seats after it."""
         seat = self._next(player)
         while k:
-            if self.skip_escape and self._peek() == codes.EV_JUMP_IN:
+            if self.skip_escape and self._escape_next():
                 self._escape(seat, card)
             else:
                 self._skip(seat, because)
                 k -= 1
             seat = self._next(seat)
         return seat
+
+    def _escape_next(self) -> bool:
+        """A8 escapes are jump_in events with b = 1 (J1 jump-ins have b = -1)."""
+        return self._peek() == codes.EV_JUMP_IN and self.rows[self.pos][3] == 1
 
     def _escape(self, seat: int, card: int) -> None:
         """A8: the escape is a jump-in with a Skip identical to the one skipping the seat."""
@@ -1028,7 +1451,7 @@ class _Referee:
             return self._next(player)
         if self.escalation:
             return self._escalate(move, jumper)  # A6 extreme
-        if self.players == 2:
+        if self._seats_left() == 2:
             victim = self._next(player)  # A1: with 2 players a Reverse acts as a Skip
             self._skip(victim, because)
             return self._next(victim)
@@ -1053,10 +1476,10 @@ class _Referee:
         (flipping the direction; with 2 players it only skips); the next seat draws the value,
         which grows by 2 with each card (2, 4, 6, ...), and is skipped."""
         because = f"{_card(move.card)} played by seat {move.seat}"
-        if _RANK[move.card] == cards.REVERSE and self.players > 2:
+        if _RANK[move.card] == cards.REVERSE and self._seats_left() > 2:
             self._reverse(because)
         victim = self._next(move.seat)
-        self.escalation += 2
+        self.escalation += 2 * move.count  # A2: a double Draw Two adds 4
         if victim != jumper:
             self._draw_cards(victim, self.escalation, codes.DRAW_DRAW_TWO,
                              f"+2/Reverse sequence of value {self.escalation}")
@@ -1122,7 +1545,7 @@ class _Referee:
         self.count["challenges"] += 1
         if guilty:
             self.count["challenges_won"] += 1
-            if self.challenge_rule != "official":
+            if self.challenge_rule != "official" and self._can_take_back(card):
                 self._take_back(player, played)
             self._draw_cards(player, 4, codes.DRAW_CHALLENGE)
             return victim
@@ -1134,6 +1557,11 @@ class _Referee:
         self._skip(victim, f"lost challenge of seat {player}'s +4")
         return self._next(victim)
 
+    def _can_take_back(self, card: int) -> bool:
+        """P4: nothing is taken back once a reshuffle has taken the cards below the card."""
+        discard = self.table.discard
+        return card in discard and len(discard) > 1
+
     def _take_back(self, player: int, played: _Played) -> None:
         """P4 house/extreme: the guilty player's card goes back to its hand; the previous top card
         and colour are current again."""
@@ -1142,11 +1570,8 @@ class _Referee:
                f"{self.challenge_rule})")
         event = self._take(codes.EV_TAKE_BACK, why, player)
         self._check(event.a == card, event, f"expected {why}")
-        if card not in self.table.discard or self.table.discard == [card]:
-            raise NotImplementedError(
-                f"event {event.index}: docs/engine.md does not say how {_card(card)} is taken "
-                "back after a reshuffle took the cards below it")
         self.table.take_back(player, card, played.colour_before)
+        self._colour_changed()
 
     # Drawing.
 
@@ -1179,7 +1604,10 @@ class _Referee:
         card = self._from_draw_pile(event)
         self.table.hands[seat][card] += 1
         self.count["cards_drawn"] += 1
-        self.count["normal_draws" if reason == codes.DRAW_NORMAL else "penalty_cards"] += 1
+        if reason in (codes.DRAW_NORMAL, codes.DRAW_COVER):
+            self.count["normal_draws"] += 1
+        elif reason != codes.DRAW_REFILL:
+            self.count["penalty_cards"] += 1
         return card
 
     def _reshuffle(self, before: str) -> None:
@@ -1197,8 +1625,10 @@ class _Referee:
 
     # End of round.
 
-    def _round_end(self, winner: int | None, hand_points: tuple[int, ...]) -> int:
-        """Check round_end and the score events; return the round's points."""
+    def _round_end(self, winner: int | None, loser: int | None,
+                   hand_points: tuple[int, ...]) -> int:
+        """Check round_end and the score events; return the round's points (what the round
+        added to the scores, summed over the seats)."""
         if winner is None:
             event = self._take(codes.EV_ROUND_END,
                                f"round_end at the turn cap ({self.max_turns} turns played)")
@@ -1206,15 +1636,17 @@ class _Referee:
                         "a capped round ends with seat -1, a = 1")
             points = 0
         else:
+            first = " (the first to finish)" if self.round_end_rule == "to_the_last" else ""
             event = self._take(codes.EV_ROUND_END,
-                               f"round_end: seat {winner} has no cards left")
+                               f"round_end: seat {winner} has no cards left{first}")
             self._check(event.seat == winner and event.a == codes.ROUND_END_WIN, event,
-                        f"expected winner seat {winner} (no cards left) and a = 0")
-            points = sum(hand_points)
-            self.scores[winner] += points
+                        f"expected winner seat {winner} (no cards left{first}) and a = 0")
+            before = sum(self.scores)
+            self._score(winner, loser, hand_points)
+            points = sum(self.scores) - before
         self._check(event.b == points, event,
                     f"round points b = {event.b}, expected {points}"
-                    + ("" if winner is None else " (the sum of the other hands)"))
+                    + ("" if winner is None else f" ({_ROUND_POINTS[self.scoring]})"))
         for seat in range(self.players):
             score = self._take(codes.EV_SCORE, f"score event of seat {seat}", seat)
             self._check(score.a == hand_points[seat], score,
@@ -1222,3 +1654,22 @@ class _Referee:
             self._check(score.b == self.scores[seat], score,
                         f"score b = {score.b}, expected {self.scores[seat]}")
         return points
+
+    def _score(self, winner: int, loser: int | None, hand_points: tuple[int, ...]) -> None:
+        """R2-R6 (and R8) after a won round."""
+        scores = self.scores
+        others = [s for s in range(self.players) if s != winner]
+        if self.scoring == "winner_takes_all":
+            scores[winner] += sum(hand_points[s] for s in others)
+        elif self.scoring == "card_count":
+            scores[winner] += sum(self.table.hand_size(s) for s in others)
+        elif self.scoring == "lazy":
+            scores[winner] += 1
+        else:  # R3, R4: every seat adds its own hand points
+            for seat in range(self.players):
+                scores[seat] += hand_points[seat]
+            if self.h2o_bonus:  # R8: finishing with a hit-all takes 20 or 40 off
+                for seat, card in self.finishing_card.items():
+                    scores[seat] -= _H2O_BONUS.get(card, 0)
+        if loser is not None:
+            self.rounds_lost[loser] += 1
