@@ -115,14 +115,21 @@ def _write(text: str) -> None:
 
 Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
 batch being stored, marks the run interrupted and prints the command that resumes it; a
-resumed run is identical to an uninterrupted one with the same seed.""")
+resumed run is identical to an uninterrupted one with the same seed.
+
+A scenario with a `tournament:` section (e.g. scenarios/championship.yaml) plays whole
+championships: its summary gives, per profile, the chance one entrant wins (95% interval), the
+fair share 1/entrants, the edge over it and the chance to reach the final; then rounds and
+turns per stage and the length of the evening. (csv/json: the profile rows only; the rest is
+in the tournament_* views.)""")
 def simulate(
     files: Annotated[list[Path] | None, typer.Argument(
         metavar="FILE", dir_okay=False,
         help="Scenario files (YAML). Optional with --resume: the stored scenario is used; if "
              "given, it must resolve to the stored one (same canonical hash).")] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-n", min=1, help="Games per cell, instead of the file's `games`.")] = None,
+        "--games", "-n", min=1, help="Games per cell, instead of the file's `games` (a "
+        "tournament scenario: whole tournaments per variant and field).")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=2**63 - 1,
         help="Run seed, instead of the file's `seed`; with neither, one is chosen, printed "
@@ -130,7 +137,8 @@ def simulate(
     db: DbOption = Path(DEFAULT_DB),
     threads: Annotated[int | None, typer.Option(
         "--threads", "-t", min=1, help="Engine threads (default: all, NUMBA_NUM_THREADS). "
-        "Results do not depend on it.")] = None,
+        "Results do not depend on it. Tournament runs play each table's game on one thread.")
+    ] = None,
     set_: SetOption = None,
     resume: Annotated[str | None, typer.Option(
         "--resume", metavar="RUN_ID",
@@ -147,7 +155,8 @@ def simulate(
     Every cell (variant x player count) of each FILE is played; every game, round and seat is
     stored. Summary columns (stdout): games, rounds, mean turns per round, rounds per game,
     the share of rounds won by the first player (position 0, Wilson interval) and mean points
-    per won round, each with its 95% interval (means: ± 1.96 SE)."""
+    per won round, each with its 95% interval (means: ± 1.96 SE). Tournament scenarios print
+    per-profile win chances and stage lengths instead."""
     from . import run
     from .scenario import ScenarioError, load_scenario
 
@@ -205,10 +214,18 @@ def simulate(
                         break
         except KeyboardInterrupt:
             code = 130
-        finished = [o.run_id for o in outcomes if o.status == "complete"]
+        finished = [o.run_id for o in outcomes if o.status == "complete" and not o.is_tournament]
         if finished:
             rows = run.summaries(db=db, run_ids=finished)
             _write(run.format_summary(rows, fmt.value))
+        championships = [o.run_id for o in outcomes
+                         if o.status == "complete" and o.is_tournament]
+        if championships:
+            from . import tournament_run
+            if finished and fmt.value == "table":
+                _write("\n")
+            rows = tournament_run.summaries(db=db, run_ids=championships)
+            _write(tournament_run.format_summary(rows, fmt.value, width=_stdout_width()))
     if code:
         raise typer.Exit(code)
 
@@ -252,7 +269,12 @@ def _parse_params(params: list[str]) -> dict[str, object]:
 
 Tables: runs, variants, games, game_seats, rounds, round_seats. Views: round_length,
 win_rate_by_position, game_win_rate_by_position, score_spread, game_length. Macros:
-wilson_lo(k, n), wilson_hi(k, n).""")
+wilson_lo(k, n), wilson_hi(k, n).
+
+Tournament runs add the tables tournament_fields, tournament_stages, tournaments,
+tournament_tables, tournament_entrants and the views tournament_profile_wins,
+tournament_profile_stages, tournament_stage_length, tournament_length,
+tournament_advance_by_position, tournament_decided_by.""")
 def query(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", help="SQL to run, or - to read it from stdin.")],
@@ -355,6 +377,15 @@ def validate(
             continue
         if resolved:
             _write(json.dumps(scenario.resolved(), indent=2, sort_keys=True) + "\n")
+        elif scenario.tournament is not None:
+            spec = scenario.tournament
+            n_var, n_f = len(scenario.variants), len(spec.fields)
+            fields = "; ".join(
+                f"{f.name}: {f.entrants} entrants, {spec.games_per_tournament(f)} table games"
+                for f in spec.fields)
+            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_f} field"
+                   f"{'s' * (n_f != 1)} = {n_var * n_f} tournament cell"
+                   f"{'s' * (n_var * n_f != 1)}; {fields})\n")
         else:
             n_var, n_pl = len(scenario.variants), len(scenario.players)
             _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_pl} player "

@@ -7,6 +7,9 @@ progress and the end-of-run summary. Keyword-only functions, usable from a noteb
                            games=500, progress=run.ConsoleProgress())
     print(run.format_summary(run.summaries(db="u.duckdb", run_ids=[outcome.run_id])))
 
+A scenario with a ``tournament:`` section is played by ``tournament_run.play`` instead (whole
+tournaments per batch, the same stop/resume contract); ``batch_games`` then counts tournaments.
+
 How a run goes:
 
 1. ``simulate`` resolves the seed (argument, else the scenario's, else a random one that is
@@ -138,10 +141,11 @@ class Progress:
     def warn(self, text: str) -> None:
         """A line that must be seen even in quiet mode (interruptions, how to resume)."""
 
-    def cell_started(self, key: str, label: str, done: int, total: int) -> None: ...
+    def cell_started(self, key: str, label: str, done: int, total: int,
+                     unit: str = "games") -> None: ...
 
     def batch_stored(self, key: str, label: str, first: int, last: int, done: int, total: int,
-                     games_per_s: float) -> None: ...
+                     games_per_s: float, unit: str = "games") -> None: ...
 
     def close(self) -> None: ...
 
@@ -173,7 +177,8 @@ class ConsoleProgress(Progress):
     def warn(self, text: str) -> None:
         self._print(text)
 
-    def cell_started(self, key: str, label: str, done: int, total: int) -> None:
+    def cell_started(self, key: str, label: str, done: int, total: int,
+                     unit: str = "games") -> None:
         if not self.bar:
             return
         if self._progress is None:
@@ -181,17 +186,19 @@ class ConsoleProgress(Progress):
                                        TextColumn, TimeRemainingColumn)
             self._progress = Bars(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("games"), TextColumn("{task.fields[rate]}"),
+                TextColumn("{task.fields[unit]}"), TextColumn("{task.fields[rate]}"),
                 TextColumn("ETA"), TimeRemainingColumn(),
                 console=self.console, transient=False)
             self._progress.start()
-        self._tasks[key] = self._progress.add_task(label, total=total, completed=done, rate="")
+        self._tasks[key] = self._progress.add_task(label, total=total, completed=done, rate="",
+                                                   unit=unit)
 
     def batch_stored(self, key: str, label: str, first: int, last: int, done: int, total: int,
-                     games_per_s: float) -> None:
+                     games_per_s: float, unit: str = "games") -> None:
         if self.verbose:
-            self._print(f"stored batch: {label} games {first}..{last} ({done}/{total}, "
-                        f"{games_per_s:,.0f} games/s)")
+            rate = f"{games_per_s:,.0f}" if unit == "games" else f"{games_per_s:,.1f}"
+            self._print(f"stored batch: {label} {unit} {first}..{last} ({done}/{total}, "
+                        f"{rate} {unit}/s)")
         if self._progress is not None and key in self._tasks:
             self._progress.update(self._tasks[key], completed=done,
                                   rate=f"{games_per_s:,.0f}/s")
@@ -218,6 +225,11 @@ class RunOutcome:
     seconds: float = 0.0  # wall time of this session's simulation loop
     signal: int | None = None  # the signal that interrupted it
     seed_chosen: bool = False  # the seed was drawn at random (nobody gave one)
+    tournaments_played: int = 0  # in this session (tournament scenarios)
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.scenario.tournament is not None
 
     @property
     def resume_command(self) -> str:
@@ -266,24 +278,42 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     cells = list(scenario.cells())
     con = store.open_store(db, read_only=False)
     try:
+        requested = scenario.games * len(cells)
+        on_start = None
+        if scenario.tournament is not None:
+            from . import tournament_run
+            requested = tournament_run.games_requested(scenario)
+
+            def on_start(con, run_id):
+                tournament_run.start_fields(con, run_id, scenario)
         run_id = store.start_run(
             con, command=command or "unostats.run.simulate()", seed=scenario.seed,
-            games_requested=scenario.games * len(cells), scenario_name=scenario.name,
+            games_requested=requested, scenario_name=scenario.name,
             scenario_text=scenario.source_text, scenario_json=scenario.canonical_json(),
             scenario_hash=scenario.hash(),
             variants=[{"variant": c.variant.name, "players": c.players,
                        "rules_json": c.variant.rules.canonical_json(),
                        "rules_hash": c.variant.rules.hash(),
                        "description": c.variant.description} for c in cells],
-            versions=_versions())
+            versions=_versions(), on_start=on_start)
         where = f" ({scenario.source_path})" if scenario.source_path else ""
+        chosen_text = " (chosen at random; stored with the run)" if chosen else ""
+        outcome = RunOutcome(run_id=run_id, db=db, scenario=scenario, status="running",
+                             games_requested=requested, games_completed=0,
+                             seed_chosen=chosen)
+        if scenario.tournament is not None:
+            n_cells = len(scenario.variants) * len(scenario.tournament.fields)
+            progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {n_cells} "
+                         f"tournament cell{'s' * (n_cells != 1)} (variant x field) x "
+                         f"{scenario.games:,} tournaments ({requested:,} table games), seed "
+                         f"{scenario.seed}{chosen_text}, db {db}")
+            return tournament_run.play(con, outcome, threads=threads,
+                                       batch_tournaments=batch_games, progress=progress,
+                                       stop=stop)
         plural = "s" * (len(cells) != 1)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {len(cells)} "
                      f"cell{plural} x {scenario.games:,} games, seed {scenario.seed}"
-                     f"{' (chosen at random; stored with the run)' if chosen else ''}, db {db}")
-        outcome = RunOutcome(run_id=run_id, db=db, scenario=scenario, status="running",
-                             games_requested=scenario.games * len(cells), games_completed=0,
-                             seed_chosen=chosen)
+                     f"{chosen_text}, db {db}")
         return _play(con, outcome, {}, threads=threads, batch_games=batch_games,
                      progress=progress, stop=stop)
     finally:
@@ -325,6 +355,14 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
         outcome = RunOutcome(run_id=run_id, db=db, scenario=stored, status="running",
                              games_requested=info["games_requested"],
                              games_completed=sum(done.values()))
+        if stored.tournament is not None:
+            from . import tournament_run
+            progress.log(f"resuming tournament run {run_id}: scenario {stored.name!r}, "
+                         f"{outcome.games_completed:,} of {outcome.games_requested:,} table "
+                         f"games stored, seed {stored.seed}, db {db}")
+            return tournament_run.play(con, outcome, threads=threads,
+                                       batch_tournaments=batch_games, progress=progress,
+                                       stop=stop)
         progress.log(f"resuming run {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} games stored, "
                      f"seed {stored.seed}, db {db}")
@@ -762,6 +800,16 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
                            f"run {run_id} has no stored games for {cell_label(cell)}",
                            exit_code=2)
         stored = _stored_game(con, run_id, cell, game)
+        seats, seed, index = cell.seats, scenario.seed, game
+        if scenario.tournament is not None:  # a table's game: its seats and its own seed
+            from . import tournament_store
+            table = tournament_store.table_of_game(con, run_id, cell.variant.name,
+                                                   cell.players, game)
+            if table is None:
+                raise RunError(f"game {game} of {cell_label(cell)} in run {run_id} belongs to "
+                               "no tournament table", exit_code=1)
+            seats = tuple(scenario.tournament.seat(p) for p in table["profiles"])
+            seed, index = int(table["game_seed"]), 0
     finally:
         con.close()
 
@@ -770,8 +818,8 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
 
     if engine_cache_is_warm("_play_games") is False and progress is not None:
         progress.log(COMPILE_MESSAGE)
-    trace = trace_game(rules=cell.variant.rules, players=cell.players, seats=cell.seats,
-                       seed=scenario.seed, game=game)
+    trace = trace_game(rules=cell.variant.rules, players=cell.players, seats=seats,
+                       seed=seed, game=index)
     text = format_trace(trace)
     n_rounds = stored["games"][0]["rounds"] if stored["games"] else 0
     if round is not None:

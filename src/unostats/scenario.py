@@ -21,6 +21,32 @@ counts merge key by key, and defaults such as ``target_score`` resolve at the en
 
 ``--set path=value`` overrides (``apply_overrides``) edit the parsed file before validation, so a
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
+
+Tournaments (RULES.md section 9): a file with a ``tournament:`` section plays whole championships
+instead of games (``tournament.py`` describes the bracket). Its ``games`` is the number of
+tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
+(table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::
+
+    tournament:
+      entrants: 36              # default for every field
+      table_size: 6             # default 6 (TOUR)
+      consolation: true         # first-stage losers play their own tournament (default false)
+      stages:                   # the last stage is the final (no advance)
+        - name: group
+          advance:              # a number, or a rule by the bracket's entrant count
+            - {entrants_at_most: 24, advance: 3}
+            - {advance: 2}      # the last rule has no entrants_at_most
+        - {name: semifinal, advance: 1}
+        - {name: final}
+      profiles:                 # name -> a seat mapping (policy, behaviour)
+        casual: {policy: random, behaviour: {forget_uno: 0.2}}
+      fields:                   # each one is a cell (x every variant)
+        - name: evening
+          mix: {casual: 30, regular: rest}   # counts per profile; at most one `rest`
+
+Entrant counts are resolved (``rest`` and a field's default ``entrants``) in the canonical form,
+and every field's brackets (main and consolation) are checked: each non-final stage must knock
+someone out at every table and the final must fit at one table.
 """
 
 from __future__ import annotations
@@ -41,9 +67,26 @@ import yaml
 
 from . import cards, rules
 from .seats import Seat
+from .tournament import (
+    DEFAULT_TABLE_SIZE,
+    ENTRANTS_RANGE,
+    TABLE_SIZE_RANGE,
+    AdvanceRule,
+    Field,
+    PlanError,
+    Stage,
+    TournamentSpec,
+)
 
-TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants")
+TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament")
 REQUIRED_TOP_KEYS = ("name", "games", "players", "variants")
+REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
+TOURNAMENT_KEYS = ("entrants", "table_size", "consolation", "stages", "profiles", "fields")
+REQUIRED_TOURNAMENT_KEYS = ("stages", "profiles", "fields")
+STAGE_KEYS = ("name", "advance")
+ADVANCE_RULE_KEYS = ("entrants_at_most", "advance")
+FIELD_KEYS = ("name", "description", "entrants", "mix")
+REST = "rest"  # a field's mix: this profile fills the field up to its entrant count
 VARIANT_KEYS = ("name", "description", "extends", "rules")
 SEAT_KEYS = ("policy", "behaviour")
 PLAYERS_RANGE = (2, 10)  # RULES.md S1
@@ -89,6 +132,9 @@ class Scenario:
     source_path: Path | None = None
     source_text: str = ""
     overrides: tuple[str, ...] = ()  # the --set expressions applied, as given
+    # A tournament scenario: ``games`` is tournaments per variant x field, ``players`` the table
+    # sizes its brackets play, and each table's seats come from the profiles (cells have none).
+    tournament: TournamentSpec | None = None
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -96,9 +142,11 @@ class Scenario:
         return (self.seats_spec,) * players
 
     def cells(self) -> Iterator[Cell]:
+        """Every variant x player count. In a tournament scenario these are the cells its table
+        games are stored in (one per table size) and their seats are empty: they vary by table."""
         for variant in self.variants:
             for n in self.players:
-                yield Cell(variant, n, self.seats_for(n))
+                yield Cell(variant, n, () if self.tournament else self.seats_for(n))
 
     def with_seed(self, seed: int) -> Scenario:
         return replace(self, seed=seed)
@@ -107,7 +155,7 @@ class Scenario:
         """Canonical form: every default resolved; what the hash identifies."""
         seats = ([_seat_dict(s) for s in self.seats_spec] if isinstance(self.seats_spec, tuple)
                  else _seat_dict(self.seats_spec))
-        return {
+        out = {
             "name": self.name,
             "description": self.description,
             "seed": self.seed,
@@ -117,6 +165,10 @@ class Scenario:
             "variants": [{"name": v.name, "description": v.description,
                           "rules": v.rules.as_dict()} for v in self.variants],
         }
+        if self.tournament is not None:  # players and seats follow from the tournament
+            del out["players"], out["seats"]
+            out["tournament"] = self.tournament.resolved()
+        return out
 
     def canonical_json(self) -> str:
         return json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"))
@@ -423,22 +475,39 @@ class _Resolver:
             self.add((), f"the top level must be a mapping with keys {', '.join(TOP_KEYS)}; "
                          f"got {_describe(raw) if not isinstance(raw, list) else 'a list'}")
             return None
-        self.report.keys(raw, (), TOP_KEYS, REQUIRED_TOP_KEYS)
+        is_tournament = "tournament" in raw
+        self.report.keys(raw, (), TOP_KEYS,
+                         REQUIRED_TOURNAMENT_TOP_KEYS if is_tournament else REQUIRED_TOP_KEYS)
         out: dict[str, Any] = {
             "name": self._string(raw, "name", ()) if "name" in raw else None,
             "description": self._string(raw, "description", (), default=""),
             "seed": None,
             "games": None,
-            "players": self.players(raw["players"]) if "players" in raw else None,
+            "players": None,
+            "tournament": None,
         }
         if raw.get("seed") is not None:
             out["seed"] = self._int(raw["seed"], ("seed",), 0, SEED_MAX,
                                     f"an integer from 0 to {SEED_MAX}")
         if "games" in raw:
             out["games"] = self._int(raw["games"], ("games",), 1, 10**12,
-                                     "an integer >= 1 (games per cell)")
-        out["seats"] = self.seats(raw.get("seats"), out["players"])
+                                     "an integer >= 1 (tournaments per variant and field)"
+                                     if is_tournament else "an integer >= 1 (games per cell)")
         out["variants"] = self.variants(raw["variants"]) if "variants" in raw else None
+        if is_tournament:
+            for key in ("players", "seats"):
+                if key in raw:
+                    self.add((key,), f"not used in a tournament scenario: {key} come from "
+                             + ("tournament.table_size and the entrants (tables are balanced)"
+                                if key == "players" else "tournament.profiles")
+                             + "; remove it")
+            out["tournament"] = self.tournament(raw["tournament"])
+            if out["tournament"] is not None:
+                out["players"] = out["tournament"].table_sizes()
+            out["seats"] = _make_seat("random", _behaviour_defaults())  # unused placeholder
+            return out
+        out["players"] = self.players(raw["players"]) if "players" in raw else None
+        out["seats"] = self.seats(raw.get("seats"), out["players"])
         return out
 
     def players(self, value: Any) -> tuple[int, ...] | None:
@@ -516,6 +585,247 @@ class _Resolver:
             self.add(path, f"{value} is out of range: expected {what}")
             return None
         return float(value)
+
+    # -- tournament ----------------------------------------------------------------------
+    def tournament(self, value: Any) -> TournamentSpec | None:
+        path: KeyPath = ("tournament",)
+        if not isinstance(value, dict):
+            self.add(path, "expected a mapping with keys "
+                           f"{', '.join(TOURNAMENT_KEYS)}, got {_describe(value)}")
+            return None
+        self.report.keys(value, path, TOURNAMENT_KEYS, REQUIRED_TOURNAMENT_KEYS)
+        lo, hi = ENTRANTS_RANGE
+        entrants = None
+        if value.get("entrants") is not None:
+            entrants = self._int(value["entrants"], path + ("entrants",), lo, hi,
+                                 f"an entrant count from {lo} to {hi}")
+        tlo, thi = TABLE_SIZE_RANGE
+        table_size = self._int(value.get("table_size", DEFAULT_TABLE_SIZE),
+                               path + ("table_size",), tlo, thi,
+                               f"players per table, from {tlo} to {thi}")
+        consolation = value.get("consolation", False)
+        if not isinstance(consolation, bool):
+            self.add(path + ("consolation",), f"expected true or false, got "
+                                              f"{_describe(consolation)}")
+            consolation = None
+        stages = self.stages(value.get("stages"), path + ("stages",), table_size) \
+            if "stages" in value else None
+        profiles = self.profiles(value.get("profiles"), path + ("profiles",)) \
+            if "profiles" in value else None
+        fields = self.fields(value.get("fields"), path + ("fields",), profiles, entrants) \
+            if "fields" in value else None
+        if None in (table_size, consolation, stages, profiles, fields) or \
+                ("entrants" in value and value["entrants"] is not None and entrants is None):
+            return None
+        spec = TournamentSpec(table_size=table_size, stages=stages, profiles=profiles,
+                              fields=fields, consolation=consolation, entrants=entrants)
+        ok = True
+        for i, fld in enumerate(fields):
+            try:
+                spec.brackets(fld)
+            except PlanError as e:
+                raw_field = value["fields"][i]
+                where = path + ("fields", i) + (("entrants",) if "entrants" in raw_field else ())
+                self.add(where, f"field {fld.name!r} ({fld.entrants} entrants) cannot be "
+                                f"played: {e}")
+                ok = False
+        return spec if ok else None
+
+    def stages(self, value: Any, path: KeyPath, table_size: int | None
+               ) -> tuple[Stage, ...] | None:
+        if not isinstance(value, list) or not value:
+            self.add(path, "expected a non-empty list of stages (name, advance), the last one "
+                           f"the final; got {_describe(value)}")
+            return None
+        out: list[Stage] = []
+        seen: dict[str, int] = {}
+        for i, item in enumerate(value):
+            where = path + (i,)
+            last = i == len(value) - 1
+            if not isinstance(item, dict):
+                self.add(where, f"expected a stage mapping with keys {', '.join(STAGE_KEYS)}, "
+                                f"got {_describe(item)}")
+                continue
+            self.report.keys(item, where, STAGE_KEYS, ("name",) if last else ("name", "advance"))
+            name = self._string(item, "name", where) if "name" in item else None
+            if name is not None and name in seen:
+                self.add(where + ("name",), f"duplicate stage name {name!r} (stage {seen[name]})")
+                name = None
+            if name is not None:
+                seen[name] = i
+            rules_: tuple[AdvanceRule, ...] | None = ()
+            if last and "advance" in item:
+                self.add(where + ("advance",), "the last stage is the final: its table's best "
+                                               "player is the champion, nobody advances; remove "
+                                               "advance or add a stage after it")
+                rules_ = None
+            elif "advance" in item:
+                rules_ = self.advance(item["advance"], where + ("advance",), table_size)
+            if name is not None and rules_ is not None and (last or rules_):
+                out.append(Stage(name, rules_))
+        return tuple(out) if len(out) == len(value) else None
+
+    def advance(self, value: Any, path: KeyPath, table_size: int | None
+                ) -> tuple[AdvanceRule, ...] | None:
+        top = (table_size or TABLE_SIZE_RANGE[1]) - 1
+        what = f"players per table who go on, from 1 to {top}"
+        if isinstance(value, int) and not isinstance(value, bool):
+            k = self._int(value, path, 1, top, what)
+            return None if k is None else (AdvanceRule(k),)
+        if not isinstance(value, list) or not value:
+            self.add(path, f"expected {what}, or a list of rules by entrant count like "
+                           "[{entrants_at_most: 24, advance: 3}, {advance: 2}]; got "
+                           f"{_describe(value)}")
+            return None
+        out: list[AdvanceRule] = []
+        ok = True
+        previous = None
+        for i, item in enumerate(value):
+            where = path + (i,)
+            last = i == len(value) - 1
+            if not isinstance(item, dict):
+                self.add(where, f"expected a mapping with keys {', '.join(ADVANCE_RULE_KEYS)}, "
+                                f"got {_describe(item)}")
+                ok = False
+                continue
+            self.report.keys(item, where, ADVANCE_RULE_KEYS, ("advance",))
+            k = self._int(item["advance"], where + ("advance",), 1, top, what) \
+                if "advance" in item else None
+            at_most = item.get("entrants_at_most")
+            if at_most is None and not last:
+                self.add(where, "only the last rule may leave out entrants_at_most (it applies "
+                                "to any larger number of entrants)")
+                ok = False
+            elif at_most is not None and last:
+                self.add(where + ("entrants_at_most",), "the last rule applies to any larger "
+                         "number of entrants: leave out entrants_at_most")
+                ok = False
+            elif at_most is not None:
+                lo, hi = ENTRANTS_RANGE
+                at_most = self._int(at_most, where + ("entrants_at_most",), lo, hi,
+                                    f"an entrant count from {lo} to {hi}")
+                if at_most is not None and previous is not None and at_most <= previous:
+                    self.add(where + ("entrants_at_most",), f"{at_most} must be larger than the "
+                             f"rule before it ({previous}): rules go from few entrants to many")
+                    at_most = None
+                if at_most is None:
+                    ok = False
+                previous = at_most if at_most is not None else previous
+            if k is None:
+                ok = False
+            else:
+                out.append(AdvanceRule(k, at_most))
+        return tuple(out) if ok else None
+
+    def profiles(self, value: Any, path: KeyPath) -> dict[str, Seat] | None:
+        if not isinstance(value, dict) or not value:
+            self.add(path, "expected a non-empty mapping of profile names to seat mappings "
+                           f"({', '.join(SEAT_KEYS)}); got {_describe(value)}")
+            return None
+        out: dict[str, Seat] = {}
+        ok = True
+        for name, seat in value.items():
+            if not isinstance(name, str) or not name.strip() or name == REST:
+                self.add(path + (name,), f"a profile name must be a non-empty string other "
+                                         f"than {REST!r}, got {_describe(name)}")
+                ok = False
+                continue
+            checked = self.seat(seat if seat is not None else {}, path + (name,))
+            if checked is None:
+                ok = False
+            else:
+                out[name] = checked
+        return dict(sorted(out.items())) if ok else None
+
+    def fields(self, value: Any, path: KeyPath, profiles: dict[str, Seat] | None,
+               entrants: int | None) -> tuple[Field, ...] | None:
+        if not isinstance(value, list) or not value:
+            self.add(path, "expected a non-empty list of fields (name, mix, entrants, "
+                           f"description); got {_describe(value)}")
+            return None
+        out: list[Field] = []
+        seen: dict[str, int] = {}
+        for i, item in enumerate(value):
+            where = path + (i,)
+            if not isinstance(item, dict):
+                self.add(where, f"expected a field mapping with keys {', '.join(FIELD_KEYS)}, "
+                                f"got {_describe(item)}")
+                continue
+            self.report.keys(item, where, FIELD_KEYS, ("name", "mix"))
+            name = self._string(item, "name", where) if "name" in item else None
+            if name is not None and name in seen:
+                line = self.report.origins.locate(path + (seen[name], "name"))[1]
+                self.add(where + ("name",), f"duplicate field name {name!r} (first used at "
+                                            f"line {line})")
+                name = None
+            if name is not None:
+                seen[name] = i
+            description = self._string(item, "description", where, default="")
+            count = entrants
+            if item.get("entrants") is not None:
+                lo, hi = ENTRANTS_RANGE
+                count = self._int(item["entrants"], where + ("entrants",), lo, hi,
+                                  f"an entrant count from {lo} to {hi}")
+                if count is None:
+                    continue
+            mix = self.mix(item.get("mix"), where + ("mix",), profiles, count) \
+                if "mix" in item else None
+            if None not in (name, description, mix):
+                total = sum(c for _, c in mix)
+                out.append(Field(name, total, mix, description))
+        return tuple(out) if len(out) == len(value) else None
+
+    def mix(self, value: Any, path: KeyPath, profiles: dict[str, Seat] | None,
+            entrants: int | None) -> tuple[tuple[str, int], ...] | None:
+        if not isinstance(value, dict) or not value:
+            self.add(path, "expected a mapping of profile names to entrant counts (one may be "
+                           f"{REST!r}), got {_describe(value)}")
+            return None
+        counts: dict[str, int] = {}
+        rest: list[str] = []
+        ok = True
+        for name, count in value.items():
+            if profiles is not None and name not in profiles:
+                self.add(path + (name,), f"unknown profile {name!r}; "
+                         f"{_did_you_mean(name, list(profiles))}profiles: "
+                         f"{', '.join(profiles)}")
+                ok = False
+                continue
+            if count == REST:
+                rest.append(name)
+                continue
+            checked = self._int(count, path + (name,), 0, ENTRANTS_RANGE[1],
+                                f"an entrant count >= 0 or {REST!r}")
+            if checked is None:
+                ok = False
+            else:
+                counts[name] = checked
+        if len(rest) > 1:
+            self.add(path, f"only one profile can be {REST!r}; here: {', '.join(rest)}")
+            ok = False
+        if not ok or profiles is None:
+            return None
+        given = sum(counts.values())
+        if rest:
+            if entrants is None:
+                self.add(path + (rest[0],), f"{REST!r} needs the field's entrant count: set "
+                                            "entrants on the field or the tournament")
+                return None
+            if given > entrants:
+                self.add(path, f"the counts add up to {given}, more than the {entrants} "
+                               f"entrants, leaving nothing for {rest[0]!r}")
+                return None
+            counts[rest[0]] = entrants - given
+        elif entrants is not None and given != entrants:
+            self.add(path, f"the counts add up to {given} but the field has {entrants} "
+                           f"entrants; make them agree or give one profile {REST!r}")
+            return None
+        total = sum(counts.values())
+        lo, hi = ENTRANTS_RANGE
+        if not lo <= total <= hi:
+            self.add(path, f"{total} entrants in all; a field needs from {lo} to {hi}")
+            return None
+        return tuple(sorted((p, c) for p, c in counts.items() if c > 0))
 
     # -- variants ------------------------------------------------------------------------
     def variants(self, value: Any) -> tuple[Variant, ...] | None:
@@ -766,7 +1076,7 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         name=parts["name"], description=parts["description"], seed=parts["seed"],
         games=parts["games"], players=parts["players"], seats_spec=parts["seats"],
         variants=parts["variants"], source_path=path, source_text=text,
-        overrides=tuple(overrides),
+        overrides=tuple(overrides), tournament=parts["tournament"],
     )
 
 

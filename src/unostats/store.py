@@ -10,6 +10,8 @@ Tables (logical keys in brackets; see ``TABLES`` for the columns):
 - ``games`` [run_id, variant, players, game], ``game_seats`` [... game, seat],
   ``rounds`` [... game, round], ``round_seats`` [... game, round, seat]: the engine's frames
   (``engine.simulate``), with the cell columns added on insert.
+- Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
+  ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournament_store``.
 
 Integrity without indexes: DuckDB maintains an ART index per primary key on every insert.
 Measured on 1M rounds + 4M round_seats (+ games, game_seats; 7.5M rows, 2 shared cores, batches
@@ -40,7 +42,7 @@ import os
 import platform
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -51,7 +53,7 @@ import polars as pl
 from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
-SCHEMA_VERSION = 2  # 2: rounds.jump_ins
+SCHEMA_VERSION = 3  # 2: rounds.jump_ins; 3: tournament tables and views (tournament_store)
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
 
@@ -395,8 +397,11 @@ def _create_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     if version is None and _has_user_tables(con):
         raise StoreError(f"{path} is a DuckDB file with other tables, not a unostats results "
                          "database; choose another --db file")
+    from . import tournament_store  # imports this module: import it late
+
     with _transaction(con):
-        for ddl in (*_TABLES_DDL, *_MACROS_DDL, *_VIEWS_DDL):
+        for ddl in (*_TABLES_DDL, *tournament_store.TABLES_DDL, *_MACROS_DDL, *_VIEWS_DDL,
+                    *tournament_store.VIEWS_DDL):
             con.execute(ddl)
         con.execute(
             "INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING",
@@ -459,12 +464,14 @@ def start_run(
     scenario_hash: str,
     variants: Sequence[Mapping[str, Any]],
     versions: Mapping[str, str | None],
+    on_start: Callable[[duckdb.DuckDBPyConnection, str], None] | None = None,
 ) -> str:
     """Record a new run and its cells; returns the run id (8 hex digits unless given).
 
     ``games_requested`` is the total over all cells. ``variants`` items have variant, players,
     rules_json (text or mapping), rules_hash and description. ``versions`` keys are
     ``VERSION_KEYS``; duckdb_version and python_version are filled in when absent.
+    ``on_start(con, run_id)`` adds rows in the same transaction (a tournament run's cells).
     """
     unknown = set(versions) - set(VERSION_KEYS)
     if unknown:
@@ -492,6 +499,8 @@ def start_run(
                 [run_id, v["variant"], v["players"], _as_json_text(v["rules_json"]),
                  v["rules_hash"], v.get("description")],
             )
+        if on_start is not None:
+            on_start(con, run_id)
     return run_id
 
 
@@ -559,20 +568,27 @@ def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, playe
         with _transaction(con):
             _check_cell(con, run_id, variant, players)
             _check_game_range(frames, completed_games(con, run_id, variant, players))
-            params = {"run_id": run_id, "variant": variant, "players": players}
-            for name in frames:
-                select = ", ".join(f"CAST({n} AS {t})" for n, t, _ in FRAME_COLUMNS[name])
-                try:
-                    con.execute(f"INSERT INTO {name} SELECT $run_id, $variant, $players, "
-                                f"{select} FROM {views[name]}", params)
-                except duckdb.Error as e:  # e.g. a value outside its column's type
-                    raise StoreError(
-                        f"cannot store the batch's {name}: {_first_line(str(e))}") from e
+            _insert_frames(con, run_id, variant, players, views)
             con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
                         [n_games, run_id])
     finally:
         for view in views.values():
             con.unregister(view)
+
+
+def _insert_frames(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
+                   views: Mapping[str, str]) -> None:
+    """INSERT the registered frames (table -> registered view name) of one cell; the caller
+    holds the transaction and has checked the game range (tournament_store shares this)."""
+    params = {"run_id": run_id, "variant": variant, "players": players}
+    for name in FRAME_COLUMNS:
+        select = ", ".join(f"CAST({n} AS {t})" for n, t, _ in FRAME_COLUMNS[name])
+        try:
+            con.execute(f"INSERT INTO {name} SELECT $run_id, $variant, $players, "
+                        f"{select} FROM {views[name]}", params)
+        except duckdb.Error as e:  # e.g. a value outside its column's type
+            raise StoreError(
+                f"cannot store the batch's {name}: {_first_line(str(e))}") from e
 
 
 def _check_cell(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int) -> None:
@@ -706,15 +722,20 @@ EXPORT_TABLES = ("runs", "variants", "games", "game_seats", "rounds", "round_sea
 
 def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.PathLike,
                fmt: str = "parquet") -> list[Path]:
-    """Write each table's rows of one run to out_dir/<table>.<fmt>; returns the paths."""
+    """Write each table's rows of one run to out_dir/<table>.<fmt>; returns the paths (a
+    tournament run adds its tournament tables)."""
     if fmt not in ("parquet", "csv"):
         raise StoreError(f"unknown export format {fmt!r}; use parquet or csv")
     run_info(con, run_id)  # clean error for an unknown run
+    from . import tournament_store
+
+    tables = EXPORT_TABLES + (tournament_store.TOURNAMENT_TABLES
+                              if tournament_store.is_tournament_run(con, run_id) else ())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER"
     paths = []
-    for table in EXPORT_TABLES:
+    for table in tables:
         path = out / f"{table}.{fmt}"
         # COPY takes no bound parameters: the id is a stored run id and both literals are quoted.
         con.execute(

@@ -461,4 +461,8 @@ def build_figures(model: ReportModel) -> dict[str, Figure]:
     figs += [rank_scores_figure(model, colour),
              positions_figure(model, "round", colour), positions_figure(model, "game", colour),
              comparison_figure(model, colour), ablation_figure(model, colour)]
+    if model.tournament is not None:
+        from .tournament import tournament_figures
+        figs += [Figure(div_id, fig, caption)
+                 for div_id, fig, caption in tournament_figures(model.tournament)]
     return {f.div_id: f for f in figs if f is not None}

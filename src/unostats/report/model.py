@@ -192,6 +192,7 @@ class ReportModel:
     ablation: tuple[AblationEffect, ...]
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = field(default=())
+    tournament: Any = None  # report.tournament.TournamentSection for tournament runs
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -260,14 +261,18 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
         for r in runs if r.status != "complete")
+    from .tournament import load_tournaments
+
+    tournament = load_tournaments(con, ids)
     if title is None:
-        title = "UNO rules report: " + ", ".join(dict.fromkeys(r.scenario_name for r in runs))
+        title = ("UNO championship report: " if tournament else "UNO rules report: ") + \
+            ", ".join(dict.fromkeys(r.scenario_name for r in runs))
     return ReportModel(
         title=title, generated_at=datetime.now(UTC), db_path=db_path, runs=runs, cells=cells,
         base_label=base_label, measures=measures, round_positions=round_pos,
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
-        findings=findings, notes=notes)
+        findings=findings, notes=notes, tournament=tournament)
 
 
 class _Query:

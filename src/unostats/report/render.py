@@ -242,7 +242,61 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
         comparisons=comparisons, ablation=ablation, spread=spread, runs=runs,
         rule_changes=model.rule_changes, colour=colour, version=__version__,
         games=fmt_number(model.games), rounds=fmt_number(model.rounds),
-        max_players=max(model.players))
+        max_players=max(model.players), tournament=_tournament_view(model))
+
+
+def _tournament_view(model: ReportModel) -> dict[str, Any] | None:
+    """The championship section's tables as display strings (None without tournaments)."""
+    section = model.tournament
+    if section is None:
+        return None
+    from .tournament import profile_colours
+
+    fields = []
+    for f in section.fields:
+        profiles = [{
+            "profile": p.profile, "policy": p.policy, "entrants": p.entrants,
+            "titles": fmt_number(p.titles), "win": fmt_estimate(p.win, "rate"),
+            "edge": fmt_estimate(p.edge), "consolation": fmt_estimate(p.consolation_win, "rate"),
+            "reach": [fmt_estimate(e, "rate") for _, e, _ in p.reach[1:]],
+        } for p in f.profiles]
+        reach_fair = [fmt_pct(x, 2) for _, _, x in f.profiles[0].reach[1:]] if f.profiles else []
+        stages = [{
+            "bracket": s.bracket, "stage": s.stage_name, "tables": s.tables,
+            "players": s.players, "games": fmt_number(s.games),
+            "rounds": fmt_estimate(s.rounds), "turns": fmt_estimate(s.turns),
+            "longest_turns": fmt_estimate(s.longest_turns),
+            "longest_rounds": fmt_estimate(s.longest_rounds)} for s in f.stages]
+        positions = [{
+            "players": p.players, "n": fmt_number(p.n), "fair": fmt_pct(p.fair, 2),
+            "rates": [fmt_estimate(e, "rate") for e in p.rates],
+            "excess": fmt_estimate(p.excess, "diff_rate"), "test": fmt_test(p.test)}
+            for p in f.positions]
+        decided = [{
+            "bracket": d.bracket, "stage": d.stage_name, "tables": fmt_number(d.tables),
+            "by_rank": fmt_number(d.by_rank), "by_rounds_won": fmt_number(d.by_rounds_won),
+            "by_hand_points": fmt_number(d.by_hand_points),
+            "lot": fmt_estimate(d.lot, "rate")} for d in f.decided]
+        lone = None
+        if f.lone is not None:
+            lone = {"profile": f.lone.profile, "against": f.lone.against,
+                    "entrants": f.lone.field_entrants, "win": fmt_estimate(f.lone.win, "rate"),
+                    "fair": fmt_pct(f.lone.fair, 2),
+                    "difference": fmt_estimate(f.lone.difference, "diff_rate"),
+                    "edge": fmt_estimate(f.lone.edge)}
+        fields.append({
+            "label": f.label, "description": f.description, "entrants": f.entrants,
+            "table_size": f.table_size, "tournaments": fmt_number(f.tournaments),
+            "fair": fmt_pct(1 / f.entrants, 2), "stage_names": list(f.stage_names[1:]),
+            "reach_fair": reach_fair, "profiles": profiles, "stages": stages,
+            "evening_turns": fmt_estimate(f.evening_turns),
+            "evening_rounds": fmt_estimate(f.evening_rounds),
+            "evening_p90": fmt_number(f.evening_p90_turns, 0),
+            "main_turns": fmt_estimate(f.main_turns), "positions": positions,
+            "decided": decided, "champion_lot": fmt_estimate(f.champion_by_lot, "rate"),
+            "lone": lone})
+    return {"fields": fields, "colour": profile_colours(section),
+            "lone": [f for f in fields if f["lone"]]}
 
 
 def _findings_table(model: ReportModel) -> dict[str, Any]:

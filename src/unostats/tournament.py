@@ -1,0 +1,467 @@
+"""Championships (RULES.md section 9, TOUR): the bracket, the draw by lot, who advances.
+
+A tournament scenario (``tournament:`` in a scenario file, validated by ``scenario.py``) names the
+entrant profiles (a play policy and behaviour each), one or more *fields* (how many entrants of
+each profile), the table size and the stages. One tournament of a field goes:
+
+1. Stage by stage, the stage's players are drawn by lot onto ``ceil(players / table_size)``
+   tables whose sizes differ by at most one (seat order = draw order). Every table plays one game
+   of the variant (to its target score, 500 under TOUR).
+2. The best ``advance`` players of each table go on to the next stage. ``advance`` is a number or
+   a rule by the bracket's number of entrants (TOUR: "the best 2 of each table, or 3, depending on
+   the number of entrants"). When a stage's players fit at one table, that table is the final and
+   the stages in between are skipped. The final's best player is the champion.
+3. With ``consolation``, the players knocked out in the first stage play a consolation tournament
+   with the same stages and rules (TOUR T3), its advance rule evaluated with its own entrant count.
+
+Who is better at a table: the engine's game rank (1 = best, by the variant's scoring; ties share a
+rank), then more rounds won in that game, then fewer points left in hand at the ends of the game's
+rounds (what the player gave away), then the lot. Ties on rank are common in winner-takes-all
+games: players who never won a round all score 0, and at a table of 6 the third and fourth often
+both have 0. ``TableResult.decided_by`` says which criterion separated the last player who went
+on from the first who did not (at a final: the champion from the runner-up).
+
+Final places (competition ranking, per bracket): players who reached a later stage are better;
+within the stage they were knocked out in, the better finish at their table (1st, 2nd, ...) is
+better; equal stage and finish share a place (two semifinal runners-up are both 3rd of a final of
+two). Exactly one champion per bracket.
+
+Randomness: tournament ``t`` of a field is a pure function of (scenario, engine version, seed, t):
+every draw, every tie-break lot and every table game's seed comes from its own
+``numpy.random.SeedSequence(seed, spawn_key=(field key, t, purpose, bracket, stage[, table]))``,
+so nothing depends on batch sizes, threads, other fields or where a run resumed. The field key is
+a hash of the field's name, so a field's tournaments do not change when other fields are added.
+The variant is not in the key: the same field under two variants gets the same draws (common
+random numbers make the variants' comparison sharper).
+
+This module is pure Python with an injectable table player (``play_tournament(..., play_table)``),
+so the bracket logic is tested on hand-made games; ``tournament_run`` plugs in the engine.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .seats import Seat
+
+MAIN = "main"
+CONSOLATION = "consolation"
+BRACKETS = (MAIN, CONSOLATION)
+DECIDED_BY = ("rank", "rounds_won", "hand_points", "lot")
+ENTRANTS_RANGE = (2, 10_000)
+TABLE_SIZE_RANGE = (2, 10)  # the engine's player counts (RULES.md S1)
+DEFAULT_TABLE_SIZE = 6  # TOUR T1
+
+# Purposes in the seed key (never renumber: stored runs depend on them).
+_DRAW, _GAME, _LOT = 0, 1, 2
+_BRACKET_CODE = {MAIN: 0, CONSOLATION: 1}
+
+
+class PlanError(ValueError):
+    """A bracket cannot be played with these entrants (the message says why)."""
+
+
+# --- Specification -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AdvanceRule:
+    """``advance`` players per table go on when the bracket has at most ``entrants_at_most``
+    entrants (None: any number)."""
+
+    advance: int
+    entrants_at_most: int | None = None
+
+    def resolved(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"advance": self.advance}
+        if self.entrants_at_most is not None:
+            out["entrants_at_most"] = self.entrants_at_most
+        return out
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    advance: tuple[AdvanceRule, ...] = ()  # empty for the last stage (the final)
+
+    def advancers(self, entrants: int) -> int:
+        """Players per table who go on, for a bracket of ``entrants``."""
+        for rule in self.advance:
+            if rule.entrants_at_most is None or entrants <= rule.entrants_at_most:
+                return rule.advance
+        raise PlanError(f"stage {self.name!r} has no advance rule for {entrants} entrants")
+
+    def resolved(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        if self.advance:
+            simple = len(self.advance) == 1 and self.advance[0].entrants_at_most is None
+            out["advance"] = (self.advance[0].advance if simple
+                              else [r.resolved() for r in self.advance])
+        return out
+
+
+@dataclass(frozen=True)
+class Field:
+    """Who enters: ``mix`` is (profile, count) sorted by profile name; counts sum to
+    ``entrants``. Entrant ids 0..entrants-1 follow that order (the draw shuffles them)."""
+
+    name: str
+    entrants: int
+    mix: tuple[tuple[str, int], ...]
+    description: str = ""
+
+    def entrant_profiles(self) -> tuple[str, ...]:
+        return tuple(p for p, count in self.mix for _ in range(count))
+
+    def count(self, profile: str) -> int:
+        return dict(self.mix).get(profile, 0)
+
+    @property
+    def key(self) -> int:
+        """The field's part of every seed key: a hash of its name."""
+        return int.from_bytes(hashlib.sha256(self.name.encode()).digest()[:4], "little")
+
+    def resolved(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "entrants": self.entrants,
+                "mix": {p: c for p, c in self.mix}}
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """One stage as a bracket plays it."""
+
+    stage: int  # index into TournamentSpec.stages
+    name: str
+    players: int
+    tables: tuple[int, ...]  # players at each table
+    advance: int  # per table; 0 at the final
+
+    @property
+    def is_final(self) -> bool:
+        return self.advance == 0
+
+    @property
+    def advancing(self) -> int:
+        return self.advance * len(self.tables)
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    table_size: int
+    stages: tuple[Stage, ...]
+    profiles: Mapping[str, Seat]  # by name, sorted
+    fields: tuple[Field, ...]
+    consolation: bool = False
+    entrants: int | None = None  # the file's default entrant count (fields may override)
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "entrants": self.entrants,
+            "table_size": self.table_size,
+            "consolation": self.consolation,
+            "stages": [s.resolved() for s in self.stages],
+            "profiles": {name: {"policy": s.policy, "behaviour": dict(s.behaviour)}
+                         for name, s in self.profiles.items()},
+            "fields": [f.resolved() for f in self.fields],
+        }
+
+    def plan(self, entrants: int) -> tuple[StagePlan, ...]:
+        return plan_bracket(self.stages, self.table_size, entrants)
+
+    def brackets(self, fld: Field) -> tuple[tuple[StagePlan, ...], tuple[StagePlan, ...]]:
+        """The main bracket's plan and the consolation's (empty without one)."""
+        main = self.plan(fld.entrants)
+        knocked_out = consolation_entrants(main) if self.consolation else 0
+        return main, (self.plan(knocked_out) if knocked_out >= 2 else ())
+
+    def games_per_tournament(self, fld: Field) -> int:
+        return sum(len(s.tables) for plan in self.brackets(fld) for s in plan)
+
+    def table_sizes(self) -> tuple[int, ...]:
+        """Every table size some stage of some field plays (the run's player-count cells)."""
+        return tuple(sorted({n for f in self.fields for plan in self.brackets(f)
+                             for s in plan for n in s.tables}))
+
+    def seat(self, profile: str) -> Seat:
+        return self.profiles[profile]
+
+
+def balanced_tables(players: int, table_size: int) -> tuple[int, ...]:
+    """``ceil(players / table_size)`` tables whose sizes differ by at most one, larger first."""
+    tables = max(1, math.ceil(players / table_size))
+    base, extra = divmod(players, tables)
+    return tuple(base + 1 if i < extra else base for i in range(tables))
+
+
+def plan_bracket(stages: Sequence[Stage], table_size: int,
+                 entrants: int) -> tuple[StagePlan, ...]:
+    """The stages a bracket of ``entrants`` plays; raises PlanError if it cannot be played."""
+    if entrants < 2:
+        raise PlanError(f"{entrants} entrants: a bracket needs at least 2")
+    out: list[StagePlan] = []
+    players, i = entrants, 0
+    while True:
+        last = i == len(stages) - 1
+        if not last and players <= table_size:  # one table: it is the final
+            i, last = len(stages) - 1, True
+        stage = stages[i]
+        if last:
+            if players > table_size:
+                before = f"after stage {out[-1].name!r} " if out else ""
+                raise PlanError(
+                    f"{players} players would reach the final {stage.name!r} {before}with "
+                    f"{entrants} entrants, more than one table of {table_size}: add a stage or "
+                    "let fewer players advance")
+            out.append(StagePlan(i, stage.name, players, (players,), 0))
+            return tuple(out)
+        tables = balanced_tables(players, table_size)
+        k = stage.advancers(entrants)
+        if k >= min(tables):
+            raise PlanError(
+                f"stage {stage.name!r} with {entrants} entrants: {k} of each table advance, but "
+                f"its {players} players sit at tables of {', '.join(map(str, tables))}, so a "
+                f"table of {min(tables)} would knock nobody out")
+        out.append(StagePlan(i, stage.name, players, tables, k))
+        players, i = k * len(tables), i + 1
+
+
+def consolation_entrants(main: Sequence[StagePlan]) -> int:
+    """Players knocked out in the main bracket's first stage (0 if it is the final)."""
+    first = main[0]
+    return 0 if first.is_final else first.players - first.advancing
+
+
+# --- Seeds -------------------------------------------------------------------------------------
+
+def _sequence(seed: int, fld: Field, t: int, *key: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(entropy=seed, spawn_key=(fld.key, t, *key))
+
+
+def _rng(seed: int, fld: Field, t: int, *key: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(_sequence(seed, fld, t, *key)))
+
+
+def game_seed(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int) -> int:
+    """The engine seed of one table's game (63 bits; the engine plays it as its game 0)."""
+    state = _sequence(seed, fld, t, _GAME, _BRACKET_CODE[bracket], stage, table)
+    return int(state.generate_state(1, np.uint64)[0]) & (2**63 - 1)
+
+
+def draw(seed: int, fld: Field, t: int, bracket: str, plan: StagePlan,
+         players: Sequence[int]) -> list[tuple[int, ...]]:
+    """The draw by lot of one stage: the entrants at each table, in seat order."""
+    order = _rng(seed, fld, t, _DRAW, _BRACKET_CODE[bracket], plan.stage).permutation(
+        np.array(sorted(players), dtype=np.int64))
+    out, at = [], 0
+    for size in plan.tables:
+        out.append(tuple(int(e) for e in order[at:at + size]))
+        at += size
+    return out
+
+
+def lot(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int,
+        players: int) -> tuple[int, ...]:
+    """Each seat's lot number (0 = best) for ties that rank and rounds won leave open."""
+    perm = _rng(seed, fld, t, _LOT, _BRACKET_CODE[bracket], stage, table).permutation(players)
+    return tuple(int(x) for x in perm)
+
+
+# --- One table ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TableGame:
+    """What a bracket needs from one table's game (per seat, seat order)."""
+
+    rank: tuple[int, ...]  # engine rank, 1 = best, ties share
+    rounds_won: tuple[int, ...]
+    first_position: tuple[int, ...]  # position in round 1 (0 acts first)
+    rounds: int
+    turns: int
+    hand_points: tuple[int, ...] = ()  # points left in hand, summed over the rounds (() = 0s)
+    payload: Any = None  # the engine's frames, stored by tournament_run
+
+    def points_left(self, seat: int) -> int:
+        return self.hand_points[seat] if self.hand_points else 0
+
+
+PlayTable = Callable[[tuple[Seat, ...], int], TableGame]  # (seats, game seed) -> game
+
+
+def finish_order(game: TableGame, lots: Sequence[int]) -> tuple[int, ...]:
+    """Seats best first: rank, then more rounds won, then fewer points left in hand, then the
+    lot."""
+    seats = range(len(game.rank))
+    return tuple(sorted(seats, key=lambda s: (game.rank[s], -game.rounds_won[s],
+                                              game.points_left(s), lots[s])))
+
+
+def decided_by(game: TableGame, order: Sequence[int], boundary: int) -> str:
+    """What separated ``order[boundary - 1]`` (the last to go on) from ``order[boundary]``."""
+    a, b = order[boundary - 1], order[boundary]
+    if game.rank[a] != game.rank[b]:
+        return "rank"
+    if game.rounds_won[a] != game.rounds_won[b]:
+        return "rounds_won"
+    if game.points_left(a) != game.points_left(b):
+        return "hand_points"
+    return "lot"
+
+
+@dataclass(frozen=True)
+class TableResult:
+    bracket: str
+    stage: StagePlan
+    table: int  # 0-based within the stage
+    entrants: tuple[int, ...]  # entrant in each seat
+    profiles: tuple[str, ...]  # their profiles
+    game_seed: int
+    game: TableGame
+    finish: tuple[int, ...]  # entrants best first
+    decided_by: str
+
+    @property
+    def advancers(self) -> tuple[int, ...]:
+        return () if self.stage.is_final else self.finish[:self.stage.advance]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One entrant's result in one bracket."""
+
+    stage: int  # index into the spec's stages of the last stage played
+    stage_name: str
+    finish: int  # 1-based finish at that stage's table
+    place: int  # competition ranking: 1 + players strictly better
+
+
+@dataclass(frozen=True)
+class EntrantResult:
+    entrant: int
+    profile: str
+    main: Standing
+    first_table: int
+    first_seat: int
+    first_position: int
+    first_table_players: int
+    advanced_first: bool  # went on from the first stage (False if the first stage is the final)
+    consolation: Standing | None = None
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    field: Field
+    index: int
+    tables: tuple[TableResult, ...]  # in play order: main stages, then consolation stages
+    entrants: tuple[EntrantResult, ...]
+    champion: int
+    consolation_champion: int | None
+
+    def games(self) -> int:
+        return len(self.tables)
+
+
+# --- Playing -----------------------------------------------------------------------------------
+
+def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
+                    play_table: PlayTable) -> TournamentResult:
+    """Play tournament ``index`` of ``fld``: the main bracket, then the consolation."""
+    profiles = fld.entrant_profiles()
+    main_plan, cons_plan = spec.brackets(fld)
+    main_tables, main_standing = _play_bracket(
+        spec, fld, seed, index, MAIN, main_plan, range(fld.entrants), profiles, play_table)
+    cons_tables: list[TableResult] = []
+    cons_standing: dict[int, Standing] = {}
+    if cons_plan:
+        first_advancers = {e for t in main_tables if t.stage.stage == main_plan[0].stage
+                           for e in t.advancers}
+        knocked_out = [e for e in range(fld.entrants) if e not in first_advancers]
+        cons_tables, cons_standing = _play_bracket(
+            spec, fld, seed, index, CONSOLATION, cons_plan, knocked_out, profiles, play_table)
+
+    first_stage = main_plan[0]
+    seat_of: dict[int, tuple[int, int, TableResult]] = {}
+    for t in main_tables:
+        if t.bracket == MAIN and t.stage == first_stage:
+            for seat, e in enumerate(t.entrants):
+                seat_of[e] = (t.table, seat, t)
+    entrants = []
+    for e in range(fld.entrants):
+        table_no, seat, t = seat_of[e]
+        entrants.append(EntrantResult(
+            entrant=e, profile=profiles[e], main=main_standing[e], first_table=table_no,
+            first_seat=seat, first_position=t.game.first_position[seat],
+            first_table_players=len(t.entrants), advanced_first=e in t.advancers,
+            consolation=cons_standing.get(e)))
+    champion = main_tables[-1].finish[0]
+    return TournamentResult(
+        field=fld, index=index, tables=tuple(main_tables + cons_tables),
+        entrants=tuple(entrants), champion=champion,
+        consolation_champion=cons_tables[-1].finish[0] if cons_tables else None)
+
+
+def _play_bracket(spec: TournamentSpec, fld: Field, seed: int, t: int, bracket: str,
+                  plan: Sequence[StagePlan], players: Sequence[int], profiles: Sequence[str],
+                  play_table: PlayTable) -> tuple[list[TableResult], dict[int, Standing]]:
+    tables: list[TableResult] = []
+    last: dict[int, tuple[StagePlan, int]] = {}  # entrant -> (last stage, finish there)
+    current = list(players)
+    for stage in plan:
+        going_on: list[int] = []
+        for table_no, seated in enumerate(draw(seed, fld, t, bracket, stage, current)):
+            seats = tuple(spec.seat(profiles[e]) for e in seated)
+            gseed = game_seed(seed, fld, t, bracket, stage.stage, table_no)
+            game = play_table(seats, gseed)
+            lots = lot(seed, fld, t, bracket, stage.stage, table_no, len(seated))
+            order = finish_order(game, lots)
+            boundary = 1 if stage.is_final else stage.advance
+            result = TableResult(
+                bracket=bracket, stage=stage, table=table_no, entrants=seated,
+                profiles=tuple(profiles[e] for e in seated), game_seed=gseed, game=game,
+                finish=tuple(seated[s] for s in order),
+                decided_by=decided_by(game, order, boundary))
+            tables.append(result)
+            for pos, e in enumerate(result.finish):
+                last[e] = (stage, pos + 1)
+            going_on.extend(result.advancers)
+        current = going_on
+    return tables, _standings(last)
+
+
+def _standings(last: Mapping[int, tuple[StagePlan, int]]) -> dict[int, Standing]:
+    keys = {e: (-stage.stage, finish) for e, (stage, finish) in last.items()}
+    ranked = sorted(keys.values())
+    out = {}
+    for e, (stage, finish) in last.items():
+        better = bisect.bisect_left(ranked, keys[e])  # entrants strictly better
+        out[e] = Standing(stage.stage, stage.name, finish, better + 1)
+    return out
+
+
+@dataclass(frozen=True)
+class FieldPlan:
+    """A field's brackets, for storing and describing a run."""
+
+    field: Field
+    main: tuple[StagePlan, ...]
+    consolation: tuple[StagePlan, ...] = field(default=())
+
+    @classmethod
+    def of(cls, spec: TournamentSpec, fld: Field) -> FieldPlan:
+        main, cons = spec.brackets(fld)
+        return cls(fld, main, cons)
+
+    def stages(self) -> Iterator[tuple[str, StagePlan]]:
+        for s in self.main:
+            yield MAIN, s
+        for s in self.consolation:
+            yield CONSOLATION, s
+
+    @property
+    def games(self) -> int:
+        return sum(len(s.tables) for _, s in self.stages())

@@ -1,0 +1,85 @@
+"""The championship report in headless Chromium (as test_report_browser.py, whose browser driver
+this reuses): every chart of a tournament run's report renders offline, the championship
+charts have traces, the console stays clean, and a screenshot is saved. Skipped without
+Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from test_report_browser import CHROMIUM, Browser, wait_for_charts
+from unostats import run
+from unostats.report import build_report
+from unostats.scenario import load_text
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+
+CUP = """\
+name: browser cup
+seed: 5
+games: 8
+variants:
+  - name: tour
+    rules: {first_card: number_only, wild_draw_four: free, target_score: 200}
+tournament:
+  entrants: 12
+  consolation: true
+  stages:
+    - {name: group, advance: 2}
+    - {name: final}
+  profiles:
+    careless: {policy: random, behaviour: {forget_uno: 0.5}}
+    steady: {policy: wild_last}
+  fields:
+    - name: mixed
+      mix: {careless: 6, steady: 6}
+    - name: lone
+      mix: {steady: 1, careless: rest}
+"""
+TOURNAMENT_CHARTS = {"fig-tournament-wins", "fig-tournament-reach", "fig-tournament-positions"}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("cup-browser")
+    db = folder / "cup.duckdb"
+    outcome = run.simulate(scenario=load_text(CUP, "cup.yaml"), db=db)
+    return build_report(db_path=db, run_ids=[outcome.run_id],
+                        out=folder / "reports" / "cup.html")
+
+
+def test_championship_report_renders(report, tmp_path):
+    browser = Browser(CHROMIUM)
+    try:
+        browser.open_page()
+        html = report.read_text()
+        expected = html.count('class="plotly-graph-div"')
+        browser.navigate(report.resolve().as_uri())
+        charts = wait_for_charts(browser, expected)
+        assert len(charts) == expected
+        ids = {c["id"] for c in charts}
+        assert TOURNAMENT_CHARTS <= ids
+        not_drawn = [c["id"] for c in charts if c["svg"] == 0 or c["traces"] == 0]
+        assert not not_drawn, f"charts without an svg.main-svg or traces: {not_drawn}"
+        assert all(c["title"].strip() for c in charts if c["id"] in TOURNAMENT_CHARTS)
+        browser.pump(0.5)
+        assert browser.console_problems() == []
+        leaving = [u for u in browser.requested_urls()
+                   if not u.startswith(("file:", "data:", "about:"))]
+        assert leaving == []
+        top = browser.evaluate(
+            "document.getElementById('championship').getBoundingClientRect().top + scrollY")
+        assert top > 0
+        shot = browser.screenshot(tmp_path / "championship.png")
+        assert shot.stat().st_size > 50_000
+        keep = os.environ.get("UNOSTATS_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, Path(keep) / shot.name)
+    finally:
+        browser.close()
