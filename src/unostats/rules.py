@@ -188,8 +188,8 @@ POLICY_DOCS = {
     "high_value_first": "the legal card worth the most points",
     "wild_last": "any legal coloured card before a black card",
     "strategist": ("when the next player holds two cards or fewer, a Draw Two or Wild Draw Four, "
-                   "else a Skip or Reverse; otherwise the highest number card, then coloured "
-                   "actions, black cards kept for the end"),
+                   "else a Skip or Reverse; otherwise a card of the colour it holds most (high "
+                   "numbers first), black cards kept for the end"),
 }
 
 # B1 behaviour probabilities: name -> (default, meaning).

@@ -371,8 +371,8 @@ def _draw_turn(draw_rule, s, col, rank, wd4_restricted, wild_restricted, policy,
                                      behaviour, state)
         if first < 0 or second < 0:
             return max(first, second), state
-        a = _priority(policy, first, col, rank, points, threat)
-        b = _priority(policy, second, col, rank, points, threat)
+        a = _priority(policy, first, col, rank, points, threat, hcol[s, _colour_of(first)])
+        b = _priority(policy, second, col, rank, points, threat, hcol[s, _colour_of(second)])
         if a == b and policy != C.POLICY_FIRST_LEGAL:
             coin, state = bounded(state, 2)
             return (first if coin == 0 else second), state
@@ -435,9 +435,10 @@ def _pick_random(hand, hcol, s, col, rank, allow_wd4, allow_wild, state):
 
 
 @njit(cache=True, inline="always")
-def _priority(policy, t, col, rank, points, threat):
+def _priority(policy, t, col, rank, points, threat, held):
     """Preference of ``policy`` for legal card type t; the highest class is played (B2).
-    ``threat``: the next seat holds two cards or fewer (the strategist attacks it)."""
+    ``threat``: the next seat holds two cards or fewer (the strategist attacks it); ``held``:
+    cards of t's colour in the player's hand (the strategist stays in its longest colour)."""
     black = t >= FIRST_BLACK
     colour_match = (not black) and _colour_of(t) == col
     number = (not black) and _rank_of(t) <= 9
@@ -462,12 +463,15 @@ def _priority(policy, t, col, rank, points, threat):
             return 200
         if black:
             return 0  # kept for the end: played only when nothing else is legal
-        return 100 + points[t] if number else 50  # shed high numbers, keep actions for attack
+        # Stay in (or move to) the colour held most, shedding high numbers first and keeping
+        # actions for an attack.
+        return 100 + 20 * held + (points[t] if number else 0)
     return 0
 
 
 @njit(cache=True)
-def _pick_by_priority(policy, hand, s, col, rank, allowed, legal_only, points, threat, state):
+def _pick_by_priority(policy, hand, hcol, s, col, rank, allowed, legal_only, points, threat,
+                      state):
     """Uniform over the instances, in the policy's most preferred class, of the card types in
     the bit mask ``allowed`` (and legal, if ``legal_only``); -1 if none. Returns (card, state).
     """
@@ -477,7 +481,7 @@ def _pick_by_priority(policy, hand, s, col, rank, allowed, legal_only, points, t
         m = hand[s, t]
         if m == 0 or not (allowed >> t) & 1 or (legal_only and not _is_legal(t, col, rank)):
             continue
-        p = _priority(policy, t, col, rank, points, threat)
+        p = _priority(policy, t, col, rank, points, threat, hcol[s, _colour_of(t)])
         if p > best:
             best = p
             n_best = m
@@ -492,7 +496,7 @@ def _pick_by_priority(policy, hand, s, col, rank, allowed, legal_only, points, t
         m = hand[s, t]
         if m == 0 or not (allowed >> t) & 1 or (legal_only and not _is_legal(t, col, rank)):
             continue
-        if _priority(policy, t, col, rank, points, threat) == best:
+        if _priority(policy, t, col, rank, points, threat, hcol[s, _colour_of(t)]) == best:
             if k < m:
                 return t, state
             k -= m
@@ -1100,8 +1104,8 @@ def _extras(p, first, start_col, start_rank, rules, policy, points, hand, hcol, 
     for t in range(FIRST_BLACK):
         if _rank_of(t) <= 9 and (_colour_of(t) == start_col or _rank_of(t) == start_rank):
             mask |= 1 << t
-    t, state = _pick_by_priority(policy, hand, p, start_col, start_rank, mask, False, points,
-                                 False, state)
+    t, state = _pick_by_priority(policy, hand, hcol, p, start_col, start_rank, mask, False,
+                                 points, False, state)
     if t >= 0:
         _lay_down(p, t, C.EV_PLAY, -1, colour_cycle, hand, hcol, hsize, piles, st, trace)
     return state
@@ -1115,8 +1119,8 @@ def _pending(n, p, policy, points, rules, hand, hcol, hsize, piles, st, trace, s
     col = st[ST_COL]
     answers = _answers(rules, st[ST_PENDING_REASON], col)
     threat = hsize[_step(p, st[ST_DIR], n)] <= 2
-    answer, state = _pick_by_priority(policy[p], hand, p, col, st[ST_RANK], answers, False, points,
-                                      threat, state)
+    answer, state = _pick_by_priority(policy[p], hand, hcol, p, col, st[ST_RANK], answers, False,
+                                      points, threat, state)
     if answer >= 0:
         return answer, p, state
     _, state = _draw(p, st[ST_PENDING], st[ST_PENDING_REASON], hand, hcol, hsize, piles, st, trace,
@@ -1309,8 +1313,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                             allowed ^= 1 << WD4
                         if not allow_wild:
                             allowed ^= 1 << K.WILD
-                        card, state = _pick_by_priority(policy[p], hand, p, col, rank, allowed,
-                                                        True, points, threat, state)
+                        card, state = _pick_by_priority(policy[p], hand, hcol, p, col, rank,
+                                                        allowed, True, points, threat, state)
                     if card < 0:
                         st[ST_ESCALATION] = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
                         st[ST_SKIP_RUN] = 0  # and a Skip run (A7)
@@ -1357,7 +1361,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     _lay_down(p, card, C.EV_PLAY, -1, False, hand, hcol, hsize, piles, st, trace)
                     count = 2
                 if multi_play_rule == C.MULTI_PLAY_TWO_MATCHING and policy[p] == C.POLICY_RANDOM \
-                        and answer < 0 and count == 1:  # N3, the random policy's pick written out (hot)
+                        and answer < 0 and count == 1:  # N3, random policy: inline
                     extra, state = _pick_matching_number(hand, p, colour_before, start_rank,
                                                          state)
                     if extra >= 0:
