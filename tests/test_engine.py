@@ -39,6 +39,8 @@ RULE_SETS = {
                                    "stack_skip": True, "skip_escape": True,
                                    "double_action": True, "first_card": "extreme",
                                    "challenge": "extreme", "wild": "no_matching_colour"},
+    # Scoring (issue 5): R5 card_count, R7 a lone 0 worth 100.
+    "card_count_lone_zero": {"scoring": "card_count", "lone_zero_value": 100, "target_score": 60},
     "tournament": {"first_card": "number_only", "jump_in": "numbers", "double_action": True,
                    "stack_draw_two": "sum", "stack_draw_four": "pass_on",
                    "wild_draw_four": "free", "uno_penalty": 2},
@@ -122,11 +124,13 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
         rounds.select("game", "round", "first_seat"), on=["game", "round"])
     assert (firsts["seat"] == firsts["first_seat"]).all()
 
-    # Points: the winner scores the sum of the other hands; scores add up round by round.
+    # Points: the winner scores the other hands' points (R5 card_count: their cards); scores add
+    # up round by round.
     others = round_seats.join(won.select("game", "round", "winner_seat", "points"),
                               on=["game", "round"]).filter(pl.col("seat") != pl.col("winner_seat"))
-    summed = others.group_by("game", "round").agg(pl.col("hand_points").sum(), pl.first("points"))
-    assert (summed["hand_points"] == summed["points"]).all()
+    counted = "cards_left" if rules.values["scoring"] == "card_count" else "hand_points"
+    summed = others.group_by("game", "round").agg(pl.col(counted).sum(), pl.first("points"))
+    assert (summed[counted] == summed["points"]).all()
     gained = round_seats.sort("game", "round").with_columns(
         (pl.col("score_after") - pl.col("score_after").shift(1, fill_value=0)
          .over("game", "seat")).alias("gained"))

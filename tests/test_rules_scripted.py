@@ -672,7 +672,7 @@ SCRIPTED = {
     "jump_in": {"none", "numbers", "all_but_draw_four", "extreme"},
     "multi_play": {"none", "same_rank", "two_matching"},
     "silence": {"none"},
-    "scoring": {"winner_takes_all"},
+    "scoring": {"winner_takes_all", "card_count"},  # card_count: test_rules_extras_scripted.py
     "round_end": {"first_out"},
     "blank_effect": {"none"},  # no blank cards in an implemented deck
     "custom_wild_effect": {"everyone_draws_two"},  # no custom wilds in an implemented deck

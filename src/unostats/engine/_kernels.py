@@ -666,22 +666,26 @@ def _challengeable_draw_four(p, victim, guilty, behaviour, hand, hcol, hsize, pi
 
 
 @njit(cache=True)
-def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points, st,
-                  scores, round_out, round_seat_out, row):
-    """R1/R2 scoring and the round's records (row ``row`` of the round outputs).
-
-    Returns the points of the round.
+def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points,
+                  rules, st, scores, round_out, round_seat_out, row):
+    """R1, R7 hand points; R2 or R5 scoring; the round's records (row ``row`` of the round
+    outputs). Returns the points of the round.
     """
+    lone_zero = rules[C.R_LONE_ZERO_VALUE]
+    card_count = rules[C.R_SCORING] == C.SCORING_CARD_COUNT
     round_points = 0
     for s in range(n):
         hp = 0
         for t in range(NT):
             hp += hand[s, t] * points[t]
+        zeros = hand[s, 0] + hand[s, 13] + hand[s, 26] + hand[s, 39]
+        if lone_zero > 0 and hsize[s] == 1 and zeros == 1:  # R7: a lone 0
+            hp = lone_zero
         round_seat_out[row, s, RS_HAND_POINTS] = hp
         round_seat_out[row, s, RS_CARDS_LEFT] = hsize[s]
         round_seat_out[row, s, RS_POSITION] = _position(s, first, start_direction, n)
         if s != winner:
-            round_points += hp
+            round_points += hsize[s] if card_count else hp  # R5: cards, R2: points
     if winner >= 0:
         scores[winner] += round_points
     else:
@@ -1475,7 +1479,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
 
             # ---- end of round
             round_points = _finish_round(n, g, r, dealer, winner, first, start_direction, turns,
-                                         hand, hsize, points, st, scores, round_out,
+                                         hand, hsize, points, rules, st, scores, round_out,
                                          round_seat_out, r_pos)
             if tr:
                 _trace_round_end(n, winner, round_points, scores, round_seat_out, r_pos, st,
