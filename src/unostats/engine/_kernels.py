@@ -643,29 +643,6 @@ def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, piles, st,
 
 
 @njit(cache=True)
-def _challengeable_draw_four(p, victim, guilty, behaviour, hand, hcol, hsize, piles, st, trace,
-                             state):
-    """A1 and P4 (official penalties) for a restricted Wild Draw Four.
-
-    Returns (whether the victim misses its turn, state).
-    """
-    u, state = uniform(state)
-    challenged = u < behaviour[victim, C.B_CHALLENGE]
-    if challenged:
-        st[ST_COUNTERS + C.C_CHALLENGES] += 1
-        st[ST_COUNTERS + C.C_CHALLENGES_WON] += guilty
-        if st[ST_TRACE]:
-            _ev(st, trace, C.EV_CHALLENGE, victim, p, 1 if guilty else 0)
-    # Guilty: the player draws 4 and the victim plays. Innocent: the victim draws 6. Unchallenged:
-    # the victim draws 4. Either way but the first, the victim misses its turn.
-    drawer = p if challenged and guilty else victim
-    count = 6 if challenged and not guilty else 4
-    reason = C.DRAW_CHALLENGE if challenged else C.DRAW_DRAW_FOUR
-    _, state = _draw(drawer, count, reason, hand, hcol, hsize, piles, st, trace, state)
-    return not (challenged and guilty), state
-
-
-@njit(cache=True)
 def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points,
                   rules, st, scores, round_out, round_seat_out, row):
     """R1, R7 hand points; R2 or R5 scoring; the round's records (row ``row`` of the round
@@ -712,22 +689,11 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
 
 # The turn variants of docs/engine.md follow the referee's order within the turn loop of
 # ``_play_games``: the turn's plays (A2, N3), UNO and a win, the jump-ins (J1-J4), then the effects
-# (A1 and its variants, P4). The loop calls the functions below only when a variant is in play
-# (a pending penalty, a twin held, an action card under a variant rule, a jump-in possible), so
-# a turn without one costs what a standard turn costs. They share the table through ``st``
-# (ST_COL, ST_RANK, ST_DIR, ST_WINNER).
-
-
-@njit(cache=True)
-def _has_turn_variants(rules):
-    """Does any turn variant of docs/engine.md apply?"""
-    return (rules[C.R_WILD] != C.WILD_FREE or rules[C.R_CHALLENGE] != C.CHALLENGE_OFFICIAL
-            or rules[C.R_DOUBLE_ACTION] != 0 or rules[C.R_STACK_DRAW_TWO] != C.STACK_NONE
-            or rules[C.R_STACK_DRAW_FOUR] != C.STACK_NONE
-            or rules[C.R_DRAW_TWO_ON_DRAW_FOUR] != 0
-            or rules[C.R_REVERSE_DEFLECTS] != C.DEFLECT_NONE or rules[C.R_STACK_SKIP] != 0
-            or rules[C.R_SKIP_ESCAPE] != 0 or rules[C.R_JUMP_IN] != C.JUMP_IN_NONE
-            or rules[C.R_MULTI_PLAY] != C.MULTI_PLAY_NONE)
+# (A1 and its variants, P4). The loop plays number cards and the plain effects of action cards
+# itself and calls the functions below only when they are needed (a pending penalty, extras
+# held, a card whose effect a rule changes or that may be challenged, a jump-in race won, the
+# round's last card), so a turn without a variant costs what a standard turn costs. They share
+# the table through ``st`` (ST_COL, ST_RANK, ST_DIR, ST_WINNER).
 
 
 @njit(cache=True, inline="always")
@@ -1227,8 +1193,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             acceptable += deck[t]
     wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
     wild_restricted = rules[C.R_WILD] == C.WILD_NO_MATCHING_COLOUR
-    variants = _has_turn_variants(rules)
-    # Cards whose effect a rule changes (A3-A8, P3, P4): played, they go to _effect.
+    # Cards whose effect a rule changes (A3-A8, P3, P4), and restricted black cards (a challenge
+    # may follow): played, they go to _effect.
     special_skip = rules[C.R_STACK_SKIP] != 0 or rules[C.R_SKIP_ESCAPE] != 0
     special_reverse = rules[C.R_REVERSE_DEFLECTS] != C.DEFLECT_NONE
     special_draw_two = _draw_two_pends(rules) or special_reverse
@@ -1390,16 +1356,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 nxt = _step(p, direction, n)
                 if hsize[p] == 0:
                     winner = p
-                    if variants:  # the chain or sequence the last card would have made
-                        _share_table(st, col, rank, direction)
-                        state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles,
-                                           st, trace, state)
-                    elif move_rank == K.DRAW_TWO or move_rank == K.WILD_DRAW_FOUR_RANK:
-                        # Official scoring: a final Draw Two / Wild Draw Four is drawn before
-                        # counting.
-                        penalty, reason = _penalty(move_rank)
-                        _, state = _draw(nxt, penalty, reason, hand, hcol, hsize, piles, st,
-                                         trace, state)
+                    _share_table(st, col, rank, direction)
+                    state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles, st,
+                                       trace, state)
                     break
 
                 # J1-J4: jump-ins on the top card (the race only when someone holds its twin).
@@ -1429,7 +1388,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         or (move_rank == K.SKIP and special_skip) \
                         or (move_rank == K.REVERSE and special_reverse) \
                         or (move_rank == K.DRAW_TWO and special_draw_two) \
-                        or (card == WD4 and special_draw_four) \
+                        or (card == WD4 and (special_draw_four or wd4_restricted)) \
                         or (card == K.WILD and wild_restricted):
                     _share_table(st, col, rank, direction)
                     if jumps == 0:
@@ -1462,15 +1421,11 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         if tr:
                             _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
                         nxt = _step(p, direction, n)
-                elif move_rank == K.DRAW_TWO or (move_rank == K.WILD_DRAW_FOUR_RANK
-                                                 and not wd4_restricted):
+                elif move_rank == K.DRAW_TWO or move_rank == K.WILD_DRAW_FOUR_RANK:
                     penalty, reason = _penalty(move_rank)
                     _, state = _draw(nxt, penalty, reason, hand, hcol, hsize, piles, st, trace,
                                      state)
                     skipped = True
-                elif move_rank == K.WILD_DRAW_FOUR_RANK:  # restricted: it may be challenged (P4)
-                    skipped, state = _challengeable_draw_four(p, nxt, guilty, behaviour, hand,
-                                                              hcol, hsize, piles, st, trace, state)
                 if skipped:
                     if tr:
                         _ev(st, trace, C.EV_SKIP, nxt, -1, -1)
