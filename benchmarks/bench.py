@@ -48,6 +48,9 @@ TARGET_SPEEDUP = 1.8  # 2 threads over 1
 TARGET_STARTUP_S = 2.0  # cached start-up: import + one game
 TARGET_OPTION_COST = 2.0  # ns/turn of the official rules with one option changed, over the rules'
 OPTION_PLAYERS = 4
+# Int options that switch a rule on (0 = off), at a value the bundled scenarios use. (The
+# default behaviour makes no U2 mistakes, so mistake_penalty costs only its random draw.)
+INT_OPTION_SAMPLES = {"zero_slap": 4, "uno_slap": 2, "mistake_penalty": 2, "lone_zero_value": 100}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,10 +287,11 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
 
 def rule_option_variants() -> list[tuple[str, dict]]:
     """Every implemented non-default value of every enum and switch rule, as a one-option change
-    of the official rules (int options such as hand_size or uno_penalty are left out)."""
-    from unostats.rules import RULE_OPTIONS
+    of the official rules; int options that switch a rule on, at a typical value."""
+    from unostats.rules import RULE_OPTIONS, RULES_BY_KEY
 
-    out = []
+    out = [(f"{key}: {value}", {key: value}) for key, value in INT_OPTION_SAMPLES.items()
+           if RULES_BY_KEY[key].is_implemented(value)]
     for opt in RULE_OPTIONS:
         if opt.kind not in ("enum", "bool"):
             continue

@@ -15,7 +15,8 @@ from unostats.rules import POLICIES, RuleSet
 from unostats.seats import Seat
 
 # Behaviour that makes every rare path happen often: bluffs, challenges, missed UNO calls.
-BUSY = {"bluff": 0.5, "challenge": 0.5, "forget_uno": 0.5, "catch_uno": 0.5, "jump_in": 0.7}
+BUSY = {"bluff": 0.5, "challenge": 0.5, "forget_uno": 0.5, "catch_uno": 0.5, "jump_in": 0.7,
+        "silence_break": 0.2, "mistake": 0.1}
 RULE_SETS = {
     "official": {},
     "reference": {"first_card": "number_only", "wild_draw_four": "free", "uno_penalty": 0},
@@ -41,6 +42,14 @@ RULE_SETS = {
                                    "challenge": "extreme", "wild": "no_matching_colour"},
     # Scoring (issue 5): R5 card_count, R7 a lone 0 worth 100.
     "card_count_lone_zero": {"scoring": "card_count", "lone_zero_value": 100, "target_score": 60},
+    # Number-card rules and mistakes (issue 5) over the turn variants they meet in UNO-Extreme.
+    "slaps_silence_seven_mistakes": {"zero_slap": 4, "uno_slap": 2, "silence": "seven",
+                                     "mistake_penalty": 2, "jump_in": "extreme",
+                                     "reverse_deflects": "extreme", "max_turns": 400},
+    "silence_black_take_back": {"silence": "black", "wild": "no_matching_colour",
+                                "challenge": "house", "colour_cycle": True,
+                                "multi_play": "two_matching"},
+    "silence_two": {"silence": "two", "jump_in": "numbers", "zero_slap": 1},
     "tournament": {"first_card": "number_only", "jump_in": "numbers", "double_action": True,
                    "stack_draw_two": "sum", "stack_draw_four": "pass_on",
                    "wild_draw_four": "free", "uno_penalty": 2},
@@ -78,7 +87,8 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
             for key in ("dealer_seat", "first_seat", "winner_seat", "winner_position", "turns",
                         "cards_played", "cards_drawn", "normal_draws", "penalty_cards",
                         "reshuffles", "direction_changes", "challenges", "challenges_won",
-                        "uno_penalties", "skips", "jump_ins", "points", "ended_by"):
+                        "uno_penalties", "skips", "jump_ins", "slaps", "silence_breaks",
+                        "mistakes", "points", "ended_by"):
                 assert row[key] == getattr(ref, key), (g, row["round"], key)
             seats_rows = round_seats.filter((pl.col("game") == g) & (pl.col("round") == row["round"]))
             assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points

@@ -13,6 +13,7 @@ import dataclasses
 import re
 
 import pytest
+from referee_helpers import broken, builder, numbers, the_round, with_rules
 from trace_builder import (
     ONE_OF_EACH,
     TraceBuilder,
@@ -26,43 +27,15 @@ from trace_builder import (
 
 from unostats import cards, codes
 from unostats.engine.referee import RefereeError, check_trace, format_trace
-from unostats.rules import RuleSet
 
-# Short games: the first round decides the game.
-GAME = {"uno_penalty": 0, "target_score": 1}
 # One round only, whatever the scores (a capped round ends it at once with max_turns).
 ONE_ROUND = {"uno_penalty": 0, "max_rounds": 1, "target_score": 10_000}
-
-
-def builder(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
-    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
-                        **{**GAME, **rules})
 
 
 def one_turn(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
     """A round capped after its first turn (max_turns 1): enough to check an effect's result."""
     return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
                         **{**ONE_ROUND, "max_turns": 1, **rules})
-
-
-def the_round(trace):
-    (r,) = check_trace(trace).rounds
-    return r
-
-
-def numbers(r, *names):
-    return tuple(getattr(r, name) for name in names)
-
-
-def broken(trace, match):
-    with pytest.raises(RefereeError, match=match) as caught:
-        check_trace(trace)
-    return caught.value
-
-
-def with_rules(trace, **values):
-    rules = RuleSet(values={**trace.rules.values, **values}, deck=trace.rules.deck)
-    return dataclasses.replace(trace, rules=rules)
 
 
 # --- N1 seven_zero ---------------------------------------------------------------------------

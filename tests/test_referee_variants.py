@@ -7,44 +7,15 @@ problem. Rules the engine does not implement yet are built with trace_builder.ru
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pytest
+from referee_helpers import broken, builder, numbers, the_round, with_rules
 from test_referee import piles_run_dry
-from trace_builder import ONE_OF_EACH, TraceBuilder, card, changed, deleted, find, inserted
+from trace_builder import card, changed, deleted, find, inserted
 
 from unostats import codes
-from unostats.engine.referee import RefereeError, check_trace, format_trace
-from unostats.rules import RuleSet
-
-# Short games: the first round decides the game.
-GAME = {"uno_penalty": 0, "target_score": 1}
-
-
-def builder(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
-    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
-                        **{**GAME, **rules})
-
-
-def the_round(trace):
-    (r,) = check_trace(trace).rounds
-    return r
-
-
-def numbers(r, *names):
-    return tuple(getattr(r, name) for name in names)
-
-
-def broken(trace, match):
-    with pytest.raises(RefereeError, match=match) as caught:
-        check_trace(trace)
-    return caught.value
-
-
-def with_rules(trace, **values):
-    rules = RuleSet(values={**trace.rules.values, **values}, deck=trace.rules.deck)
-    return dataclasses.replace(trace, rules=rules)
+from unostats.engine.referee import check_trace, format_trace
 
 
 # --- S2 first_card: extreme ------------------------------------------------------------------

@@ -24,7 +24,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from scripted import BASE_RULES, deck_order, draws, encode, play, scores, seat_all
+from scripted import (
+    BASE_RULES,
+    deck_order,
+    draws,
+    encode,
+    needs,
+    play,
+    scores,
+    seat_all,
+    skip_if_missing,
+    unimplemented,
+)
 from trace_builder import rule_set
 
 from unostats import cards, codes
@@ -61,18 +72,13 @@ class Case:
 
     def missing(self) -> list[str]:
         """The rule values (and deck cards) of this case the engine does not implement yet."""
-        out = [f"{key}: {str(value).lower() if isinstance(value, bool) else value}"
-               for key, value in self.rules.items()
-               if key != "deck" and not rules_mod.RULES_BY_KEY[key].is_implemented(value)]
+        out = unimplemented({key: value for key, value in self.rules.items() if key != "deck"})
         out += [f"deck.{path.split('.')[-1]}" for path, _ in
                 rules_mod.check_deck(self.rules.get("deck", {}))]
         return out
 
     def param(self):
-        missing = self.missing()
-        marks = pytest.mark.skipif(bool(missing), reason="not implemented by the engine yet: "
-                                   + ", ".join(missing))
-        return pytest.param(self, marks=marks, id=self.id)
+        return pytest.param(self, marks=skip_if_missing(self.missing()), id=self.id)
 
 
 def one_round(table, ending, dealer: int = 0) -> tuple:
@@ -592,8 +598,7 @@ def test_every_option_of_issue_5_has_a_case():
 # ---------------------------------------------------------------- beyond a fixed event list
 
 
-@pytest.mark.skipif(not rules_mod.RULES_BY_KEY["zero_slap"].is_implemented(4),
-                    reason="not implemented by the engine yet: zero_slap: 4")
+@needs(zero_slap=4)
 def test_zero_slap_the_slowest_is_any_other_seat_by_reaction():
     """Three players: seat 2's reaction is 0, so it is the slowest for certain."""
     seats = {0: seat_all(reaction=1.0), 1: seat_all(reaction=1.0), 2: seat_all(reaction=0.0)}

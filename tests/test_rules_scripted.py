@@ -620,19 +620,21 @@ def test_a_win_on_the_last_allowed_turn_is_a_win():  # max_turns boundary
 # could ever play and the round would run into the turn cap).
 BLACK_FIRST = dict(hands={1: ["R0", "Y0", "+4"], 0: ["G0", "B0", "+4"]}, flip="+4",
                    deck=small_deck(zero=1, wild_draw_four=3), max_turns=10)
+# The table events of that deal when seat 1's +4 is not challenged (restricted or free).
+BLACK_FIRST_PLAYED = [
+    ("flip", "+4"),
+    ("turn", 1), ("play", 1, "+4"), ("colour", 1, "red"),
+    ("reshuffle", 1), ("draw", 0, "+4", "draw_four"), ("draw_fail", 0, "draw_four"),
+    ("skip", 0),
+    ("turn", 1), ("play", 1, "R0"),
+    ("turn", 0), ("play", 0, "G0"),
+    ("turn", 1), ("play", 1, "Y0"),
+]
 
 
 def test_restricted_plus_four_is_legal_when_the_first_card_is_a_plus_four_that_stays():
     game = play(2, **BLACK_FIRST, seats={1: seat(bluff=0.0), 0: seat(challenge=0.0)})
-    game.expect([
-        ("flip", "+4"),
-        ("turn", 1), ("play", 1, "+4"), ("colour", 1, "red"),
-        ("reshuffle", 1), ("draw", 0, "+4", "draw_four"), ("draw_fail", 0, "draw_four"),
-        ("skip", 0),
-        ("turn", 1), ("play", 1, "R0"),
-        ("turn", 0), ("play", 0, "G0"),
-        ("turn", 1), ("play", 1, "Y0"),
-    ])
+    game.expect(BLACK_FIRST_PLAYED)
 
 
 def test_plus_four_on_a_plus_four_first_card_that_stays_is_innocent():
@@ -643,15 +645,7 @@ def test_plus_four_on_a_plus_four_first_card_that_stays_is_innocent():
 
 def test_free_plus_four_is_played_when_the_first_card_is_a_plus_four_that_stays():  # S2, P2
     game = play(2, **BLACK_FIRST, wild_draw_four="free")
-    game.expect([
-        ("flip", "+4"),
-        ("turn", 1), ("play", 1, "+4"), ("colour", 1, "red"),
-        ("reshuffle", 1), ("draw", 0, "+4", "draw_four"), ("draw_fail", 0, "draw_four"),
-        ("skip", 0),
-        ("turn", 1), ("play", 1, "R0"),
-        ("turn", 0), ("play", 0, "G0"),
-        ("turn", 1), ("play", 1, "Y0"),
-    ])
+    game.expect(BLACK_FIRST_PLAYED)
     assert game.ending() == [("round_end", 1, "win", 100), *scores((100, 0), (0, 100))]
 
 
@@ -671,7 +665,7 @@ SCRIPTED = {
     "reverse_deflects": {"none", "back", "extreme"},
     "jump_in": {"none", "numbers", "all_but_draw_four", "extreme"},
     "multi_play": {"none", "same_rank", "two_matching"},
-    "silence": {"none"},
+    "silence": {"none", "seven", "two", "black"},  # test_rules_extras_scripted.py
     "scoring": {"winner_takes_all", "card_count"},  # card_count: test_rules_extras_scripted.py
     "round_end": {"first_out"},
     "blank_effect": {"none"},  # no blank cards in an implemented deck

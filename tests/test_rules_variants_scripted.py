@@ -14,22 +14,9 @@ The expected events were checked against the referee by building each game by ha
 from __future__ import annotations
 
 import pytest
-from scripted import draws, play, racer, scores, seat
+from scripted import draws, needs, play, racer, scores, seat
 
 from unostats import cards, codes
-from unostats import rules as rules_mod
-
-
-def implemented(key: str, value) -> bool:
-    return rules_mod.RULES_BY_KEY[key].is_implemented(value)
-
-
-def needs(**rules) -> pytest.MarkDecorator:
-    """Skip until the engine implements every one of these rule values."""
-    missing = [f"{key}: {str(value).lower() if isinstance(value, bool) else value}"
-               for key, value in rules.items() if not implemented(key, value)]
-    return pytest.mark.skipif(bool(missing),
-                              reason="not implemented by the engine yet: " + ", ".join(missing))
 
 
 # ---------------------------------------------------------------- S2 first_card: extreme

@@ -15,8 +15,8 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
-import duckdb
 import pytest
+from run_helpers import GAME_TABLES, StopAfter, stored_rows
 
 from unostats import run, stats, store
 from unostats.output import format_rows
@@ -37,8 +37,6 @@ variants:
     rules: {target_score: 200}
 """
 
-RESULT_TABLES = ("games", "game_seats", "rounds", "round_seats")
-
 
 def write_scenario(folder: Path, text: str = TINY, name: str = "tiny.yaml") -> Path:
     path = folder / name
@@ -48,24 +46,9 @@ def write_scenario(folder: Path, text: str = TINY, name: str = "tiny.yaml") -> P
 
 def snapshot(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
     """Every stored row of one run (the only run if None), without the run id, sorted."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        if run_id is None:
-            (run_id,), = con.execute("SELECT run_id FROM runs").fetchall()
-        out = {}
-        for table in (*RESULT_TABLES, "variants"):
-            cols = [c for (c,) in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
-            out[table] = con.execute(
-                f"SELECT {', '.join(cols)} FROM {table} WHERE run_id = ? ORDER BY ALL",
-                [run_id]).fetchall()
-        out["runs"] = con.execute(
-            "SELECT status, seed, games_requested, games_completed, scenario_hash, "
-            "scenario_json FROM runs WHERE run_id = ?", [run_id]).fetchall()
-        return out
-    finally:
-        con.close()
+    return stored_rows(db, (*GAME_TABLES, "variants"),
+                       "status, seed, games_requested, games_completed, scenario_hash, "
+                       "scenario_json", run_id)
 
 
 def assert_same_rows(got: dict, want: dict) -> None:
@@ -96,18 +79,6 @@ def test_reference_run_is_complete(reference):
         assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
     finally:
         con.close()
-
-
-class StopAfter(run.Progress):
-    """Requests a stop after ``n`` stored batches (an in-process stand-in for Ctrl-C)."""
-
-    def __init__(self, stop: run.StopRequest, n: int):
-        self.stop, self.n, self.seen = stop, n, 0
-
-    def batch_stored(self, *args, **kwargs) -> None:
-        self.seen += 1
-        if self.seen == self.n:
-            self.stop.request()
 
 
 def test_resume_equals_uninterrupted_for_any_batch_sizes(tmp_path, reference):

@@ -10,8 +10,8 @@ import math
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import duckdb
 import pytest
+from run_helpers import GAME_TABLES, StopAfter, stored_rows
 from typer.testing import CliRunner
 
 from unostats import run, stats, store, tournament_store
@@ -52,7 +52,6 @@ tournament:
       mix: {steady: 1, careless: rest}
 """
 TOURNAMENT_TABLES = tournament_store.TOURNAMENT_TABLES
-GAME_TABLES = ("games", "game_seats", "rounds", "round_seats")
 
 
 def write(folder: Path, text: str = CUP) -> Path:
@@ -62,24 +61,8 @@ def write(folder: Path, text: str = CUP) -> Path:
 
 
 def snapshot(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        if run_id is None:
-            (run_id,), = con.execute("SELECT run_id FROM runs").fetchall()
-        out = {}
-        for table in (*GAME_TABLES, *TOURNAMENT_TABLES, "variants"):
-            cols = [c for (c,) in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
-            out[table] = con.execute(
-                f"SELECT {', '.join(cols)} FROM {table} WHERE run_id = ? ORDER BY ALL",
-                [run_id]).fetchall()
-        out["runs"] = con.execute(
-            "SELECT status, seed, games_requested, games_completed, scenario_hash "
-            "FROM runs WHERE run_id = ?", [run_id]).fetchall()
-        return out
-    finally:
-        con.close()
+    return stored_rows(db, (*GAME_TABLES, *TOURNAMENT_TABLES, "variants"),
+                       "status, seed, games_requested, games_completed, scenario_hash", run_id)
 
 
 def rows(con, sql: str, params=None) -> list[dict]:
@@ -243,16 +226,6 @@ def test_rows_do_not_depend_on_batch_size(cup, tmp_path, batch):
     got, want = snapshot(db), cup["rows"]
     for table in want:
         assert got[table] == want[table], table
-
-
-class StopAfter(run.Progress):
-    def __init__(self, stop: run.StopRequest, n: int):
-        self.stop, self.n, self.seen = stop, n, 0
-
-    def batch_stored(self, *args, **kwargs) -> None:
-        self.seen += 1
-        if self.seen == self.n:
-            self.stop.request()
 
 
 def test_resume_equals_uninterrupted(cup, tmp_path):

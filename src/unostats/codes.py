@@ -47,6 +47,7 @@ WD4_NO_MATCHING_COLOUR, WD4_FREE = 0, 1
 WILD_FREE, WILD_NO_MATCHING_COLOUR = 0, 1
 CHALLENGE_OFFICIAL, CHALLENGE_HOUSE, CHALLENGE_EXTREME = 0, 1, 2
 DRAW_ONE_MAY_PLAY, DRAW_ONE_THEN_PASS, DRAW_TWO_CARDS, DRAW_UNTIL_PLAYABLE = 0, 1, 2, 3
+SILENCE_NONE, SILENCE_SEVEN, SILENCE_TWO, SILENCE_BLACK = 0, 1, 2, 3
 STACK_NONE, STACK_SUM, STACK_PASS_ON = 0, 1, 2
 DEFLECT_NONE, DEFLECT_BACK, DEFLECT_EXTREME = 0, 1, 2
 JUMP_IN_NONE, JUMP_IN_NUMBERS, JUMP_IN_ALL_BUT_DRAW_FOUR, JUMP_IN_EXTREME = 0, 1, 2, 3
@@ -187,7 +188,12 @@ C_CHALLENGES_WON = 8  # won by the challenger (the player was guilty)
 C_UNO_PENALTIES = 9
 C_SKIPS = 10
 C_JUMP_INS = 11  # cards played out of turn (J1 jump-ins, A8 escapes)
-N_COUNTERS = 12
+C_HAND_SWAPS = 12  # whole hands swapped or passed on (N1, D5)
+C_CARD_SWAPS = 13  # single cards given (N2, D5)
+C_SLAPS = 14  # N4
+C_SILENCE_BREAKS = 15  # N5
+C_MISTAKES = 16  # U2
+N_COUNTERS = 17
 COUNTER_NAMES = (
     "turns",
     "cards_played",
@@ -201,4 +207,9 @@ COUNTER_NAMES = (
     "uno_penalties",
     "skips",
     "jump_ins",
+    "hand_swaps",
+    "card_swaps",
+    "slaps",
+    "silence_breaks",
+    "mistakes",
 )

@@ -53,7 +53,7 @@ import polars as pl
 from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
-SCHEMA_VERSION = 3  # 2: rounds.jump_ins; 3: tournament tables and views (tournament_store)
+SCHEMA_VERSION = 4  # 2: rounds.jump_ins; 3: tournament tables; 4: issue-5 counters
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
 

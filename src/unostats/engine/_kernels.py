@@ -46,7 +46,11 @@ ST_WINNER = 12  # the seat that went out, else -1
 ST_JUMP_CARD = 13
 ST_JUMP_GUILTY = 14
 ST_JUMP_COLOUR = 15
-ST_COUNTERS = 16
+# N5: the seat whose next turn ends a seven/two silence, the colour whose change ends a black
+# one (-1: none holds).
+ST_SILENCE_OWNER = 16
+ST_SILENCE_COLOUR = 17
+ST_COUNTERS = 18
 N_ST = ST_COUNTERS + C.N_COUNTERS
 
 # Rows of ``piles``.
@@ -616,8 +620,119 @@ def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st,
 
 
 @njit(cache=True)
-def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, piles, st, trace, state):
-    """U1: a player down to one card calls UNO, or forgets and may be caught. Returns the state."""
+def _slap(n, starter, kind, count, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """N4: the seats other than ``starter`` race to slap; the slowest (probability in proportion
+    to 1 / reaction; a reaction of 0 is slowest for certain) draws ``count``. Returns the state."""
+    zeros = 0
+    total = 0.0
+    for s in range(n):
+        if s != starter:
+            r = behaviour[s, C.B_REACTION]
+            if r <= 0:
+                zeros += 1
+            else:
+                total += 1.0 / r
+    slowest = -1
+    if zeros > 0:
+        k, state = bounded(state, zeros)
+        for s in range(n):
+            if s != starter and behaviour[s, C.B_REACTION] <= 0:
+                if k == 0:
+                    slowest = s
+                k -= 1
+    else:
+        u, state = uniform(state)
+        x = u * total
+        for s in range(n):
+            if s != starter and slowest < 0:
+                x -= 1.0 / behaviour[s, C.B_REACTION]
+                if x < 0:
+                    slowest = s
+        if slowest < 0:  # rounding: the last racer
+            slowest = n - 1 if starter != n - 1 else n - 2
+    st[ST_COUNTERS + C.C_SLAPS] += 1
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_SLAP, slowest, starter, kind)
+    _, state = _draw(slowest, count, C.DRAW_SLAP, hand, hcol, hsize, piles, st, trace, state)
+    return state
+
+
+@njit(cache=True, inline="always")
+def _colour_changed(st, col):
+    """N5 black: the silence ends once the colour named is no longer current. (No branch: see
+    the note on reference counts.)"""
+    held = st[ST_SILENCE_COLOUR]
+    st[ST_SILENCE_COLOUR] = held if held == col else -1
+
+
+@njit(cache=True, inline="always")
+def _starts_silence(rule, t):
+    """N5: does card t start (or renew) a silence?"""
+    if rule == C.SILENCE_SEVEN:
+        return t < FIRST_BLACK and _rank_of(t) == 7
+    if rule == C.SILENCE_TWO:
+        return t < FIRST_BLACK and _rank_of(t) == 2
+    return rule == C.SILENCE_BLACK and t >= FIRST_BLACK
+
+
+@njit(cache=True)
+def _move_marks(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """After seat s's move of card t (it is still in the round): the N4 zero slap, then the N5
+    silence it starts or renews. Returns the state."""
+    if rules[C.R_ZERO_SLAP] > 0 and t < FIRST_BLACK and _rank_of(t) == 0:
+        state = _slap(n, s, C.SLAP_ZERO, rules[C.R_ZERO_SLAP], behaviour, hand, hcol, hsize,
+                      piles, st, trace, state)
+    if _starts_silence(rules[C.R_SILENCE], t):
+        if t >= FIRST_BLACK:
+            st[ST_SILENCE_COLOUR] = st[ST_COL]
+        else:
+            st[ST_SILENCE_OWNER] = s
+    return state
+
+
+@njit(cache=True)
+def _turn_start(n, p, direction, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """N5: the owner's turn ends its silence; a silence that holds may be broken by the seats
+    asked in playing order from p, the first that breaks it drawing its penalty. U2: p may make
+    a mistake and draw mistake_penalty. Returns the state."""
+    if st[ST_SILENCE_OWNER] == p:
+        st[ST_SILENCE_OWNER] = -1
+    if st[ST_SILENCE_OWNER] >= 0 or st[ST_SILENCE_COLOUR] >= 0:
+        breaker = -1
+        s = p
+        asked = 0
+        while asked < n and breaker < 0:
+            u, state = uniform(state)
+            if u < behaviour[s, C.B_SILENCE_BREAK]:
+                breaker = s
+            s = _step(s, direction, n)
+            asked += 1
+        if breaker >= 0:
+            penalty = 4 if rules[C.R_SILENCE] == C.SILENCE_SEVEN else 2
+            st[ST_SILENCE_OWNER] = -1
+            st[ST_SILENCE_COLOUR] = -1
+            st[ST_COUNTERS + C.C_SILENCE_BREAKS] += 1
+            if st[ST_TRACE]:
+                _ev(st, trace, C.EV_SILENCE_BREAK, breaker, penalty, -1)
+            _, state = _draw(breaker, penalty, C.DRAW_SILENCE, hand, hcol, hsize, piles, st,
+                             trace, state)
+    penalty = rules[C.R_MISTAKE_PENALTY]
+    if penalty > 0:
+        u, state = uniform(state)
+        if u < behaviour[p, C.B_MISTAKE]:
+            st[ST_COUNTERS + C.C_MISTAKES] += 1
+            if st[ST_TRACE]:
+                _ev(st, trace, C.EV_MISTAKE, p, penalty, -1)
+            _, state = _draw(p, penalty, C.DRAW_MISTAKE, hand, hcol, hsize, piles, st, trace,
+                             state)
+    return state
+
+
+@njit(cache=True)
+def _uno_call(p, direction, n, penalty, uno_slap, behaviour, hand, hcol, hsize, piles, st, trace,
+              state):
+    """U1: a player down to one card calls UNO (N4: then the UNO slap), or forgets and may be
+    caught. Returns the state."""
     u, state = uniform(state)
     forgot = u < behaviour[p, C.B_FORGET_UNO]
     # If p forgot, the others are asked in playing order from the next player until one catches
@@ -639,6 +754,9 @@ def _uno_call(p, direction, n, penalty, behaviour, hand, hcol, hsize, piles, st,
     st[ST_COUNTERS + C.C_UNO_PENALTIES] += caught
     _, state = _draw(p, penalty if caught else 0, C.DRAW_UNO, hand, hcol, hsize, piles, st, trace,
                      state)
+    if uno_slap > 0 and not forgot:
+        state = _slap(n, p, C.SLAP_UNO, uno_slap, behaviour, hand, hcol, hsize, piles, st, trace,
+                      state)
     return state
 
 
@@ -774,6 +892,7 @@ def _lay_down(s, t, kind, tag, colour_cycle, hand, hcol, hsize, piles, st, trace
         if st[ST_TRACE]:
             _ev(st, trace, C.EV_COLOUR, s, col, -1)
     st[ST_COL] = col
+    _colour_changed(st, col)
     st[ST_RANK] = _rank_of(t)
 
 
@@ -803,12 +922,15 @@ def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state
 
 @njit(cache=True)
 def _after_plays(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
-    """U1 and a win after a card played out of turn (J1, A8). Returns the state."""
+    """U1, a win, N4 and N5 after a card played out of turn (J1, A8). Returns the state."""
     if rules[C.R_UNO_PENALTY] > 0 and hsize[s] == 1:
-        state = _uno_call(s, st[ST_DIR], n, rules[C.R_UNO_PENALTY], behaviour, hand, hcol, hsize,
-                          piles, st, trace, state)
+        state = _uno_call(s, st[ST_DIR], n, rules[C.R_UNO_PENALTY], rules[C.R_UNO_SLAP],
+                          behaviour, hand, hcol, hsize, piles, st, trace, state)
     if hsize[s] == 0:
         state = _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state)
+    else:
+        state = _move_marks(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace,
+                            state)
     return state
 
 
@@ -946,6 +1068,7 @@ def _take_back(player, t, colour_before, hand, hcol, hsize, piles, st, trace):
     _add(hand, hcol, hsize, player, t)
     if i == nd - 1:
         st[ST_COL] = colour_before
+        _colour_changed(st, colour_before)
         st[ST_RANK] = _rank_of(piles[DISCARDS, nd - 2])
 
 
@@ -1205,6 +1328,10 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     jump_in = rules[C.R_JUMP_IN]
     jumpers = np.zeros(deck.max() + 1, dtype=np.int64)  # J1: seats of a turn's jump-ins
     uno_penalty = rules[C.R_UNO_PENALTY]
+    uno_slap = rules[C.R_UNO_SLAP]
+    zero_slap = rules[C.R_ZERO_SLAP]
+    silence = rules[C.R_SILENCE]
+    turn_start = silence != C.SILENCE_NONE or rules[C.R_MISTAKE_PENALTY] > 0
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
     draw_rule = rules[C.R_DRAW]
     max_turns = rules[C.R_MAX_TURNS]
@@ -1234,6 +1361,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             hcol[:, :] = 0
             hsize[:] = 0
             st[ST_PENDING:] = 0
+            st[ST_SILENCE_OWNER] = -1
+            st[ST_SILENCE_COLOUR] = -1
             top, state = _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable,
                                         hand, hcol, hsize, piles, st, trace, state)
             col = _colour_of(top)
@@ -1261,6 +1390,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 turns += 1
                 if tr:
                     _ev(st, trace, C.EV_TURN, p, -1, -1)
+                if turn_start:  # N5 silence, U2 mistake
+                    state = _turn_start(n, p, direction, rules, behaviour, hand, hcol, hsize,
+                                        piles, st, trace, state)
                 card = answer
                 if answer < 0:
                     # P2/P3: a restricted black card is legal without a card of the colour, or
@@ -1325,6 +1457,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         _ev(st, trace, C.EV_COLOUR, p, col, -1)
                 else:
                     col = _colour_of(card)
+                _colour_changed(st, col)
                 count = 1
                 if double_action and rank >= K.SKIP and card < FIRST_BLACK \
                         and hand[p, card] > 0:  # A2: its twin too
@@ -1349,8 +1482,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     rank = st[ST_RANK]
 
                 if uno_penalty > 0 and hsize[p] == 1:
-                    state = _uno_call(p, direction, n, uno_penalty, behaviour, hand, hcol, hsize,
-                                      piles, st, trace, state)
+                    state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
+                                      hcol, hsize, piles, st, trace, state)
 
                 move_rank = _rank_of(card)
                 nxt = _step(p, direction, n)
@@ -1360,6 +1493,11 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles, st,
                                        trace, state)
                     break
+                if (zero_slap > 0 and move_rank == 0) or (silence != C.SILENCE_NONE
+                                                          and _starts_silence(silence, card)):
+                    _share_table(st, col, rank, direction)
+                    state = _move_marks(n, p, card, rules, behaviour, hand, hcol, hsize, piles,
+                                        st, trace, state)
 
                 # J1-J4: jump-ins on the top card (the race only when someone holds its twin).
                 jumps = 0

@@ -437,8 +437,6 @@ _HIT_ALL = {cards.HIT_ALL_ONE: 1, cards.HIT_ALL_TWO: 2}
 _H2O_BONUS = {cards.HIT_ALL_ONE: 20, cards.HIT_ALL_TWO: 40}
 # R3/R4: the modes where every seat keeps its own points and the lowest total is best.
 _OWN_POINTS = ("own_points_low_wins", "own_points_lose_at")
-# Counters of issue 5 the referee keeps besides codes.COUNTER_NAMES (RoundResult fields).
-_EXTRA_COUNTERS = ("hand_swaps", "card_swaps", "slaps", "silence_breaks", "mistakes")
 # round_end b, as each scoring mode computes it (for messages).
 _ROUND_POINTS = {
     "winner_takes_all": "the sum of the other hands",
@@ -674,7 +672,7 @@ class _Referee:
         """One round; ``first_player`` is R6 lazy's previous winner (None: the dealer's left)."""
         dealer = start.seat
         self.table = _Table(self.deck, self.players)
-        self.count = dict.fromkeys((*codes.COUNTER_NAMES, *_EXTRA_COUNTERS), 0)
+        self.count = dict.fromkeys(codes.COUNTER_NAMES, 0)
         self.pending, self.escalation, self.skip_run = None, 0, 0
         self._new_round_state()
         self._deal(dealer)
