@@ -457,9 +457,7 @@ def _play(con, outcome: RunOutcome, done: dict[tuple[str, int], int], *, threads
     status = "interrupted"
     try:
         global _compile_message_shown
-        if not _compile_message_shown and engine_cache_is_warm() is False:
-            progress.log(COMPILE_MESSAGE)
-            _compile_message_shown = True
+        announce_compilation(progress)
         for job in jobs:
             progress.cell_started(str(job.index), cell_label(job.cell), job.first,
                                   scenario.games)
@@ -496,27 +494,50 @@ def _play(con, outcome: RunOutcome, done: dict[tuple[str, int], int], *, threads
         raise
     finally:
         producer.halt()
-        outcome.seconds = time.perf_counter() - started
-        progress.close()
-        outcome.status = status
         try:
-            store.finish_run(con, outcome.run_id, status=status)
+            end_session(con, outcome, status, started=started, progress=progress)
         finally:
             producer.join()
-        if status != "complete":
-            progress.warn(
-                f"run {outcome.run_id} interrupted: {outcome.games_completed:,} of "
-                f"{outcome.games_requested:,} games stored. Resume with: "
-                f"{outcome.resume_command}")
-    if status == "complete":
-        rate = outcome.games_played / outcome.seconds if outcome.seconds > 0 else 0.0
-        progress.log(f"run {outcome.run_id} complete: {outcome.games_played:,} games, "
-                     f"{outcome.rounds_played:,} rounds in {outcome.seconds:.1f} s "
-                     f"({rate:,.0f} games/s)")
     return outcome
 
 
 _compile_message_shown = False  # once per process
+
+
+def announce_compilation(progress: Progress) -> None:
+    """Say once per process that the engine is about to be compiled (if its cache is cold)."""
+    global _compile_message_shown
+    if not _compile_message_shown and engine_cache_is_warm() is False:
+        progress.log(COMPILE_MESSAGE)
+        _compile_message_shown = True
+
+
+def end_session(con, outcome: RunOutcome, status: str, *, started: float,
+                progress: Progress) -> None:
+    """The end of a session of play (``_play`` or ``tournament_run.play``, ``started`` at that
+    ``time.perf_counter()``): the outcome's time and status, the run closed in the store, then
+    the warning with the command that resumes it or the line that says it is complete."""
+    outcome.seconds = time.perf_counter() - started
+    progress.close()
+    outcome.status = status
+    store.finish_run(con, outcome.run_id, status=status)
+    tournament = outcome.is_tournament
+    if status != "complete":
+        stored = "table games stored (whole tournaments)" if tournament else "games stored"
+        progress.warn(f"run {outcome.run_id} interrupted: {outcome.games_completed:,} of "
+                      f"{outcome.games_requested:,} {stored}. Resume with: "
+                      f"{outcome.resume_command}")
+        return
+    if tournament:
+        played = (f"{outcome.tournaments_played:,} tournaments, "
+                  f"{outcome.games_played:,} table games")
+        count, unit, rate_format = outcome.tournaments_played, "tournaments", ",.1f"
+    else:
+        played = f"{outcome.games_played:,} games"
+        count, unit, rate_format = outcome.games_played, "games", ",.0f"
+    rate = count / outcome.seconds if outcome.seconds > 0 else 0.0
+    progress.log(f"run {outcome.run_id} complete: {played}, {outcome.rounds_played:,} rounds "
+                 f"in {outcome.seconds:.1f} s ({rate:{rate_format}} {unit}/s)")
 
 
 def _batch_games(given: int | None) -> int | None:

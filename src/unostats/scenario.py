@@ -615,7 +615,7 @@ class _Resolver:
         fields = self.fields(value.get("fields"), path + ("fields",), profiles, entrants) \
             if "fields" in value else None
         if None in (table_size, consolation, stages, profiles, fields) or \
-                ("entrants" in value and value["entrants"] is not None and entrants is None):
+                (value.get("entrants") is not None and entrants is None):
             return None
         spec = TournamentSpec(table_size=table_size, stages=stages, profiles=profiles,
                               fields=fields, consolation=consolation, entrants=entrants)
@@ -631,21 +631,31 @@ class _Resolver:
                 ok = False
         return spec if ok else None
 
+    def _non_empty_list(self, value: Any, path: KeyPath, expected: str) -> bool:
+        if isinstance(value, list) and value:
+            return True
+        self.add(path, f"expected {expected}; got {_describe(value)}")
+        return False
+
+    def _mappings(self, items: list, path: KeyPath, what: str, keys: Sequence[str]
+                  ) -> Iterator[tuple[int, KeyPath, dict]]:
+        """(index, path, item) for each mapping of a list; any other item is reported."""
+        for i, item in enumerate(items):
+            if isinstance(item, dict):
+                yield i, path + (i,), item
+            else:
+                self.add(path + (i,), f"expected {what} with keys {', '.join(keys)}, "
+                                      f"got {_describe(item)}")
+
     def stages(self, value: Any, path: KeyPath, table_size: int | None
                ) -> tuple[Stage, ...] | None:
-        if not isinstance(value, list) or not value:
-            self.add(path, "expected a non-empty list of stages (name, advance), the last one "
-                           f"the final; got {_describe(value)}")
+        if not self._non_empty_list(value, path, "a non-empty list of stages (name, advance), "
+                                                 "the last one the final"):
             return None
         out: list[Stage] = []
         seen: dict[str, int] = {}
-        for i, item in enumerate(value):
-            where = path + (i,)
+        for i, where, item in self._mappings(value, path, "a stage mapping", STAGE_KEYS):
             last = i == len(value) - 1
-            if not isinstance(item, dict):
-                self.add(where, f"expected a stage mapping with keys {', '.join(STAGE_KEYS)}, "
-                                f"got {_describe(item)}")
-                continue
             self.report.keys(item, where, STAGE_KEYS, ("name",) if last else ("name", "advance"))
             name = self._string(item, "name", where) if "name" in item else None
             if name is not None and name in seen:
@@ -672,22 +682,14 @@ class _Resolver:
         if isinstance(value, int) and not isinstance(value, bool):
             k = self._int(value, path, 1, top, what)
             return None if k is None else (AdvanceRule(k),)
-        if not isinstance(value, list) or not value:
-            self.add(path, f"expected {what}, or a list of rules by entrant count like "
-                           "[{entrants_at_most: 24, advance: 3}, {advance: 2}]; got "
-                           f"{_describe(value)}")
+        if not self._non_empty_list(value, path, f"{what}, or a list of rules by entrant count "
+                                    "like [{entrants_at_most: 24, advance: 3}, {advance: 2}]"):
             return None
         out: list[AdvanceRule] = []
-        ok = True
+        ok = all(isinstance(item, dict) for item in value)
         previous = None
-        for i, item in enumerate(value):
-            where = path + (i,)
+        for i, where, item in self._mappings(value, path, "a mapping", ADVANCE_RULE_KEYS):
             last = i == len(value) - 1
-            if not isinstance(item, dict):
-                self.add(where, f"expected a mapping with keys {', '.join(ADVANCE_RULE_KEYS)}, "
-                                f"got {_describe(item)}")
-                ok = False
-                continue
             self.report.keys(item, where, ADVANCE_RULE_KEYS, ("advance",))
             k = self._int(item["advance"], where + ("advance",), 1, top, what) \
                 if "advance" in item else None
@@ -739,18 +741,12 @@ class _Resolver:
 
     def fields(self, value: Any, path: KeyPath, profiles: dict[str, Seat] | None,
                entrants: int | None) -> tuple[Field, ...] | None:
-        if not isinstance(value, list) or not value:
-            self.add(path, "expected a non-empty list of fields (name, mix, entrants, "
-                           f"description); got {_describe(value)}")
+        if not self._non_empty_list(value, path, "a non-empty list of fields (name, mix, "
+                                                 "entrants, description)"):
             return None
         out: list[Field] = []
         seen: dict[str, int] = {}
-        for i, item in enumerate(value):
-            where = path + (i,)
-            if not isinstance(item, dict):
-                self.add(where, f"expected a field mapping with keys {', '.join(FIELD_KEYS)}, "
-                                f"got {_describe(item)}")
-                continue
+        for i, where, item in self._mappings(value, path, "a field mapping", FIELD_KEYS):
             self.report.keys(item, where, FIELD_KEYS, ("name", "mix"))
             name = self._string(item, "name", where) if "name" in item else None
             if name is not None and name in seen:

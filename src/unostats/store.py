@@ -122,7 +122,7 @@ RESULT_KEYS = {
     "rounds": ("run_id", "variant", "players", "game", "round"),
     "round_seats": ("run_id", "variant", "players", "game", "round", "seat"),
 }
-_ENDED_BY = {"games": ("target", "cap"), "rounds": ("win", "cap")}
+_CHECKS = {"games": ("ended_by IN ('target', 'cap')",), "rounds": ("ended_by IN ('win', 'cap')",)}
 
 RUN_COLUMNS = (
     "run_id", "started_at", "finished_at", "resumed_at", "status", "command", "seed",
@@ -134,11 +134,12 @@ VERSION_KEYS = ("unostats_version", "engine_version", "numba_version", "duckdb_v
                 "python_version")
 
 
-def _results_ddl(table: str) -> str:
-    cols = [f"{n} {t}{'' if null else ' NOT NULL'}" for n, t, null in _CELL + FRAME_COLUMNS[table]]
-    if table in _ENDED_BY:
-        allowed = ", ".join(f"'{v}'" for v in _ENDED_BY[table])
-        cols.append(f"CHECK (ended_by IN ({allowed}))")
+def table_ddl(table: str, columns: Sequence[tuple[str, str, bool]],
+              checks: Sequence[str] = ()) -> str:
+    """CREATE TABLE text from (name, DuckDB type, nullable) columns and CHECK conditions
+    (the results tables here and the tournament tables of ``tournament_store``)."""
+    cols = [f"{n} {t}{'' if null else ' NOT NULL'}" for n, t, null in columns]
+    cols += [f"CHECK ({c})" for c in checks]
     return f"CREATE TABLE IF NOT EXISTS {table} (\n  " + ",\n  ".join(cols) + "\n)"
 
 
@@ -175,7 +176,7 @@ _TABLES_DDL = [
   description VARCHAR,
   PRIMARY KEY (run_id, variant, players)
 )""",
-    *(_results_ddl(t) for t in FRAME_COLUMNS),
+    *(table_ddl(t, _CELL + FRAME_COLUMNS[t], _CHECKS.get(t, ())) for t in FRAME_COLUMNS),
 ]
 
 # Wilson 95% bounds as SQL macros so views and `unostats query` users share one formula
@@ -580,15 +581,22 @@ def _insert_frames(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, pl
                    views: Mapping[str, str]) -> None:
     """INSERT the registered frames (table -> registered view name) of one cell; the caller
     holds the transaction and has checked the game range (tournament_store shares this)."""
-    params = {"run_id": run_id, "variant": variant, "players": players}
+    key = {"run_id": run_id, "variant": variant, "players": players}
     for name in FRAME_COLUMNS:
-        select = ", ".join(f"CAST({n} AS {t})" for n, t, _ in FRAME_COLUMNS[name])
-        try:
-            con.execute(f"INSERT INTO {name} SELECT $run_id, $variant, $players, "
-                        f"{select} FROM {views[name]}", params)
-        except duckdb.Error as e:  # e.g. a value outside its column's type
-            raise StoreError(
-                f"cannot store the batch's {name}: {_first_line(str(e))}") from e
+        insert_view(con, name, FRAME_COLUMNS[name], views[name], key)
+
+
+def insert_view(con: duckdb.DuckDBPyConnection, table: str,
+                columns: Sequence[tuple[str, str, bool]], view: str,
+                key: Mapping[str, Any]) -> None:
+    """INSERT a registered frame into ``table``: the ``key`` values (its first columns, in
+    order), then the frame's ``columns`` cast to their types."""
+    values = ", ".join(f"${k}" for k in key)
+    select = ", ".join(f"CAST({n} AS {t})" for n, t, _ in columns)
+    try:
+        con.execute(f"INSERT INTO {table} SELECT {values}, {select} FROM {view}", dict(key))
+    except duckdb.Error as e:  # e.g. a value outside its column's type
+        raise StoreError(f"cannot store the batch's {table}: {_first_line(str(e))}") from e
 
 
 def _check_cell(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int) -> None:

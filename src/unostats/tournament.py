@@ -43,8 +43,8 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -375,26 +375,20 @@ def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
     main_plan, cons_plan = spec.brackets(fld)
     main_tables, main_standing = _play_bracket(
         spec, fld, seed, index, MAIN, main_plan, range(fld.entrants), profiles, play_table)
+    seat_of = {e: (seat, t) for t in main_tables if t.stage == main_plan[0]
+               for seat, e in enumerate(t.entrants)}  # each entrant's first-stage table
     cons_tables: list[TableResult] = []
     cons_standing: dict[int, Standing] = {}
     if cons_plan:
-        first_advancers = {e for t in main_tables if t.stage.stage == main_plan[0].stage
-                           for e in t.advancers}
-        knocked_out = [e for e in range(fld.entrants) if e not in first_advancers]
+        knocked_out = [e for e in range(fld.entrants) if e not in seat_of[e][1].advancers]
         cons_tables, cons_standing = _play_bracket(
             spec, fld, seed, index, CONSOLATION, cons_plan, knocked_out, profiles, play_table)
 
-    first_stage = main_plan[0]
-    seat_of: dict[int, tuple[int, int, TableResult]] = {}
-    for t in main_tables:
-        if t.bracket == MAIN and t.stage == first_stage:
-            for seat, e in enumerate(t.entrants):
-                seat_of[e] = (t.table, seat, t)
     entrants = []
     for e in range(fld.entrants):
-        table_no, seat, t = seat_of[e]
+        seat, t = seat_of[e]
         entrants.append(EntrantResult(
-            entrant=e, profile=profiles[e], main=main_standing[e], first_table=table_no,
+            entrant=e, profile=profiles[e], main=main_standing[e], first_table=t.table,
             first_seat=seat, first_position=t.game.first_position[seat],
             first_table_players=len(t.entrants), advanced_first=e in t.advancers,
             consolation=cons_standing.get(e)))
@@ -442,26 +436,3 @@ def _standings(last: Mapping[int, tuple[StagePlan, int]]) -> dict[int, Standing]
         out[e] = Standing(stage.stage, stage.name, finish, better + 1)
     return out
 
-
-@dataclass(frozen=True)
-class FieldPlan:
-    """A field's brackets, for storing and describing a run."""
-
-    field: Field
-    main: tuple[StagePlan, ...]
-    consolation: tuple[StagePlan, ...] = field(default=())
-
-    @classmethod
-    def of(cls, spec: TournamentSpec, fld: Field) -> FieldPlan:
-        main, cons = spec.brackets(fld)
-        return cls(fld, main, cons)
-
-    def stages(self) -> Iterator[tuple[str, StagePlan]]:
-        for s in self.main:
-            yield MAIN, s
-        for s in self.consolation:
-            yield CONSOLATION, s
-
-    @property
-    def games(self) -> int:
-        return sum(len(s.tables) for _, s in self.stages())

@@ -15,6 +15,7 @@ tables in play order), so a resumed run equals an uninterrupted one row for row.
 from __future__ import annotations
 
 import math
+import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,14 +24,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from . import store, tournament_store
+from . import run, store, tournament_store
 from .output import format_rows
+from .run import format_interval
 from .scenario import Scenario, Variant
 from .seats import Seat
+from .stats import mean_interval
 from .tournament import (
     MAIN,
     Field,
-    FieldPlan,
     TableGame,
     TournamentResult,
     TournamentSpec,
@@ -45,7 +47,6 @@ class TournamentCell:
     index: int
     variant: Variant
     field: Field
-    plan: FieldPlan
 
     @property
     def label(self) -> str:
@@ -55,7 +56,7 @@ class TournamentCell:
 def cells(scenario: Scenario) -> list[TournamentCell]:
     """Every variant x field of a tournament scenario, in file order."""
     spec = _spec(scenario)
-    return [TournamentCell(i * len(spec.fields) + j, v, f, FieldPlan.of(spec, f))
+    return [TournamentCell(i * len(spec.fields) + j, v, f)
             for i, v in enumerate(scenario.variants) for j, f in enumerate(spec.fields)]
 
 
@@ -66,7 +67,8 @@ def _spec(scenario: Scenario) -> TournamentSpec:
 
 
 def games_requested(scenario: Scenario) -> int:
-    return sum(scenario.games * c.plan.games for c in cells(scenario))
+    spec = _spec(scenario)
+    return sum(scenario.games * spec.games_per_tournament(c.field) for c in cells(scenario))
 
 
 def start_fields(con, run_id: str, scenario: Scenario) -> None:
@@ -74,16 +76,18 @@ def start_fields(con, run_id: str, scenario: Scenario) -> None:
     spec = _spec(scenario)
     fields, stages = [], []
     for c in cells(scenario):
+        main, consolation = spec.brackets(c.field)
         fields.append({
             "variant": c.variant.name, "field": c.field.name,
             "description": c.field.description, "entrants": c.field.entrants,
-            "table_size": spec.table_size, "consolation": bool(c.plan.consolation),
-            "tournaments_requested": scenario.games, "games_per_tournament": c.plan.games,
+            "table_size": spec.table_size, "consolation": bool(consolation),
+            "tournaments_requested": scenario.games,
+            "games_per_tournament": spec.games_per_tournament(c.field),
             "mix": dict(c.field.mix),
             "profiles": {p: {"policy": spec.profiles[p].policy,
                              "behaviour": dict(spec.profiles[p].behaviour)}
                          for p, _ in c.field.mix}})
-        for bracket, plan in (("main", c.plan.main), ("consolation", c.plan.consolation)):
+        for bracket, plan in (("main", main), ("consolation", consolation)):
             for step, s in enumerate(plan):
                 stages.append({"variant": c.variant.name, "field": c.field.name,
                                "bracket": bracket, "stage": s.stage, "step": step,
@@ -136,6 +140,11 @@ def table_game(batch: Any, players: int) -> TableGame:
 
 
 # --- Rows ---------------------------------------------------------------------------------------
+
+# The tournament frames' dtypes by store type (every other store type is an integer).
+_POLARS_TYPES = {"BOOLEAN": pl.Boolean, "VARCHAR": pl.String, "SMALLINT[]": pl.List(pl.Int64),
+                 "VARCHAR[]": pl.List(pl.String)}
+
 
 def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
                   counters: dict[int, int]) -> tuple[dict[int, Any], dict[str, pl.DataFrame]]:
@@ -195,19 +204,9 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
             out.append(df.with_columns(pl.Series("game", np.repeat(
                 np.asarray(numbers[n], dtype=np.int64), heights))))
         games[n] = Batch(*out)
-    schema = {
-        "tournaments": {"consolation_champion": pl.Int64,
-                        "consolation_champion_profile": pl.String},
-        "tournament_tables": {"entrants": pl.List(pl.Int64), "profiles": pl.List(pl.String),
-                              "finish": pl.List(pl.Int64), "advancers": pl.List(pl.Int64)},
-        "tournament_entrants": {"consolation_stage": pl.Int64,
-                                "consolation_stage_name": pl.String,
-                                "consolation_place": pl.Int64},
-    }
     rows = {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": entrants}
-    frames = {name: pl.DataFrame(rows[name], schema_overrides=schema[name],
-                                 infer_schema_length=None)
-              .select([c for c, _, _ in tournament_store.COLUMNS[name]])
+    frames = {name: pl.DataFrame(rows[name], schema={
+                  c: _POLARS_TYPES.get(t, pl.Int64) for c, t, _ in tournament_store.COLUMNS[name]})
               for name in tournament_store.BATCH_TABLES}
     return games, frames
 
@@ -217,34 +216,27 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
 def play(con, outcome: Any, *, threads: int | None, batch_tournaments: int | None,
          progress: Any, stop: Any) -> Any:
     """Play every tournament cell of ``outcome.scenario`` from its stored tournaments to the end
-    (or until ``stop``); the twin of ``run._play`` for tournament scenarios."""
-    from . import run
-
+    (or until ``stop``); the twin of ``run._play`` for tournament scenarios. Every table game
+    plays on one thread, whatever ``threads`` says (see ``EngineTables``)."""
     scenario = outcome.scenario
     spec = _spec(scenario)
     stop = stop or run.StopRequest()
     todo = cells(scenario)
     done = tournament_store.completed_by_field(con, outcome.run_id)
-    counters: dict[tuple[str, int], int] = {}
-    for c in todo:
-        for n in scenario.players:
-            key = (c.variant.name, n)
-            if key not in counters:
-                counters[key] = store.completed_games(con, outcome.run_id, c.variant.name, n)
+    # variant -> table size -> games stored: the number of the cell's next table game
+    counters = {v.name: {n: store.completed_games(con, outcome.run_id, v.name, n)
+                         for n in scenario.players} for v in scenario.variants}
     started = time.perf_counter()
     status = "interrupted"
     outcome.tournaments_played = 0
     try:
-        if not run._compile_message_shown and run.engine_cache_is_warm() is False:
-            progress.log(run.COMPILE_MESSAGE)
-            run._compile_message_shown = True
-        for c in todo:
-            stored = done.get((c.variant.name, c.field.name), 0)
-            progress.cell_started(str(c.index), c.label, stored, scenario.games,
+        run.announce_compilation(progress)
+        firsts = [done.get((c.variant.name, c.field.name), 0) for c in todo]
+        for c, first in zip(todo, firsts):
+            progress.cell_started(str(c.index), c.label, first, scenario.games,
                                   unit="tournaments")
-        for c in todo:
-            first = done.get((c.variant.name, c.field.name), 0)
-            if not _play_cell(con, outcome, c, spec, first, counters, threads=threads,
+        for c, first in zip(todo, firsts):
+            if not _play_cell(con, outcome, c, spec, first, counters[c.variant.name],
                               batch_tournaments=batch_tournaments, progress=progress,
                               stop=stop):
                 break
@@ -253,33 +245,20 @@ def play(con, outcome: Any, *, threads: int | None, batch_tournaments: int | Non
         if stop.requested and status != "complete":
             outcome.signal = stop.signum
     except KeyboardInterrupt:
-        import signal
         outcome.signal = signal.SIGINT
         raise
     finally:
-        outcome.seconds = time.perf_counter() - started
-        progress.close()
-        outcome.status = status
-        store.finish_run(con, outcome.run_id, status=status)
-        if status != "complete":
-            progress.warn(
-                f"run {outcome.run_id} interrupted: {outcome.games_completed:,} of "
-                f"{outcome.games_requested:,} table games stored (whole tournaments). "
-                f"Resume with: {outcome.resume_command}")
-    if status == "complete":
-        rate = outcome.tournaments_played / outcome.seconds if outcome.seconds > 0 else 0.0
-        progress.log(f"run {outcome.run_id} complete: {outcome.tournaments_played:,} tournaments, "
-                     f"{outcome.games_played:,} table games, {outcome.rounds_played:,} rounds in "
-                     f"{outcome.seconds:.1f} s ({rate:,.1f} tournaments/s)")
+        run.end_session(con, outcome, status, started=started, progress=progress)
     return outcome
 
 
 def _play_cell(con, outcome: Any, c: TournamentCell, spec: TournamentSpec, first: int,
-               counters: dict[tuple[str, int], int], *, threads: int | None,
-               batch_tournaments: int | None, progress: Any, stop: Any) -> bool:
-    """Play one cell's remaining tournaments; False if a stop request ended it early."""
+               counters: dict[int, int], *, batch_tournaments: int | None, progress: Any,
+               stop: Any) -> bool:
+    """Play one cell's remaining tournaments; False if a stop request ended it early.
+    ``counters`` (table size -> the variant's next game number) advances as they are stored."""
     scenario = outcome.scenario
-    tables = EngineTables(c.variant)  # one thread per game whatever ``threads`` says
+    tables = EngineTables(c.variant)
     buffer: list[TournamentResult] = []
     since = time.perf_counter()
     t = first
@@ -302,14 +281,13 @@ def _play_cell(con, outcome: Any, c: TournamentCell, spec: TournamentSpec, first
 
 
 def _store(con, outcome: Any, c: TournamentCell, spec: TournamentSpec,
-           results: list[TournamentResult], counters: dict[tuple[str, int], int],
-           progress: Any, seconds: float) -> None:
-    variant = c.variant.name
-    local = {n: counters[(variant, n)] for (v, n) in counters if v == variant}
-    games, frames = result_frames(results, spec, local)
-    tournament_store.write_tournaments(con, outcome.run_id, variant, c.field.name, games, frames)
-    for n, value in local.items():
-        counters[(variant, n)] = value
+           results: list[TournamentResult], counters: dict[int, int], progress: Any,
+           seconds: float) -> None:
+    numbers = dict(counters)  # advanced by result_frames; kept only once the write succeeds
+    games, frames = result_frames(results, spec, numbers)
+    tournament_store.write_tournaments(con, outcome.run_id, c.variant.name, c.field.name, games,
+                                       frames)
+    counters.update(numbers)
     n_games = sum(r.games() for r in results)
     outcome.games_played += n_games
     outcome.games_completed += n_games
@@ -358,13 +336,8 @@ def profile_rows(con, run_id: str) -> list[dict[str, Any]]:
 def stage_rows(con, run_id: str) -> list[dict[str, Any]]:
     """Per variant, field, bracket and stage: rounds and turns per table game and the turns of
     the stage's longest table (means with 95% intervals)."""
-    from .stats import mean_interval
-
-    cur = con.execute("SELECT * FROM tournament_stage_length WHERE run_id = ?", [run_id])
-    names = [d[0] for d in cur.description]
     out = []
-    for row in cur.fetchall():
-        r = dict(zip(names, row))
+    for r in _view_rows(con, "tournament_stage_length", run_id):
         rounds = mean_interval(_f(r["mean_rounds"]), _f(r["se_rounds"]), r["games"])
         turns = mean_interval(_f(r["mean_turns"]), _f(r["se_turns"]), r["games"])
         longest = mean_interval(_f(r["mean_longest_turns"]), _f(r["se_longest_turns"]),
@@ -378,19 +351,20 @@ def stage_rows(con, run_id: str) -> list[dict[str, Any]]:
 
 def evening_rows(con, run_id: str) -> list[dict[str, Any]]:
     """Per variant and field: the evening's length in turns and rounds (see the view)."""
-    from .stats import mean_interval
-
-    cur = con.execute("SELECT * FROM tournament_length WHERE run_id = ?", [run_id])
-    names = [d[0] for d in cur.description]
     out = []
-    for row in cur.fetchall():
-        r = dict(zip(names, row))
+    for r in _view_rows(con, "tournament_length", run_id):
         turns = mean_interval(_f(r["mean_turns"]), _f(r["se_turns"]), r["tournaments"])
         rounds = mean_interval(_f(r["mean_rounds"]), _f(r["se_rounds"]), r["tournaments"])
         out.append({"run_id": r["run_id"], "variant": r["variant"], "field": r["field"],
                     "tournaments": r["tournaments"], "turns": turns, "rounds": rounds,
                     "p90_turns": r["p90_turns"]})
     return _in_order(con, run_id, out, key=lambda r: 0)
+
+
+def _view_rows(con, view: str, run_id: str) -> list[dict[str, Any]]:
+    cur = con.execute(f"SELECT * FROM {view} WHERE run_id = ?", [run_id])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
 def _f(x: Any) -> float:
@@ -425,8 +399,6 @@ def format_summary(rows: dict[str, list[dict[str, Any]]], fmt: str = "table",
     """The profile table (per-entrant win chance with its interval, fair share, edge, reaching
     the final); in table format also the stage lengths and the evening. Other formats give the
     profile rows only (the rest is in the views)."""
-    from .run import format_interval
-
     profiles = rows["profiles"]
     if fmt != "table":
         return format_rows(PROFILE_COLUMNS, [[r[c] for c in PROFILE_COLUMNS] for r in profiles],

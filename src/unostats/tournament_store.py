@@ -50,6 +50,7 @@ import polars as pl
 
 from . import store
 from .stats import Z95
+from .tournament import BRACKETS, DECIDED_BY
 
 TOURNAMENT_TABLES = ("tournament_fields", "tournament_stages", "tournaments", "tournament_tables",
                      "tournament_entrants")
@@ -111,15 +112,14 @@ RESULT_KEYS = {
 }
 
 
-def _ddl(table: str) -> str:
-    cols = [f"{n} {t}{'' if null else ' NOT NULL'}" for n, t, null in _KEY + COLUMNS[table]]
-    if table == "tournament_tables":
-        cols.append("CHECK (bracket IN ('main', 'consolation'))")
-        cols.append("CHECK (decided_by IN ('rank', 'rounds_won', 'hand_points', 'lot'))")
-    if table == "tournaments":
-        cols.append("CHECK (champion_decided_by IN "
-                    "('rank', 'rounds_won', 'hand_points', 'lot'))")
-    return f"CREATE TABLE IF NOT EXISTS {table} (\n  " + ",\n  ".join(cols) + "\n)"
+def _in(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+_CHECKS = {
+    "tournaments": (_in("champion_decided_by", DECIDED_BY),),
+    "tournament_tables": (_in("bracket", BRACKETS), _in("decided_by", DECIDED_BY)),
+}
 
 
 TABLES_DDL = [
@@ -151,7 +151,7 @@ TABLES_DDL = [
   advance SMALLINT NOT NULL,       -- per table; 0 at the final
   PRIMARY KEY (run_id, variant, field, bracket, stage)
 )""",
-    *(_ddl(t) for t in BATCH_TABLES),
+    *(store.table_ddl(t, _KEY + COLUMNS[t], _CHECKS.get(t, ())) for t in BATCH_TABLES),
 ]
 
 _Z = Z95
@@ -386,15 +386,9 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
                                      {name: views[(name, players)]
                                       for name in store.FRAME_COLUMNS})
                 n_games += batch.games.height
-            params = {"run_id": run_id, "variant": variant, "field": field}
+            key = {"run_id": run_id, "variant": variant, "field": field}
             for name in BATCH_TABLES:
-                select = ", ".join(f"CAST({c} AS {t})" for c, t, _ in COLUMNS[name])
-                try:
-                    con.execute(f"INSERT INTO {name} SELECT $run_id, $variant, $field, {select} "
-                                f"FROM {views[(name, None)]}", params)
-                except duckdb.Error as e:
-                    raise store.StoreError(f"cannot store the batch's {name}: "
-                                           f"{store._first_line(str(e))}") from e
+                store.insert_view(con, name, COLUMNS[name], views[(name, None)], key)
             con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
                         [n_games, run_id])
     finally:

@@ -13,7 +13,6 @@ on; how often the lot decides.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from plotly.subplots import make_subplots
 
 from .. import stats
 from ..stats import Estimate, TestResult
+from .figures import esc
 
 FAIR_COLOUR = "#6b6b6b"
 PROFILE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -292,10 +292,6 @@ def _field(k: FieldKey, label: str, row: Mapping[str, Any], parts: Mapping[str, 
 
 # --- Figures -----------------------------------------------------------------------------------
 
-def _esc(text: str) -> str:
-    return html.escape(str(text), quote=False)
-
-
 def profile_colours(section: TournamentSection) -> dict[str, str]:
     return {p: PROFILE_COLOURS[i % len(PROFILE_COLOURS)] for i, p in enumerate(section.profiles)}
 
@@ -320,7 +316,7 @@ def wins_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
     colour = profile_colours(section)
     fields = section.fields
     fig = make_subplots(rows=1, cols=len(fields), shared_yaxes=False,
-                        subplot_titles=[_esc(f.label) for f in fields],
+                        subplot_titles=[esc(f.label) for f in fields],
                         horizontal_spacing=0.08)
     shown: set[str] = set()
     for col, f in enumerate(fields, start=1):
@@ -328,17 +324,17 @@ def wins_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
         for p in f.profiles:
             y, lo, hi = 100 * p.win.value, 100 * p.win.lo, 100 * p.win.hi
             fig.add_trace(go.Bar(
-                x=[_esc(p.profile)], y=[y], name=_esc(p.profile), legendgroup=p.profile,
+                x=[esc(p.profile)], y=[y], name=esc(p.profile), legendgroup=p.profile,
                 showlegend=p.profile not in shown, marker_color=colour[p.profile],
                 error_y=dict(type="data", array=[hi - y], arrayminus=[y - lo], thickness=1.5),
-                hovertemplate=(f"<b>{_esc(p.profile)}</b> ({p.entrants} of {f.entrants})<br>"
+                hovertemplate=(f"<b>{esc(p.profile)}</b> ({p.entrants} of {f.entrants})<br>"
                                f"wins {y:.2f}% [{lo:.2f}, {hi:.2f}] per entrant<br>"
                                f"{p.titles:,} titles in {p.tournaments:,} tournaments"
                                "<extra></extra>")), row=1, col=col)
             shown.add(p.profile)
         fair = 100.0 / f.entrants
         fig.add_trace(go.Scatter(
-            x=[_esc(n) for n in names], y=[fair] * len(names), mode="lines",
+            x=[esc(n) for n in names], y=[fair] * len(names), mode="lines",
             line=dict(color=FAIR_COLOUR, dash="dash", width=1.5), name="fair share 1/entrants",
             legendgroup="fair", showlegend=col == 1,
             hovertemplate=f"fair share 1/{f.entrants} = {fair:.2f}%<extra></extra>"),
@@ -358,7 +354,7 @@ def reach_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
     the fair share (1 = what luck alone gives)."""
     colour = profile_colours(section)
     fields = section.fields
-    fig = make_subplots(rows=1, cols=len(fields), subplot_titles=[_esc(f.label) for f in fields],
+    fig = make_subplots(rows=1, cols=len(fields), subplot_titles=[esc(f.label) for f in fields],
                         horizontal_spacing=0.08)
     shown: set[str] = set()
     for col, f in enumerate(fields, start=1):
@@ -370,19 +366,19 @@ def reach_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
             hi = np.array([e.hi / fair for e, fair in ests])
             pct = np.array([100 * e.value for e, _ in ests])
             fig.add_trace(go.Scatter(
-                x=[_esc(s) for s in steps], y=y, mode="lines+markers", name=_esc(p.profile),
+                x=[esc(s) for s in steps], y=y, mode="lines+markers", name=esc(p.profile),
                 legendgroup=p.profile, showlegend=p.profile not in shown,
                 line=dict(color=colour[p.profile], width=2), marker=dict(size=8),
                 error_y=dict(type="data", array=hi - y, arrayminus=y - lo, thickness=1.2,
                              width=3),
                 customdata=np.column_stack([lo, hi, pct]),
-                hovertemplate=(f"<b>{_esc(p.profile)}</b> ({p.entrants} of {f.entrants})<br>"
+                hovertemplate=(f"<b>{esc(p.profile)}</b> ({p.entrants} of {f.entrants})<br>"
                                "%{x}: %{y:.2f} × fair [%{customdata[0]:.2f}, "
                                "%{customdata[1]:.2f}]<br>chance %{customdata[2]:.2f}%"
                                "<extra></extra>")), row=1, col=col)
             shown.add(p.profile)
         fig.add_trace(go.Scatter(
-            x=[_esc(s) for s in steps], y=[1.0] * len(steps), mode="lines",
+            x=[esc(s) for s in steps], y=[1.0] * len(steps), mode="lines",
             line=dict(color=FAIR_COLOUR, dash="dash", width=1.5), name="fair share (luck alone)",
             legendgroup="fair", showlegend=col == 1,
             hovertemplate="fair share: 1 ×<extra></extra>"), row=1, col=col)
@@ -404,7 +400,7 @@ def positions_figure(section: TournamentSection) -> tuple[str, go.Figure, str] |
     if not panels:
         return None
     fig = make_subplots(rows=1, cols=len(panels),
-                        subplot_titles=[f"{_esc(f.label)} · tables of {p.players}"
+                        subplot_titles=[f"{esc(f.label)} · tables of {p.players}"
                                         for f, p in panels], horizontal_spacing=0.06)
     for col, (f, p) in enumerate(panels, start=1):
         x = np.arange(p.players)
