@@ -50,6 +50,17 @@ RULE_SETS = {
                                 "challenge": "house", "colour_cycle": True,
                                 "multi_play": "two_matching"},
     "silence_two": {"silence": "two", "jump_in": "numbers", "zero_slap": 1},
+    # UNO-Extreme as scenarios/extreme.yaml plays it (N6 with jump-ins, silence, slaps).
+    "extreme": {"first_card": "extreme", "wild_draw_four": "no_matching_colour",
+                "wild": "no_matching_colour", "challenge": "extreme",
+                "reverse_deflects": "extreme", "stack_skip": True, "jump_in": "extreme",
+                "zero_slap": 4, "silence": "seven", "eight_cover": True, "mistake_penalty": 2,
+                "scoring": "own_points_low_wins", "lone_zero_value": 100, "target_score": 200},
+    "eight_cover_jump_in": {"eight_cover": True, "jump_in": "all_but_draw_four",
+                            "draw": "two", "colour_cycle": True},
+    "own_points_low_wins": {"scoring": "own_points_low_wins", "target_score": 150,
+                            "zero_slap": 2},
+    "own_points_lose_at": {"scoring": "own_points_lose_at", "lone_zero_value": 50},
     "tournament": {"first_card": "number_only", "jump_in": "numbers", "double_action": True,
                    "stack_draw_two": "sum", "stack_draw_four": "pass_on",
                    "wild_draw_four": "free", "uno_penalty": 2},
@@ -77,7 +88,8 @@ def play(rules: dict, players: int, seats, games: int, seed: int, **kw):
 def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name, players):
     rules = RuleSet.from_mapping(RULE_SETS[rules_name])
     seats = mixed_seats(players)
-    games, _, rounds, round_seats = play(RULE_SETS[rules_name], players, seats, 12, seed=99)
+    games, game_seats, rounds, round_seats = play(RULE_SETS[rules_name], players, seats, 12,
+                                                  seed=99)
     for g in range(12):
         result = check_trace(trace_game(rules=rules, players=players, seats=seats, seed=99,
                                         game=g))
@@ -97,6 +109,8 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
         game = games.filter(pl.col("game") == g).row(0, named=True)
         assert game["winner_seat"] == result.winner_seat
         assert game["ended_by"] == result.ended_by
+        losers = game_seats.filter(pl.col("game") == g).sort("seat")["is_loser"]
+        assert tuple(s for s, lost in enumerate(losers) if lost) == result.losers
 
 
 # ---------------------------------------------------------------- invariants
@@ -134,19 +148,25 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
         rounds.select("game", "round", "first_seat"), on=["game", "round"])
     assert (firsts["seat"] == firsts["first_seat"]).all()
 
-    # Points: the winner scores the other hands' points (R5 card_count: their cards); scores add
-    # up round by round.
+    # Points: the winner scores the other hands' points (R5 card_count: their cards; R3/R4:
+    # every seat its own hand); scores add up round by round.
+    scoring = rules.values["scoring"]
+    own_points = scoring.startswith("own_points")
     others = round_seats.join(won.select("game", "round", "winner_seat", "points"),
-                              on=["game", "round"]).filter(pl.col("seat") != pl.col("winner_seat"))
-    counted = "cards_left" if rules.values["scoring"] == "card_count" else "hand_points"
+                              on=["game", "round"])
+    if not own_points:
+        others = others.filter(pl.col("seat") != pl.col("winner_seat"))
+    counted = "cards_left" if scoring == "card_count" else "hand_points"
     summed = others.group_by("game", "round").agg(pl.col(counted).sum(), pl.first("points"))
     assert (summed[counted] == summed["points"]).all()
     gained = round_seats.sort("game", "round").with_columns(
         (pl.col("score_after") - pl.col("score_after").shift(1, fill_value=0)
          .over("game", "seat")).alias("gained"))
-    credited = gained.join(rounds.select("game", "round", "winner_seat", "points"),
+    credited = gained.join(rounds.select("game", "round", "winner_seat", "points", "ended_by"),
                            on=["game", "round"]).with_columns(
-        pl.when(pl.col("seat") == pl.col("winner_seat")).then(pl.col("points")).otherwise(0)
+        pl.when(pl.col("ended_by") == "cap").then(0)
+        .when(pl.lit(own_points)).then(pl.col("hand_points"))
+        .when(pl.col("seat") == pl.col("winner_seat")).then(pl.col("points")).otherwise(0)
         .alias("expected"))
     assert (credited["gained"] == credited["expected"]).all()
 
@@ -159,16 +179,22 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
     finals = game_seats.join(last, on=["game", "seat"])
     assert (finals["final_score"] == finals["score_after"]).all()
     target = rules.values["target_score"]
+    sign = -1 if own_points else 1  # sign * score: higher is better
     for game in games.iter_rows(named=True):
         scores = game_seats.filter(pl.col("game") == game["game"]).sort("seat")
         final = scores["final_score"].to_list()
-        ranked = sorted(final, reverse=True)
+        keys = [sign * x for x in final]
+        ranked = sorted(keys, reverse=True)
         assert game["margin"] == ranked[0] - ranked[1]
-        assert scores["rank"].to_list() == [1 + sum(x > s for x in final) for s in final]
+        assert scores["rank"].to_list() == [1 + sum(x > k for x in keys) for k in keys]
         if game["ended_by"] == "target":
-            assert max(final) >= target and final[game["winner_seat"]] == max(final)
+            assert max(final) >= target and keys[game["winner_seat"]] == max(keys)
             assert scores["is_winner"].to_list() == [s == game["winner_seat"] for s in range(players)]
+            losers = ([x >= target for x in final] if scoring == "own_points_lose_at"
+                      else [k == min(keys) for k in keys])
+            assert scores["is_loser"].to_list() == losers
         else:
+            assert not any(scores["is_loser"])
             assert game["winner_seat"] is None and max(final) < target
             assert game["rounds"] == rules.values["max_rounds"]
 

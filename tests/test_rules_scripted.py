@@ -666,7 +666,7 @@ SCRIPTED = {
     "jump_in": {"none", "numbers", "all_but_draw_four", "extreme"},
     "multi_play": {"none", "same_rank", "two_matching"},
     "silence": {"none", "seven", "two", "black"},  # test_rules_extras_scripted.py
-    "scoring": {"winner_takes_all", "card_count"},  # card_count: test_rules_extras_scripted.py
+    "scoring": {"winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count"},
     "round_end": {"first_out"},
     "blank_effect": {"none"},  # no blank cards in an implemented deck
     "custom_wild_effect": {"everyone_draws_two"},  # no custom wilds in an implemented deck
@@ -676,6 +676,7 @@ SCRIPTED = {
     "draw_two_on_draw_four": {False, True},
     "stack_skip": {False, True},
     "skip_escape": {False, True},
+    "eight_cover": {False, True},  # in tests/test_rules_extras_scripted.py
 }
 BOOL_RULES = [o.key for o in rules_mod.RULE_OPTIONS if o.kind == "bool"]
 

@@ -75,6 +75,7 @@ def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: i
         "final_score": rng.integers(0, 600, n_games * players),
         "rank": 1 + (g_seat != np.repeat(winner, players)),
         "is_winner": g_seat == np.repeat(winner, players),
+        "is_loser": g_seat != np.repeat(winner, players),
     })
     return SimpleNamespace(games=games, game_seats=game_seats, rounds=rounds,
                            round_seats=round_seats)
@@ -245,6 +246,7 @@ def tiny_batch() -> SimpleNamespace:
         "game": [0, 0, 0, 1, 1, 1], "seat": [0, 1, 2, 0, 1, 2], "policy": "random",
         "final_score": [150, 0, 0, 0, 30, 0], "rank": [1, 2, 2, 2, 1, 2],
         "is_winner": [True, False, False, False, True, False],
+        "is_loser": [False, True, True, True, False, True],
     })
     return SimpleNamespace(games=games, game_seats=game_seats, rounds=rounds,
                            round_seats=pl.DataFrame(rs))

@@ -123,15 +123,15 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("uno_slap", "N4", "Cards the slowest player draws after an UNO call (0 = off).",
          codes.R_UNO_SLAP, 0, 20, 0),
     _enum("silence", "N5", "Silence rules.", codes.R_SILENCE, ("none", "seven", "two", "black")),
-    _bool("eight_cover", "N6", "An 8 must be covered by its player.", codes.R_EIGHT_COVER,
-          implemented=_OFF),
+    _bool("eight_cover", "N6", "An 8 must be covered by its player.", codes.R_EIGHT_COVER),
     _int("uno_penalty", "U1", "Cards drawn when caught without calling UNO (0 = no UNO rule).",
          codes.R_UNO_PENALTY, 0, 10, 2),
     _int("mistake_penalty", "U2", "Cards drawn per rule mistake.", codes.R_MISTAKE_PENALTY,
          0, 2, 0),
     _enum("scoring", "R2-R6", "How rounds are scored and a game is won.", codes.R_SCORING,
           ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count", "lazy"),
-          implemented=("winner_takes_all", "card_count")),
+          implemented=("winner_takes_all", "own_points_low_wins", "own_points_lose_at",
+                       "card_count")),
     _int("target_score", "R2-R5",
          "Score that ends a game (default by scoring: 500; 200 for own_points_lose_at; "
          "100 for card_count).", codes.R_TARGET_SCORE, 1, 100_000, None),
@@ -157,6 +157,8 @@ RULES_BY_KEY: dict[str, RuleOption] = {o.key: o for o in RULE_OPTIONS}
 CONFLICTS: tuple[tuple[str, Any, str, str], ...] = (
     ("reverse_deflects", "extreme", "stack_draw_two",
      "the +2/Reverse escalation draws every Draw Two at once, so Draw Twos cannot also stack"),
+    ("eight_cover", True, "multi_play",
+     "an 8 is covered by one card of its player, not by the extra cards of a turn"),
 )
 assert len({o.slot for o in RULE_OPTIONS}) == codes.N_RULE_SLOTS
 

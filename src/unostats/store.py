@@ -53,7 +53,7 @@ import polars as pl
 from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
-SCHEMA_VERSION = 4  # 2: rounds.jump_ins; 3: tournament tables; 4: issue-5 counters
+SCHEMA_VERSION = 4  # 2: rounds.jump_ins; 3: tournament tables; 4: issue-5 counters, game_seats.is_loser
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
 
@@ -92,6 +92,7 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("final_score", "INTEGER", False),
         ("rank", "SMALLINT", False),
         ("is_winner", "BOOLEAN", False),
+        ("is_loser", "BOOLEAN", False),
     ),
     "rounds": (
         ("game", "INTEGER", False),

@@ -50,7 +50,8 @@ ST_JUMP_COLOUR = 15
 # one (-1: none holds).
 ST_SILENCE_OWNER = 16
 ST_SILENCE_COLOUR = 17
-ST_COUNTERS = 18
+ST_COVER = 18  # N6: 1 when the seat _effect returned must now cover its 8
+ST_COUNTERS = 19
 N_ST = ST_COUNTERS + C.N_COUNTERS
 
 # Rows of ``piles``.
@@ -89,7 +90,8 @@ N_GO = 7
 # Columns of the game-seat output [game, seat, col].
 GS_FINAL_SCORE = 0
 GS_RANK = 1
-N_GS = 2
+GS_IS_LOSER = 2
+N_GS = 3
 
 NT = K.N_TYPES
 ALL_TYPES = (1 << NT) - 1  # card-type sets are bit masks (NT < 64)
@@ -280,7 +282,8 @@ def _draw_one(s, reason, hand, hcol, hsize, piles, st, state):
     st[ST_NPILE] = npile - 1
     _add(hand, hcol, hsize, s, t)
     st[ST_COUNTERS + C.C_CARDS_DRAWN] += 1
-    st[ST_COUNTERS + (C.C_NORMAL_DRAWS if reason == C.DRAW_NORMAL else C.C_PENALTY_CARDS)] += 1
+    normal = reason == C.DRAW_NORMAL or reason == C.DRAW_COVER  # N6: drawn to play, not a penalty
+    st[ST_COUNTERS + (C.C_NORMAL_DRAWS if normal else C.C_PENALTY_CARDS)] += 1
     return t, moved, state
 
 
@@ -763,11 +766,12 @@ def _uno_call(p, direction, n, penalty, uno_slap, behaviour, hand, hcol, hsize, 
 @njit(cache=True)
 def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points,
                   rules, st, scores, round_out, round_seat_out, row):
-    """R1, R7 hand points; R2 or R5 scoring; the round's records (row ``row`` of the round
-    outputs). Returns the points of the round.
+    """R1, R7 hand points; R2, R3/R4 or R5 scoring; the round's records (row ``row`` of the
+    round outputs). Returns the points of the round: what it added to all scores.
     """
     lone_zero = rules[C.R_LONE_ZERO_VALUE]
     card_count = rules[C.R_SCORING] == C.SCORING_CARD_COUNT
+    own_points = _own_points(rules[C.R_SCORING])
     round_points = 0
     for s in range(n):
         hp = 0
@@ -779,11 +783,14 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
         round_seat_out[row, s, RS_HAND_POINTS] = hp
         round_seat_out[row, s, RS_CARDS_LEFT] = hsize[s]
         round_seat_out[row, s, RS_POSITION] = _position(s, first, start_direction, n)
-        if s != winner:
+        if own_points:  # R3/R4: every seat adds its own hand
+            round_points += hp
+            scores[s] += hp if winner >= 0 else 0
+        elif s != winner:
             round_points += hsize[s] if card_count else hp  # R5: cards, R2: points
-    if winner >= 0:
+    if winner >= 0 and not own_points:
         scores[winner] += round_points
-    else:
+    if winner < 0:
         round_points = 0
     for s in range(n):
         round_seat_out[row, s, RS_SCORE_AFTER] = scores[s]
@@ -921,8 +928,8 @@ def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state
 
 
 @njit(cache=True)
-def _after_plays(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
-    """U1, a win, N4 and N5 after a card played out of turn (J1, A8). Returns the state."""
+def _end_of_move(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """U1, a win, N4 and N5 at the end of seat s's move (``count`` cards t). Returns the state."""
     if rules[C.R_UNO_PENALTY] > 0 and hsize[s] == 1:
         state = _uno_call(s, st[ST_DIR], n, rules[C.R_UNO_PENALTY], rules[C.R_UNO_SLAP],
                           behaviour, hand, hcol, hsize, piles, st, trace, state)
@@ -932,6 +939,39 @@ def _after_plays(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st,
         state = _move_marks(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace,
                             state)
     return state
+
+
+@njit(cache=True, inline="always")
+def _owes_cover(rules, t):
+    """N6: a move of an 8 waits for its cover (its end of move comes with the cover's)."""
+    return rules[C.R_EIGHT_COVER] != 0 and t < FIRST_BLACK and _rank_of(t) == 8
+
+
+@njit(cache=True)
+def _after_plays(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
+    """The end of a move of one card t played out of turn (J1, A8), unless it owes a cover (N6).
+    Returns the state."""
+    if not _owes_cover(rules, t):
+        state = _end_of_move(n, s, t, 1, rules, behaviour, hand, hcol, hsize, piles, st, trace,
+                             state)
+    return state
+
+
+@njit(cache=True)
+def _draw_cover(s, col, rank, wd4_restricted, wild_restricted, hand, hcol, hsize, piles, st,
+                trace, state):
+    """N6: seat s holds no card to cover its 8 with: it draws one card at a time until one is
+    legal (a restricted black card only without a card of the colour). Returns (that card, or
+    -1 when the piles run out, state)."""
+    card = -1
+    drawn = 0
+    while card < 0 and drawn >= 0:
+        drawn, state = _draw(s, 1, C.DRAW_COVER, hand, hcol, hsize, piles, st, trace, state)
+        restricted = (drawn == WD4 and wd4_restricted) or (drawn == K.WILD and wild_restricted)
+        if drawn >= 0 and _is_legal(drawn, col, rank) and not (
+                restricted and _holds_colour(hcol, s, col)):
+            card = drawn
+    return card, state
 
 
 @njit(cache=True, inline="always")
@@ -1000,7 +1040,7 @@ def _skip_players(n, player, k, t, rules, behaviour, hand, hcol, hsize, piles, s
         if escapes:
             _lay_down(s, t, C.EV_JUMP_IN, 1, False, hand, hcol, hsize, piles, st, trace)
             st[ST_COUNTERS + C.C_JUMP_INS] += 1
-            state = _after_plays(n, s, t, 1, rules, behaviour, hand, hcol, hsize, piles, st,
+            state = _after_plays(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st,
                                  trace, state)
             if st[ST_WINNER] >= 0:
                 return s, state
@@ -1114,6 +1154,9 @@ def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, 
         _, state = _draw(victim, 2 * count if victim != jumper else 0, C.DRAW_DRAW_TWO, hand,
                          hcol, hsize, piles, st, trace, state)
         return _skip_seat(victim, n, st, trace), state
+    if _owes_cover(rules, t) and jumper < 0:  # N6: its player covers it next (no turn)
+        st[ST_COVER] = 1
+        return player, state
     challenged = False
     if (t == WD4 and not pending and rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR) or (
             t == K.WILD and rules[C.R_WILD] == C.WILD_NO_MATCHING_COLOUR):
@@ -1225,21 +1268,28 @@ def _pending(n, p, policy, points, rules, hand, hcol, hsize, piles, st, trace, s
 
 
 @njit(cache=True)
-def _jump_ins(n, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trace, jumpers, state):
-    """J1-J4: seat j has won the race to jump in on the top card; then the jump-ins after it,
-    each on the one before, until nobody jumps in (or a jumper goes out). The jumpers go to
-    ``jumpers``; the last jump-in's card, guilt and covered colour to st. Returns (the number
-    of jump-ins, state)."""
+def _jump_ins(n, p, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trace, jumpers,
+              state):
+    """J1-J4: seat j has won the race to jump in on the top card p played; then the jump-ins
+    after it, each on the one before, until nobody jumps in (or a jumper goes out). The jumpers
+    go to ``jumpers``; the last jump-in's card, guilt and covered colour to st. N6: a jump-in on
+    an 8 takes the cover duty over and ends the previous move. Returns (the number of jump-ins,
+    state)."""
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
     jumps = 0
+    mover = p
     st[ST_JUMP_CARD] = top
     while j >= 0:
         st[ST_JUMP_COLOUR] = st[ST_COL]
         st[ST_JUMP_GUILTY] = _holds_colour(hcol, j, st[ST_COL])
         _lay_down(j, top, C.EV_JUMP_IN, -1, colour_cycle, hand, hcol, hsize, piles, st, trace)
         st[ST_COUNTERS + C.C_JUMP_INS] += 1
-        state = _after_plays(n, j, top, 1, rules, behaviour, hand, hcol, hsize, piles, st, trace,
+        state = _after_plays(n, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trace,
                              state)
+        if _owes_cover(rules, top):  # N6: j took the duty over, so the previous move ends
+            state = _end_of_move(n, mover, top, 1, rules, behaviour, hand, hcol, hsize, piles, st,
+                                 trace, state)
+        mover = j
         jumpers[jumps] = j
         jumps += 1
         if st[ST_WINNER] >= 0:
@@ -1331,6 +1381,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     uno_slap = rules[C.R_UNO_SLAP]
     zero_slap = rules[C.R_ZERO_SLAP]
     silence = rules[C.R_SILENCE]
+    eight_cover = rules[C.R_EIGHT_COVER] != 0
     turn_start = silence != C.SILENCE_NONE or rules[C.R_MISTAKE_PENALTY] > 0
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
     draw_rule = rules[C.R_DRAW]
@@ -1379,20 +1430,24 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             # ---- turns
             winner = -1
             turns = 0
-            while turns < max_turns:
+            covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
+            in_turn = True  # the move is p's turn (not a jump-in's cover)
+            while turns < max_turns or covering:
                 answer = -1
-                if st[ST_PENDING] > 0:  # A3-A6: answer the pending penalty, or pay it
-                    _share_table(st, col, rank, direction)
-                    answer, p, state = _pending(n, p, policy, points, rules, hand, hcol, hsize,
-                                                piles, st, trace, state)
-                    if answer < 0:
-                        continue  # paid, without a turn
-                turns += 1
-                if tr:
-                    _ev(st, trace, C.EV_TURN, p, -1, -1)
-                if turn_start:  # N5 silence, U2 mistake
-                    state = _turn_start(n, p, direction, rules, behaviour, hand, hcol, hsize,
-                                        piles, st, trace, state)
+                if not covering:
+                    in_turn = True
+                    if st[ST_PENDING] > 0:  # A3-A6: answer the pending penalty, or pay it
+                        _share_table(st, col, rank, direction)
+                        answer, p, state = _pending(n, p, policy, points, rules, hand, hcol,
+                                                    hsize, piles, st, trace, state)
+                        if answer < 0:
+                            continue  # paid, without a turn
+                    turns += 1
+                    if tr:
+                        _ev(st, trace, C.EV_TURN, p, -1, -1)
+                    if turn_start:  # N5 silence, U2 mistake
+                        state = _turn_start(n, p, direction, rules, behaviour, hand, hcol, hsize,
+                                            piles, st, trace, state)
                 card = answer
                 if answer < 0:
                     # P2/P3: a restricted black card is legal without a card of the colour, or
@@ -1417,6 +1472,20 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                             allowed ^= 1 << K.WILD
                         card, state = _pick_by_priority(policy[p], hand, hcol, p, col, rank,
                                                         allowed, True, points, threat, state)
+                    if card < 0 and covering:  # N6: draw until it can cover
+                        card, state = _draw_cover(p, col, rank, wd4_restricted, wild_restricted,
+                                                  hand, hcol, hsize, piles, st, trace, state)
+                        if card < 0:  # the duty lapses and the 8's move ends
+                            _share_table(st, col, rank, direction)
+                            eight = np.int64(piles[DISCARDS, st[ST_NDISC] - 1])
+                            state = _end_of_move(n, p, eight, 1, rules, behaviour, hand, hcol,
+                                                 hsize, piles, st, trace, state)
+                            winner = st[ST_WINNER]
+                            if winner >= 0:
+                                break
+                            covering = False
+                            p = _step(p, direction, n)
+                            continue
                     if card < 0:
                         st[ST_ESCALATION] = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
                         st[ST_SKIP_RUN] = 0  # and a Skip run (A7)
@@ -1459,12 +1528,15 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     col = _colour_of(card)
                 _colour_changed(st, col)
                 count = 1
-                if double_action and rank >= K.SKIP and card < FIRST_BLACK \
+                cover = covering  # A2 and N3 add no card to a cover
+                covering = False
+                extras = answer < 0 and not cover  # N3: nor to an answer
+                if double_action and not cover and rank >= K.SKIP and card < FIRST_BLACK \
                         and hand[p, card] > 0:  # A2: its twin too
                     _lay_down(p, card, C.EV_PLAY, -1, False, hand, hcol, hsize, piles, st, trace)
                     count = 2
                 if multi_play_rule == C.MULTI_PLAY_TWO_MATCHING and policy[p] == C.POLICY_RANDOM \
-                        and answer < 0 and count == 1:  # N3, random policy: inline
+                        and extras and count == 1:  # N3, random policy: inline
                     extra, state = _pick_matching_number(hand, p, colour_before, start_rank,
                                                          state)
                     if extra >= 0:
@@ -1472,7 +1544,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                                   trace)
                         col = _colour_of(extra)
                         rank = _rank_of(extra)
-                elif multi_play and answer < 0 and count == 1 \
+                elif multi_play and extras and count == 1 \
                         and _may_add(multi_play_rule, hand, hcol, p, card, colour_before,
                                      start_rank):  # N3: number cards after it
                     _share_table(st, col, rank, direction)
@@ -1481,13 +1553,14 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     col = st[ST_COL]
                     rank = st[ST_RANK]
 
-                if uno_penalty > 0 and hsize[p] == 1:
-                    state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
-                                      hcol, hsize, piles, st, trace, state)
-
+                # The end of the move (an 8 under N6: with its cover's, or a jump-in's).
                 move_rank = _rank_of(card)
                 nxt = _step(p, direction, n)
-                if hsize[p] == 0:
+                eight = eight_cover and move_rank == 8
+                if uno_penalty > 0 and hsize[p] == 1 and not eight:
+                    state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
+                                      hcol, hsize, piles, st, trace, state)
+                if hsize[p] == 0 and not eight:
                     winner = p
                     _share_table(st, col, rank, direction)
                     state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles, st,
@@ -1508,8 +1581,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         jumper, state = _race(n, p, top, direction, hand, behaviour, state)
                     if jumper >= 0:
                         _share_table(st, col, rank, direction)
-                        jumps, state = _jump_ins(n, jumper, top, rules, behaviour, hand, hcol,
-                                                 hsize, piles, st, trace, jumpers, state)
+                        jumps, state = _jump_ins(n, p, jumper, top, rules, behaviour, hand,
+                                                 hcol, hsize, piles, st, trace, jumpers, state)
                         col = st[ST_COL]
                         rank = st[ST_RANK]
                         winner = st[ST_WINNER]
@@ -1517,10 +1590,11 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                             break
 
                 # A1: the card's effect; play passes to the next seat that is not skipped.
-                if jumps == 0 and move_rank <= 9:  # a number card: no effect
+                if jumps == 0 and move_rank <= 9:  # a number card: no effect (N6: an 8's cover)
                     st[ST_SKIP_RUN] = 0  # it ends a Skip run (A7) and a +2/Reverse sequence
                     st[ST_ESCALATION] = 0
-                    p = nxt
+                    covering = eight
+                    p = p if eight else nxt
                     continue
                 if jumps > 0 or count == 2 or st[ST_PENDING] > 0 \
                         or (move_rank == K.SKIP and special_skip) \
@@ -1530,9 +1604,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         or (card == K.WILD and wild_restricted):
                     _share_table(st, col, rank, direction)
                     if jumps == 0:
-                        p, state = _effect(n, p, card, count, True, guilty, colour_before, -1,
-                                           rules, behaviour, hand, hcol, hsize, piles, st, trace,
-                                           state)
+                        p, state = _effect(n, p, card, count, in_turn, guilty, colour_before,
+                                           -1, rules, behaviour, hand, hcol, hsize, piles, st,
+                                           trace, state)
                     else:
                         p, state = _effects_after_jump_ins(n, p, card, count, guilty,
                                                            colour_before, jumps, rules, behaviour,
@@ -1544,6 +1618,10 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     winner = st[ST_WINNER]
                     if winner >= 0:
                         break
+                    if st[ST_COVER]:  # N6: a jumper covers the 8 it jumped in with
+                        st[ST_COVER] = 0
+                        covering = True
+                        in_turn = False
                     continue
                 st[ST_SKIP_RUN] = 0  # a card without a variant effect ends a Skip run (A7)
                 st[ST_ESCALATION] = 0  # and a +2/Reverse sequence (A6 extreme)
@@ -1589,40 +1667,58 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 ended_by = C.GAME_END_TARGET
                 break
             dealer = _step(dealer, 1, n)
-        winner = _finish_game(n, g, r, total_turns, first_seat, ended_by, scores, game_out,
-                              game_seat_out, gi)
+        winner = _finish_game(n, g, r, total_turns, first_seat, ended_by, rules[C.R_SCORING],
+                              target, scores, game_out, game_seat_out, gi)
         if tr:
             _ev(st, trace, C.EV_GAME_END, winner, ended_by, -1)
     return game_hi - game_lo, r_pos, st[ST_TPOS]
 
 
+@njit(cache=True, inline="always")
+def _own_points(scoring):
+    """R3/R4: every seat keeps its own points and the lowest total is best."""
+    return scoring == C.SCORING_OWN_POINTS_LOW_WINS or scoring == C.SCORING_OWN_POINTS_LOSE_AT
+
+
 @njit(cache=True)
-def _finish_game(n, g, rounds, turns, first_seat, ended_by, scores, game_out, game_seat_out, gi):
-    """R2: the highest score wins (ties: lowest seat); margin over the runner-up; ranks.
+def _finish_game(n, g, rounds, turns, first_seat, ended_by, scoring, target, scores, game_out,
+                 game_seat_out, gi):
+    """The best total wins (R2, R5: the highest; R3/R4: the lowest; ties: lowest seat); margin
+    over the next best; ranks (equal totals share the better); the losers by the scoring mode
+    (none when the game was capped).
 
     Fills row ``gi`` of the game outputs; returns the winner (-1 if the game was capped).
     """
+    sign = -1 if _own_points(scoring) else 1  # compare sign * score: higher is better
     best = 0
+    worst = 0
     for s in range(1, n):
-        if scores[s] > scores[best]:
+        if sign * scores[s] > sign * scores[best]:
             best = s
+        if sign * scores[s] < sign * scores[worst]:
+            worst = s
     runner_up = -(1 << 40)
     for s in range(n):
-        if s != best and scores[s] > runner_up:
-            runner_up = scores[s]
-        higher = 0
+        if s != best and sign * scores[s] > runner_up:
+            runner_up = sign * scores[s]
+        better = 0
         for q in range(n):
-            if scores[q] > scores[s]:
-                higher += 1
+            if sign * scores[q] > sign * scores[s]:
+                better += 1
         game_seat_out[gi, s, GS_FINAL_SCORE] = scores[s]
-        game_seat_out[gi, s, GS_RANK] = higher + 1
+        game_seat_out[gi, s, GS_RANK] = better + 1
+        if scoring == C.SCORING_OWN_POINTS_LOSE_AT:  # R4: every seat that reached the target
+            loser = scores[s] >= target
+        else:
+            loser = scores[s] == scores[worst]
+        game_seat_out[gi, s, GS_IS_LOSER] = loser and ended_by == C.GAME_END_TARGET
     winner = best if ended_by == C.GAME_END_TARGET else -1
     game_out[gi, GO_GAME] = g
     game_out[gi, GO_ROUNDS] = rounds
     game_out[gi, GO_TURNS] = turns
     game_out[gi, GO_FIRST] = first_seat
     game_out[gi, GO_WINNER] = winner
-    game_out[gi, GO_MARGIN] = scores[best] - runner_up
+    game_out[gi, GO_MARGIN] = sign * scores[best] - runner_up
     game_out[gi, GO_ENDED_BY] = ended_by
     return winner
 

@@ -10,7 +10,8 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 
 - games: game, rounds, turns, first_seat (first player of round 1), winner_seat (null if the game
   was capped), margin (winner's score minus the runner-up's), ended_by ("target" | "cap")
-- game_seats: game, seat, policy, final_score, rank (1 = best, ties share), is_winner
+- game_seats: game, seat, policy, final_score, rank (1 = best, ties share), is_winner, is_loser
+  (by the scoring mode; docs/engine.md "Scoring")
 - rounds: game, round, dealer_seat, first_seat, winner_seat, winner_position (null when capped),
   the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points, ended_by ("win" | "cap")
 - round_seats: game, round, seat, position (seat offset from the round's first player),
@@ -269,6 +270,7 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
         "final_score": game_seat_rows[:, :, K.GS_FINAL_SCORE].reshape(-1).astype(np.int32),
         "rank": game_seat_rows[:, :, K.GS_RANK].reshape(-1).astype(np.int8),
         "is_winner": winners == seat_ids,
+        "is_loser": game_seat_rows[:, :, K.GS_IS_LOSER].reshape(-1).astype(bool),
     })
     rounds = pl.DataFrame({
         "game": round_rows[:, K.RO_GAME],
