@@ -58,6 +58,18 @@ RULE_SETS = {
                 "scoring": "own_points_low_wins", "lone_zero_value": 100, "target_score": 200},
     "eight_cover_jump_in": {"eight_cover": True, "jump_in": "all_but_draw_four",
                             "draw": "two", "colour_cycle": True},
+    "seven_zero_five_swap": {"seven_zero": True, "five_swap": True, "jump_in": "extreme",
+                             "uno_slap": 1},
+    "deck_extras_draw_ten_swap_one": {
+        "deck": {"blank": 3, "hit_all_one": 2, "hit_all_two": 2, "swap_hands": 2,
+                 "custom_wild": 2},
+        "blank_effect": "draw_ten", "custom_wild_effect": "swap_one_with_next",
+        "first_card": "extreme", "jump_in": "all_but_draw_four", "max_turns": 600},
+    "deck_extras_h2o": {
+        "deck": {"blank": 2, "hit_all_one": 3, "hit_all_two": 3, "swap_hands": 1,
+                 "custom_wild": 2},
+        "custom_wild_effect": "everyone_draws_two", "h2o_bonus": True,
+        "scoring": "own_points_lose_at", "stack_draw_four": "sum", "max_turns": 600},
     "own_points_low_wins": {"scoring": "own_points_low_wins", "target_score": 150,
                             "zero_slap": 2},
     "own_points_lose_at": {"scoring": "own_points_lose_at", "lone_zero_value": 50},
@@ -158,13 +170,19 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
         others = others.filter(pl.col("seat") != pl.col("winner_seat"))
     counted = "cards_left" if scoring == "card_count" else "hand_points"
     summed = others.group_by("game", "round").agg(pl.col(counted).sum(), pl.first("points"))
-    assert (summed[counted] == summed["points"]).all()
+    # R8: going out with a hit-all +1 / +2 takes 20 / 40 off the winner's own total.
+    bonus = summed.with_columns((pl.col(counted) - pl.col("points")).alias("bonus"))
+    allowed = [0, 20, 40] if rules.values["h2o_bonus"] else [0]
+    assert bonus["bonus"].is_in(allowed).all()
     gained = round_seats.sort("game", "round").with_columns(
         (pl.col("score_after") - pl.col("score_after").shift(1, fill_value=0)
          .over("game", "seat")).alias("gained"))
     credited = gained.join(rounds.select("game", "round", "winner_seat", "points", "ended_by"),
-                           on=["game", "round"]).with_columns(
+                           on=["game", "round"]).join(
+        bonus.select("game", "round", "bonus"), on=["game", "round"], how="left").with_columns(
         pl.when(pl.col("ended_by") == "cap").then(0)
+        .when(pl.lit(own_points) & (pl.col("seat") == pl.col("winner_seat")))
+        .then(pl.col("hand_points") - pl.col("bonus"))
         .when(pl.lit(own_points)).then(pl.col("hand_points"))
         .when(pl.col("seat") == pl.col("winner_seat")).then(pl.col("points")).otherwise(0)
         .alias("expected"))

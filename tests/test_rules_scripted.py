@@ -668,15 +668,19 @@ SCRIPTED = {
     "silence": {"none", "seven", "two", "black"},  # test_rules_extras_scripted.py
     "scoring": {"winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count"},
     "round_end": {"first_out"},
-    "blank_effect": {"none"},  # no blank cards in an implemented deck
-    "custom_wild_effect": {"everyone_draws_two"},  # no custom wilds in an implemented deck
+    # issue 5 values scripted in tests/test_rules_extras_scripted.py
+    "blank_effect": {"none", "draw_ten"},
+    "custom_wild_effect": {"everyone_draws_two", "swap_one_with_next"},
     # switches whose "true" is scripted in tests/test_rules_variants_scripted.py
     "colour_cycle": {False, True},
     "double_action": {False, True},
     "draw_two_on_draw_four": {False, True},
     "stack_skip": {False, True},
     "skip_escape": {False, True},
-    "eight_cover": {False, True},  # in tests/test_rules_extras_scripted.py
+    "eight_cover": {False, True},
+    "seven_zero": {False, True},
+    "five_swap": {False, True},
+    "h2o_bonus": {False, True},
 }
 BOOL_RULES = [o.key for o in rules_mod.RULE_OPTIONS if o.kind == "bool"]
 
@@ -703,10 +707,10 @@ def test_unimplemented_rule_values_are_refused(key, values):
         assert err.value.problems[0][0] == key
 
 
-@pytest.mark.parametrize("kind", rules_mod.DECK_IMPLEMENTED_ZERO)
-def test_unimplemented_card_kinds_are_refused(kind):
-    with pytest.raises(RuleError, match="not implemented"):
-        RuleSet.from_mapping({"deck": {kind: 1}})
+def test_h2o_bonus_needs_own_points_scoring():
+    with pytest.raises(RuleError, match="h2o_bonus.*own_points_low_wins or own_points_lose_at"):
+        RuleSet.from_mapping({"h2o_bonus": True})
+    assert RuleSet.from_mapping({"h2o_bonus": True, "scoring": "own_points_lose_at"})
 
 
 def test_every_implemented_value_has_scripted_tests():

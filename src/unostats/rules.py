@@ -81,7 +81,6 @@ TARGET_SCORE_DEFAULTS = {
     "lazy": 500,
 }
 
-_OFF = (False,)
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("hand_size", "S1", "Cards dealt to each player.", codes.R_HAND_SIZE, 1, 20, 7),
@@ -115,9 +114,8 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     _enum("multi_play", "N3", "Several cards in one turn.", codes.R_MULTI_PLAY,
           ("none", "same_rank", "two_matching")),
     _bool("seven_zero", "N1", "7 swaps hands with a chosen player; 0 passes all hands on.",
-          codes.R_SEVEN_ZERO, implemented=_OFF),
-    _bool("five_swap", "N2", "A 5 swaps one card with any player.", codes.R_FIVE_SWAP,
-          implemented=_OFF),
+          codes.R_SEVEN_ZERO),
+    _bool("five_swap", "N2", "A 5 swaps one card with any player.", codes.R_FIVE_SWAP),
     _int("zero_slap", "N4", "Cards the slowest player draws after a 0 (0 = off).",
          codes.R_ZERO_SLAP, 0, 20, 0),
     _int("uno_slap", "N4", "Cards the slowest player draws after an UNO call (0 = off).",
@@ -138,7 +136,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("lone_zero_value", "R7", "Value of a hand of exactly one 0 at round end (0 = off).",
          codes.R_LONE_ZERO_VALUE, 0, 100, 0),
     _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off.",
-          codes.R_H2O_BONUS, implemented=_OFF),
+          codes.R_H2O_BONUS),
     _enum("round_end", "R9-R10", "When a round ends.", codes.R_ROUND_END,
           ("first_out", "to_the_last", "seven_rounds"), implemented=("first_out",)),
     _int("max_turns", "-", "Safety cap on turns per round; a capped round has no winner.",
@@ -146,12 +144,12 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("max_rounds", "-", "Safety cap on rounds per game; a capped game has no winner.",
          codes.R_MAX_ROUNDS, 1, 100_000, 1000),
     _enum("blank_effect", "D3", "What a blank card does.", codes.R_BLANK_EFFECT,
-          ("none", "draw_ten"), implemented=("none",)),
+          ("none", "draw_ten")),
     _enum("custom_wild_effect", "D5", "What a customizable wild does.",
-          codes.R_CUSTOM_WILD_EFFECT, ("everyone_draws_two", "swap_one_with_next"),
-          implemented=("everyone_draws_two",)),
+          codes.R_CUSTOM_WILD_EFFECT, ("everyone_draws_two", "swap_one_with_next")),
 )
 RULES_BY_KEY: dict[str, RuleOption] = {o.key: o for o in RULE_OPTIONS}
+OWN_POINTS_SCORING = ("own_points_low_wins", "own_points_lose_at")  # R3, R4
 
 # Pairs of options that cannot be played together: (key, value, other key, its default only).
 CONFLICTS: tuple[tuple[str, Any, str, str], ...] = (
@@ -164,7 +162,6 @@ assert len({o.slot for o in RULE_OPTIONS}) == codes.N_RULE_SLOTS
 
 DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS), D1/D3-D6
 DECK_RANGE = (0, 40)
-DECK_IMPLEMENTED_ZERO = ("blank", "hit_all_one", "hit_all_two", "swap_hands", "custom_wild")
 
 ALL_RULE_KEYS = tuple(o.key for o in RULE_OPTIONS) + (DECK_KEY,)
 
@@ -255,9 +252,6 @@ def check_deck(deck: Any) -> list[tuple[str, str]]:
             problems.append((path, f"unknown card kind; allowed: {', '.join(cards.DECK_KEYS)}"))
         elif isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             problems.append((path, f"expected an integer from {lo} to {hi}, got {v!r}"))
-        elif k in DECK_IMPLEMENTED_ZERO and v != 0:
-            problems.append((path, "this card kind is not implemented by this engine yet; "
-                                   "its count must be 0"))
     return problems
 
 
@@ -293,6 +287,10 @@ class RuleSet:
             if values[key] == value and values[other] != RULES_BY_KEY[other].default:
                 raise RuleError([(other, f"{_show(values[other])} cannot be combined with "
                                          f"{key}: {_show(value)} ({why})")])
+        if values["h2o_bonus"] and values["scoring"] not in OWN_POINTS_SCORING:
+            raise RuleError([("h2o_bonus", "true needs scoring: own_points_low_wins or "
+                                           "own_points_lose_at (R8 takes points off the "
+                                           f"finisher's own total), not {values['scoring']}")])
         if values["target_score"] is None:
             values["target_score"] = TARGET_SCORE_DEFAULTS[values["scoring"]]
         full_deck = {**cards.DECK_KEYS, **deck}

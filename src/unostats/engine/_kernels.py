@@ -518,7 +518,7 @@ def _stays_first(t, first_card):
     """S2: may card type t stay as the first discard? (extreme: every card stays)"""
     if first_card == C.FIRST_CARD_NUMBER_ONLY:
         return _rank_of(t) <= 9
-    return first_card == C.FIRST_CARD_EXTREME or t != WD4
+    return first_card == C.FIRST_CARD_EXTREME or t < FIRST_BLACK or t == K.WILD
 
 
 @njit(cache=True)
@@ -765,8 +765,8 @@ def _uno_call(p, direction, n, penalty, uno_slap, behaviour, hand, hcol, hsize, 
 
 @njit(cache=True)
 def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points,
-                  rules, st, scores, round_out, round_seat_out, row):
-    """R1, R7 hand points; R2, R3/R4 or R5 scoring; the round's records (row ``row`` of the
+                  piles, rules, st, scores, round_out, round_seat_out, row):
+    """R1, R7 hand points; R2, R3/R4 or R5 scoring, R8; the round's records (row ``row`` of the
     round outputs). Returns the points of the round: what it added to all scores.
     """
     lone_zero = rules[C.R_LONE_ZERO_VALUE]
@@ -790,6 +790,11 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
             round_points += hsize[s] if card_count else hp  # R5: cards, R2: points
     if winner >= 0 and not own_points:
         scores[winner] += round_points
+    if winner >= 0 and rules[C.R_H2O_BONUS] != 0:  # R8: going out with a hit-all
+        last = piles[DISCARDS, st[ST_NDISC] - 1]
+        bonus = 20 if last == K.HIT_ALL_ONE else (40 if last == K.HIT_ALL_TWO else 0)
+        scores[winner] -= bonus
+        round_points -= bonus
     if winner < 0:
         round_points = 0
     for s in range(n):
@@ -876,7 +881,7 @@ def _jumpable(mode, t):
     if mode == C.JUMP_IN_NUMBERS:
         return _rank_of(t) <= 9
     if mode == C.JUMP_IN_ALL_BUT_DRAW_FOUR:
-        return t != WD4
+        return t < FIRST_BLACK or t == K.WILD  # plain Wilds, not the D3-D5 black cards
     return mode == C.JUMP_IN_EXTREME and t < FIRST_BLACK
 
 
@@ -905,9 +910,10 @@ def _lay_down(s, t, kind, tag, colour_cycle, hand, hcol, hsize, piles, st, trace
 
 @njit(cache=True)
 def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state):
-    """Seat s has gone out with the move of ``count`` cards ``t`` (its first card): a last Draw
-    Two / Wild Draw Four is drawn by the next seat before counting, the total its chain or
-    +2/Reverse sequence would have reached. Records the winner; returns the state."""
+    """Seat s has gone out with the move of ``count`` cards ``t`` (its first card): the draws
+    it makes others do still happen before counting (a Draw Two / Wild Draw Four: the total its
+    chain or +2/Reverse sequence would have reached; D3-D5 draws). Records the winner; returns
+    the state."""
     st[ST_WINNER] = s
     total, reason = 0, C.DRAW_DRAW_TWO
     if _rank_of(t) == K.DRAW_TWO:
@@ -922,6 +928,14 @@ def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state
     elif t == WD4:
         total, _ = _chain_after(False, count, st[ST_PENDING], st[ST_PENDING_REASON], rules)
         reason = C.DRAW_DRAW_FOUR
+    elif t == K.BLANK and rules[C.R_BLANK_EFFECT] == C.BLANK_DRAW_TEN:  # D3
+        total, reason = 10, C.DRAW_BLANK
+    elif t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4
+        state = _everyone_draws(n, s, 1 if t == K.HIT_ALL_ONE else 2, C.DRAW_HIT_ALL, False,
+                                hand, hcol, hsize, piles, st, trace, state)
+    elif t == K.CUSTOM_WILD and rules[C.R_CUSTOM_WILD_EFFECT] == C.CUSTOM_WILD_EVERYONE_DRAWS_TWO:
+        state = _everyone_draws(n, s, 2, C.DRAW_CUSTOM_WILD, False, hand, hcol, hsize, piles, st,
+                                trace, state)  # D5: not the player, who has gone out
     _, state = _draw(_step(s, st[ST_DIR], n), total, reason, hand, hcol, hsize, piles, st, trace,
                      state)
     return state
@@ -1113,8 +1127,8 @@ def _take_back(player, t, colour_before, hand, hcol, hsize, piles, st, trace):
 
 
 @njit(cache=True)
-def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, behaviour, hand,
-            hcol, hsize, piles, st, trace, state):
+def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, policy, points,
+            behaviour, hand, hcol, hsize, piles, st, trace, state):
     """A1 and its variants: the effect of a move (``count`` cards t by ``player``; ``in_turn``:
     played in its turn, not out of turn; ``jumper``: the seat that jumped in on it under
     jump_in extreme, else -1). Returns (the seat that acts next, state)."""
@@ -1172,7 +1186,137 @@ def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, 
             return victim, state
         _, state = _draw(victim, 4, C.DRAW_DRAW_FOUR, hand, hcol, hsize, piles, st, trace, state)
         return _skip_seat(victim, n, st, trace), state
+    if t < FIRST_BLACK:  # N1, N2: numbers
+        if rules[C.R_SEVEN_ZERO] != 0 and rank == 0:
+            _pass_hands(n, player, hand, hcol, hsize, st, trace)
+        elif rules[C.R_SEVEN_ZERO] != 0 and rank == 7:
+            _swap_hands(n, player, hand, hcol, hsize, st, trace)
+        elif rules[C.R_FIVE_SWAP] != 0 and rank == 5:
+            state = _swap_one(player, _fewest_cards_seat(n, player, st[ST_DIR], hsize), policy,
+                              points, hand, hcol, hsize, st, trace, state)
+        return victim, state
+    if t == K.BLANK and rules[C.R_BLANK_EFFECT] == C.BLANK_DRAW_TEN:  # D3
+        _, state = _draw(victim, 10, C.DRAW_BLANK, hand, hcol, hsize, piles, st, trace, state)
+        return _skip_seat(victim, n, st, trace), state
+    if t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4: every other seat, in playing order
+        state = _everyone_draws(n, player, 1 if t == K.HIT_ALL_ONE else 2, C.DRAW_HIT_ALL, False,
+                                hand, hcol, hsize, piles, st, trace, state)
+    elif t == K.SWAP_HANDS:  # D5
+        _swap_hands(n, player, hand, hcol, hsize, st, trace)
+    elif t == K.CUSTOM_WILD and rules[C.R_CUSTOM_WILD_EFFECT] == C.CUSTOM_WILD_EVERYONE_DRAWS_TWO:
+        state = _everyone_draws(n, player, 2, C.DRAW_CUSTOM_WILD, True, hand, hcol, hsize, piles,
+                                st, trace, state)
+    elif t == K.CUSTOM_WILD:
+        state = _swap_one(player, victim, policy, points, hand, hcol, hsize, st, trace, state)
     return victim, state
+
+
+# ---------------------------------------------------------------- hands that move (N1, N2, D5)
+
+
+@njit(cache=True)
+def _everyone_draws(n, player, count, reason, player_too, hand, hcol, hsize, piles, st, trace,
+                    state):
+    """D4, D5: every other seat draws ``count`` in playing order from the player (the player
+    last, if ``player_too``). Returns the state."""
+    s = player
+    for _ in range(n if player_too else n - 1):
+        s = _step(s, st[ST_DIR], n)
+        _, state = _draw(s, count, reason, hand, hcol, hsize, piles, st, trace, state)
+    return state
+
+
+@njit(cache=True)
+def _fewest_cards_seat(n, player, direction, hsize):
+    """The other seat holding the fewest cards; ties to the first in playing order."""
+    best = -1
+    s = player
+    for _ in range(n - 1):
+        s = _step(s, direction, n)
+        if best < 0 or hsize[s] < hsize[best]:
+            best = s
+    return best
+
+
+@njit(cache=True)
+def _exchange_hands(a, b, hand, hcol, hsize):
+    """Seats a and b exchange their whole hands."""
+    for t in range(NT):
+        hand[a, t], hand[b, t] = hand[b, t], hand[a, t]
+    for c in range(5):
+        hcol[a, c], hcol[b, c] = hcol[b, c], hcol[a, c]
+    hsize[a], hsize[b] = hsize[b], hsize[a]
+
+
+@njit(cache=True)
+def _pass_hands(n, player, hand, hcol, hsize, st, trace):
+    """N1 0: every hand moves on to the next seat in the direction of play."""
+    direction = st[ST_DIR]
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_PASS_HANDS, player, direction, -1)
+    st[ST_COUNTERS + C.C_HAND_SWAPS] += 1
+    s = 0  # exchanges with seat 0 in playing order rotate every hand one seat on
+    for _ in range(n - 1):
+        s = _step(s, direction, n)
+        _exchange_hands(0, s, hand, hcol, hsize)
+
+
+@njit(cache=True)
+def _swap_hands(n, player, hand, hcol, hsize, st, trace):
+    """N1 7, D5 Wild Swap Hands: the player swaps hands with the seat holding the fewest cards
+    (nothing when the player holds none)."""
+    if hsize[player] == 0:
+        return
+    partner = _fewest_cards_seat(n, player, st[ST_DIR], hsize)
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_SWAP_HANDS, player, partner, -1)
+    st[ST_COUNTERS + C.C_HAND_SWAPS] += 1
+    _exchange_hands(player, partner, hand, hcol, hsize)
+
+
+@njit(cache=True)
+def _least_useful(pol, hand, hsize, s, points, state):
+    """N2, D5: the card seat s gives away. random: any card instance; high_value_first: the most
+    points; other policies: numbers before coloured actions before black cards, then the most
+    points. Ties to the lowest card id. Returns (card, state)."""
+    if pol == C.POLICY_RANDOM:
+        k, state = bounded(state, hsize[s])
+        t = 0
+        while k >= hand[s, t]:
+            k -= hand[s, t]
+            t += 1
+        return t, state
+    best = -1
+    best_key = 0
+    for t in range(NT):
+        if hand[s, t] > 0:
+            if pol == C.POLICY_HIGH_VALUE_FIRST:
+                key = -points[t]
+            else:
+                kind = 2 if t >= FIRST_BLACK else (0 if _rank_of(t) <= 9 else 1)
+                key = kind * 1000 - points[t]
+            if best < 0 or key < best_key:
+                best, best_key = t, key
+    return best, state
+
+
+@njit(cache=True)
+def _swap_one(player, partner, policy, points, hand, hcol, hsize, st, trace, state):
+    """N2 five_swap, D5 swap one: each side gives its least useful card, both chosen from the
+    hands as they are. Returns the state."""
+    if hsize[player] == 0 or hsize[partner] == 0:
+        return state
+    mine, state = _least_useful(policy[player], hand, hsize, player, points, state)
+    theirs, state = _least_useful(policy[partner], hand, hsize, partner, points, state)
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_GIVE, player, mine, partner)
+        _ev(st, trace, C.EV_GIVE, partner, theirs, player)
+    st[ST_COUNTERS + C.C_CARD_SWAPS] += 1
+    _remove(hand, hcol, hsize, player, mine)
+    _add(hand, hcol, hsize, partner, mine)
+    _remove(hand, hcol, hsize, partner, theirs)
+    _add(hand, hcol, hsize, player, theirs)
+    return state
 
 
 @njit(cache=True, inline="always")
@@ -1299,23 +1443,24 @@ def _jump_ins(n, p, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trac
 
 
 @njit(cache=True)
-def _effects_after_jump_ins(n, p, card, count, guilty, colour_before, jumps, rules, behaviour,
-                            hand, hcol, hsize, piles, st, trace, jumpers, state):
+def _effects_after_jump_ins(n, p, card, count, guilty, colour_before, jumps, rules, policy,
+                            points, behaviour, hand, hcol, hsize, piles, st, trace, jumpers,
+                            state):
     """The effects once someone jumped in: of the last card only (a jump-in cancels the card it
     jumped on), or under jump_in extreme of every card in turn, the last deciding who acts next.
     Returns (the seat that acts next, state)."""
     top = st[ST_JUMP_CARD]
     if rules[C.R_JUMP_IN] != C.JUMP_IN_EXTREME:
         return _effect(n, jumpers[jumps - 1], top, 1, False, st[ST_JUMP_GUILTY] != 0,
-                       st[ST_JUMP_COLOUR], -1, rules, behaviour, hand, hcol, hsize, piles, st,
-                       trace, state)
+                       st[ST_JUMP_COLOUR], -1, rules, policy, points, behaviour, hand, hcol,
+                       hsize, piles, st, trace, state)
     nxt, state = _effect(n, p, card, count, True, guilty, colour_before, jumpers[0], rules,
-                         behaviour, hand, hcol, hsize, piles, st, trace, state)
+                         policy, points, behaviour, hand, hcol, hsize, piles, st, trace, state)
     i = 0
     while i < jumps and st[ST_WINNER] < 0:
         after = jumpers[i + 1] if i + 1 < jumps else -1
-        nxt, state = _effect(n, jumpers[i], top, 1, False, False, BLACK, after, rules,
-                             behaviour, hand, hcol, hsize, piles, st, trace, state)
+        nxt, state = _effect(n, jumpers[i], top, 1, False, False, BLACK, after, rules, policy,
+                             points, behaviour, hand, hcol, hsize, piles, st, trace, state)
         i += 1
     return nxt, state
 
@@ -1382,6 +1527,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     zero_slap = rules[C.R_ZERO_SLAP]
     silence = rules[C.R_SILENCE]
     eight_cover = rules[C.R_EIGHT_COVER] != 0
+    seven_zero = rules[C.R_SEVEN_ZERO] != 0
+    five_swap = rules[C.R_FIVE_SWAP] != 0
     turn_start = silence != C.SILENCE_NONE or rules[C.R_MISTAKE_PENALTY] > 0
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
     draw_rule = rules[C.R_DRAW]
@@ -1590,13 +1737,16 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                             break
 
                 # A1: the card's effect; play passes to the next seat that is not skipped.
-                if jumps == 0 and move_rank <= 9:  # a number card: no effect (N6: an 8's cover)
+                numbered = (seven_zero and (move_rank == 0 or move_rank == 7)) \
+                    or (five_swap and move_rank == 5)  # N1, N2
+                if jumps == 0 and move_rank <= 9 and not numbered:
+                    # a number card: no effect (N6: an 8's cover)
                     st[ST_SKIP_RUN] = 0  # it ends a Skip run (A7) and a +2/Reverse sequence
                     st[ST_ESCALATION] = 0
                     covering = eight
                     p = p if eight else nxt
                     continue
-                if jumps > 0 or count == 2 or st[ST_PENDING] > 0 \
+                if jumps > 0 or count == 2 or st[ST_PENDING] > 0 or numbered or card > WD4 \
                         or (move_rank == K.SKIP and special_skip) \
                         or (move_rank == K.REVERSE and special_reverse) \
                         or (move_rank == K.DRAW_TWO and special_draw_two) \
@@ -1605,13 +1755,13 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     _share_table(st, col, rank, direction)
                     if jumps == 0:
                         p, state = _effect(n, p, card, count, in_turn, guilty, colour_before,
-                                           -1, rules, behaviour, hand, hcol, hsize, piles, st,
-                                           trace, state)
+                                           -1, rules, policy, points, behaviour, hand, hcol,
+                                           hsize, piles, st, trace, state)
                     else:
                         p, state = _effects_after_jump_ins(n, p, card, count, guilty,
-                                                           colour_before, jumps, rules, behaviour,
-                                                           hand, hcol, hsize, piles, st, trace,
-                                                           jumpers, state)
+                                                           colour_before, jumps, rules, policy,
+                                                           points, behaviour, hand, hcol, hsize,
+                                                           piles, st, trace, jumpers, state)
                     col = st[ST_COL]
                     rank = st[ST_RANK]
                     direction = st[ST_DIR]
@@ -1650,7 +1800,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
 
             # ---- end of round
             round_points = _finish_round(n, g, r, dealer, winner, first, start_direction, turns,
-                                         hand, hsize, points, rules, st, scores, round_out,
+                                         hand, hsize, points, piles, rules, st, scores, round_out,
                                          round_seat_out, r_pos)
             if tr:
                 _trace_round_end(n, winner, round_points, scores, round_seat_out, r_pos, st,
