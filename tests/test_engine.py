@@ -58,6 +58,8 @@ RULE_SETS = {
                 "scoring": "own_points_low_wins", "lone_zero_value": 100, "target_score": 200},
     "eight_cover_jump_in": {"eight_cover": True, "jump_in": "all_but_draw_four",
                             "draw": "two", "colour_cycle": True},
+    "seven_rounds": {"round_end": "seven_rounds", "hand_size": 4, "eight_cover": True,
+                     "jump_in": "numbers", "silence": "two", "max_turns": 800},
     "seven_zero_five_swap": {"seven_zero": True, "five_swap": True, "jump_in": "extreme",
                              "uno_slap": 1},
     "deck_extras_draw_ten_swap_one": {
@@ -118,6 +120,8 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
             assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points
             assert tuple(seats_rows.sort("seat")["cards_left"]) == ref.cards_left
             assert tuple(seats_rows.sort("seat")["score_after"]) == ref.score_after
+            if ref.hands_emptied:  # R10
+                assert tuple(seats_rows.sort("seat")["hands_emptied"]) == ref.hands_emptied
         game = games.filter(pl.col("game") == g).row(0, named=True)
         assert game["winner_seat"] == result.winner_seat
         assert game["ended_by"] == result.ended_by

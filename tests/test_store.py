@@ -61,6 +61,7 @@ def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: i
         "cards_left": rng.integers(0, 20, n_rounds * players),
         "hand_points": rng.integers(0, 200, n_rounds * players),
         "score_after": rng.integers(0, 600, n_rounds * players),
+        "hands_emptied": rng.integers(0, 2, n_rounds * players),
     })
     g_turns = rounds.group_by("game").agg(pl.col("turns").sum()).sort("game")["turns"]
     winner = rng.integers(0, players, n_games)
@@ -237,7 +238,8 @@ def tiny_batch() -> SimpleNamespace:
     for g, r, first in [(0, 1, 0), (0, 2, 1), (0, 3, 2), (1, 1, 1)]:
         for seat in range(3):
             rs.append({"game": g, "round": r, "seat": seat, "position": (seat - first) % 3,
-                       "cards_left": 1, "hand_points": 1, "score_after": 0})
+                       "cards_left": 1, "hand_points": 1, "score_after": 0,
+                       "hands_emptied": 0})
     games = pl.DataFrame({
         "game": [0, 1], "rounds": [3, 1], "turns": [60, 40], "first_seat": [0, 1],
         "winner_seat": [0, 1], "margin": [150, 30], "ended_by": ["target", "target"],

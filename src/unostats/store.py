@@ -53,7 +53,9 @@ import polars as pl
 from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
-SCHEMA_VERSION = 4  # 2: rounds.jump_ins; 3: tournament tables; 4: issue-5 counters, game_seats.is_loser
+# 2: rounds.jump_ins; 3: tournament tables; 4: the issue-5 round counters,
+# game_seats.is_loser and round_seats.hands_emptied.
+SCHEMA_VERSION = 4
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
 
@@ -113,6 +115,7 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("cards_left", "INTEGER", False),
         ("hand_points", "INTEGER", False),
         ("score_after", "INTEGER", False),
+        ("hands_emptied", "SMALLINT", False),
     ),
 }
 

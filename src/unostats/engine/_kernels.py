@@ -51,7 +51,8 @@ ST_JUMP_COLOUR = 15
 ST_SILENCE_OWNER = 16
 ST_SILENCE_COLOUR = 17
 ST_COVER = 18  # N6: 1 when the seat _effect returned must now cover its 8
-ST_COUNTERS = 19
+ST_HANDS = 19  # R10: hands each seat has emptied this round (one slot per seat, up to 10)
+ST_COUNTERS = ST_HANDS + 10
 N_ST = ST_COUNTERS + C.N_COUNTERS
 
 # Rows of ``piles``.
@@ -75,7 +76,8 @@ RS_POSITION = 0
 RS_CARDS_LEFT = 1
 RS_HAND_POINTS = 2
 RS_SCORE_AFTER = 3
-N_RS = 4
+RS_HANDS_EMPTIED = 4
+N_RS = 5
 
 # Columns of the game output.
 GO_GAME = 0
@@ -282,8 +284,9 @@ def _draw_one(s, reason, hand, hcol, hsize, piles, st, state):
     st[ST_NPILE] = npile - 1
     _add(hand, hcol, hsize, s, t)
     st[ST_COUNTERS + C.C_CARDS_DRAWN] += 1
-    normal = reason == C.DRAW_NORMAL or reason == C.DRAW_COVER  # N6: drawn to play, not a penalty
-    st[ST_COUNTERS + (C.C_NORMAL_DRAWS if normal else C.C_PENALTY_CARDS)] += 1
+    # N6 cover draws are drawn to play, not a penalty; R10 refills are neither.
+    normal = reason == C.DRAW_NORMAL or reason == C.DRAW_COVER
+    st[ST_COUNTERS + (C.C_NORMAL_DRAWS if normal else C.C_PENALTY_CARDS)] += reason != C.DRAW_REFILL
     return t, moved, state
 
 
@@ -782,6 +785,7 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
             hp = lone_zero
         round_seat_out[row, s, RS_HAND_POINTS] = hp
         round_seat_out[row, s, RS_CARDS_LEFT] = hsize[s]
+        round_seat_out[row, s, RS_HANDS_EMPTIED] = st[ST_HANDS + s]
         round_seat_out[row, s, RS_POSITION] = _position(s, first, start_direction, n)
         if own_points:  # R3/R4: every seat adds its own hand
             round_points += hp
@@ -947,12 +951,31 @@ def _end_of_move(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st,
     if rules[C.R_UNO_PENALTY] > 0 and hsize[s] == 1:
         state = _uno_call(s, st[ST_DIR], n, rules[C.R_UNO_PENALTY], rules[C.R_UNO_SLAP],
                           behaviour, hand, hcol, hsize, piles, st, trace, state)
+    out = False
     if hsize[s] == 0:
+        out, state = _hand_emptied(s, rules, hand, hcol, hsize, piles, st, trace, state)
+    if out:
         state = _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state)
     else:
         state = _move_marks(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace,
                             state)
     return state
+
+
+@njit(cache=True)
+def _hand_emptied(s, rules, hand, hcol, hsize, piles, st, trace, state):
+    """Seat s has emptied its hand. R10 seven_rounds: unless it was its last hand it takes a new
+    one of one card fewer (``new_hand``, then refill draws) and stays in the round. Returns
+    (whether s has gone out, state)."""
+    st[ST_HANDS + s] += 1
+    done = st[ST_HANDS + s]
+    new = rules[C.R_HAND_SIZE] - done
+    if rules[C.R_ROUND_END] != C.ROUND_END_SEVEN_ROUNDS or new <= 0:
+        return True, state
+    if st[ST_TRACE]:
+        _ev(st, trace, C.EV_NEW_HAND, s, done, new)
+    _, state = _draw(s, new, C.DRAW_REFILL, hand, hcol, hsize, piles, st, trace, state)
+    return False, state
 
 
 @njit(cache=True, inline="always")
@@ -1707,9 +1730,13 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 if uno_penalty > 0 and hsize[p] == 1 and not eight:
                     state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
                                       hcol, hsize, piles, st, trace, state)
+                out = False
                 if hsize[p] == 0 and not eight:
-                    winner = p
                     _share_table(st, col, rank, direction)
+                    out, state = _hand_emptied(p, rules, hand, hcol, hsize, piles, st, trace,
+                                               state)
+                if out:
+                    winner = p
                     state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles, st,
                                        trace, state)
                     break

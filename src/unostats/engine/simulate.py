@@ -15,7 +15,7 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 - rounds: game, round, dealer_seat, first_seat, winner_seat, winner_position (null when capped),
   the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points, ended_by ("win" | "cap")
 - round_seats: game, round, seat, position (seat offset from the round's first player),
-  cards_left, hand_points, score_after
+  cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round)
 """
 
 from __future__ import annotations
@@ -293,5 +293,6 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
         "cards_left": seat_rows[:, :, K.RS_CARDS_LEFT].reshape(-1).astype(np.int16),
         "hand_points": seat_rows[:, :, K.RS_HAND_POINTS].reshape(-1).astype(np.int32),
         "score_after": seat_rows[:, :, K.RS_SCORE_AFTER].reshape(-1).astype(np.int32),
+        "hands_emptied": seat_rows[:, :, K.RS_HANDS_EMPTIED].reshape(-1).astype(np.int8),
     })
     return Batch(games, game_seats, rounds, round_seats)
