@@ -58,6 +58,8 @@ RULE_SETS = {
                 "scoring": "own_points_low_wins", "lone_zero_value": 100, "target_score": 200},
     "eight_cover_jump_in": {"eight_cover": True, "jump_in": "all_but_draw_four",
                             "draw": "two", "colour_cycle": True},
+    "lazy": {"scoring": "lazy", "target_score": 4, "first_card": "official",
+             "seven_zero": True, "lone_zero_value": 50},
     "seven_rounds": {"round_end": "seven_rounds", "hand_size": 4, "eight_cover": True,
                      "jump_in": "numbers", "silence": "two", "max_turns": 800},
     "seven_zero_five_swap": {"seven_zero": True, "five_swap": True, "jump_in": "extreme",
@@ -120,6 +122,7 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
             assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points
             assert tuple(seats_rows.sort("seat")["cards_left"]) == ref.cards_left
             assert tuple(seats_rows.sort("seat")["score_after"]) == ref.score_after
+            assert row["loser_seat"] == ref.loser_seat, (g, row["round"], "loser_seat")
             if ref.hands_emptied:  # R10
                 assert tuple(seats_rows.sort("seat")["hands_emptied"]) == ref.hands_emptied
         game = games.filter(pl.col("game") == g).row(0, named=True)
@@ -173,11 +176,25 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
     if not own_points:
         others = others.filter(pl.col("seat") != pl.col("winner_seat"))
     counted = "cards_left" if scoring == "card_count" else "hand_points"
+    if scoring == "lazy":  # R6: a round won is worth 1, whatever the hands hold
+        others = others.with_columns(pl.lit(1).alias(counted)).filter(
+            pl.col("seat") == (pl.col("winner_seat") + 1) % players)
     summed = others.group_by("game", "round").agg(pl.col(counted).sum(), pl.first("points"))
     # R8: going out with a hit-all +1 / +2 takes 20 / 40 off the winner's own total.
     bonus = summed.with_columns((pl.col(counted) - pl.col("points")).alias("bonus"))
     allowed = [0, 20, 40] if rules.values["h2o_bonus"] else [0]
     assert bonus["bonus"].is_in(allowed).all()
+    # R6: the round's loser holds the most hand points (then the most cards).
+    if scoring == "lazy":
+        most = round_seats.join(won.select("game", "round", "loser_seat"), on=["game", "round"])
+        top = most.group_by("game", "round").agg(
+            pl.col("hand_points").max().alias("top"), pl.first("loser_seat"))
+        loser_points = most.filter(pl.col("seat") == pl.col("loser_seat")).select(
+            "game", "round", pl.col("hand_points").alias("held"))
+        check = top.join(loser_points, on=["game", "round"])
+        assert check.height == won.height and (check["held"] == check["top"]).all()
+    else:
+        assert rounds["loser_seat"].null_count() == rounds.height
     gained = round_seats.sort("game", "round").with_columns(
         (pl.col("score_after") - pl.col("score_after").shift(1, fill_value=0)
          .over("game", "seat")).alias("gained"))
@@ -212,8 +229,14 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
         if game["ended_by"] == "target":
             assert max(final) >= target and keys[game["winner_seat"]] == max(keys)
             assert scores["is_winner"].to_list() == [s == game["winner_seat"] for s in range(players)]
-            losers = ([x >= target for x in final] if scoring == "own_points_lose_at"
-                      else [k == min(keys) for k in keys])
+            if scoring == "lazy":  # R6: the seats that lost the most rounds
+                lost = rounds.filter(pl.col("game") == game["game"])["loser_seat"].drop_nulls()
+                counts = [int((lost == s).sum()) for s in range(players)]
+                losers = [c == max(counts) for c in counts]
+            elif scoring == "own_points_lose_at":
+                losers = [x >= target for x in final]
+            else:
+                losers = [k == min(keys) for k in keys]
             assert scores["is_loser"].to_list() == losers
         else:
             assert not any(scores["is_loser"])

@@ -666,7 +666,8 @@ SCRIPTED = {
     "jump_in": {"none", "numbers", "all_but_draw_four", "extreme"},
     "multi_play": {"none", "same_rank", "two_matching"},
     "silence": {"none", "seven", "two", "black"},  # test_rules_extras_scripted.py
-    "scoring": {"winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count"},
+    "scoring": {"winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count",
+                "lazy"},
     "round_end": {"first_out", "seven_rounds"},
     # issue 5 values scripted in tests/test_rules_extras_scripted.py
     "blank_effect": {"none", "draw_ten"},

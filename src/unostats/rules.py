@@ -78,7 +78,7 @@ TARGET_SCORE_DEFAULTS = {
     "own_points_low_wins": 500,
     "own_points_lose_at": 200,
     "card_count": 100,
-    "lazy": 500,
+    "lazy": 5,  # rounds won
 }
 
 
@@ -127,12 +127,11 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("mistake_penalty", "U2", "Cards drawn per rule mistake.", codes.R_MISTAKE_PENALTY,
          0, 2, 0),
     _enum("scoring", "R2-R6", "How rounds are scored and a game is won.", codes.R_SCORING,
-          ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count", "lazy"),
-          implemented=("winner_takes_all", "own_points_low_wins", "own_points_lose_at",
-                       "card_count")),
+          ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count",
+           "lazy")),
     _int("target_score", "R2-R5",
          "Score that ends a game (default by scoring: 500; 200 for own_points_lose_at; "
-         "100 for card_count).", codes.R_TARGET_SCORE, 1, 100_000, None),
+         "100 for card_count; 5 rounds won for lazy).", codes.R_TARGET_SCORE, 1, 100_000, None),
     _int("lone_zero_value", "R7", "Value of a hand of exactly one 0 at round end (0 = off).",
          codes.R_LONE_ZERO_VALUE, 0, 100, 0),
     _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off.",

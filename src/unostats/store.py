@@ -54,7 +54,7 @@ from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
 # 2: rounds.jump_ins; 3: tournament tables; 4: the issue-5 round counters,
-# game_seats.is_loser and round_seats.hands_emptied.
+# rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied.
 SCHEMA_VERSION = 4
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
@@ -106,6 +106,7 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         *((name, "INTEGER", False) for name in COUNTER_NAMES),
         ("points", "INTEGER", False),
         ("ended_by", "VARCHAR", False),
+        ("loser_seat", "SMALLINT", True),
     ),
     "round_seats": (
         ("game", "INTEGER", False),

@@ -68,7 +68,8 @@ RO_WINNER = 4
 RO_WINNER_POS = 5
 RO_ENDED_BY = 6
 RO_POINTS = 7
-RO_COUNTERS = 8
+RO_LOSER = 8  # R6 lazy: the round's loser (-1: none)
+RO_COUNTERS = 9
 N_RO = RO_COUNTERS + C.N_COUNTERS
 
 # Columns of the round-seat output [round, seat, col].
@@ -586,13 +587,13 @@ def _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable_left,
 
 
 @njit(cache=True)
-def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st, trace, state):
-    """S2 official and extreme: the effect of an action or black card turned up first.
+def _first_card_effect(top, first_card, n, dealer, f, hand, hcol, hsize, piles, st, trace, state):
+    """S2 official and extreme: the effect of an action or black card turned up first, on the
+    first player f (the dealer's left, or R6 lazy's previous winner).
 
     Returns (first seat to act, direction, current colour, state).
     """
     rank = _rank_of(top)
-    f = _step(dealer, 1, n)
     col = _colour_of(top)
     if top >= FIRST_BLACK:
         if first_card == C.FIRST_CARD_EXTREME:
@@ -613,7 +614,7 @@ def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st,
     if rank == K.DRAW_TWO:
         _, state = _draw(f, 2, C.DRAW_DRAW_TWO, hand, hcol, hsize, piles, st, trace, state)
     if rank == K.SKIP or rank == K.DRAW_TWO or (rank == K.REVERSE and n == 2):
-        # f misses its turn; with two players Reverse acts as Skip (A1), so the dealer acts.
+        # f misses its turn; with two players Reverse acts as Skip (A1).
         if st[ST_TRACE]:
             _ev(st, trace, C.EV_SKIP, f, -1, -1)
         return _skip(f, 1, n, st), 1, col, state
@@ -621,7 +622,7 @@ def _first_card_effect(top, first_card, n, dealer, hand, hcol, hsize, piles, st,
         st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
         if st[ST_TRACE]:
             _ev(st, trace, C.EV_DIRECTION, -1, -1, -1)
-        return dealer, -1, col, state
+        return _step(f, -1, n), -1, col, state  # the seat before f (the dealer, but lazy)
     return f, 1, col, state
 
 
@@ -768,9 +769,9 @@ def _uno_call(p, direction, n, penalty, uno_slap, behaviour, hand, hcol, hsize, 
 
 @njit(cache=True)
 def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, hsize, points,
-                  piles, rules, st, scores, round_out, round_seat_out, row):
-    """R1, R7 hand points; R2, R3/R4 or R5 scoring, R8; the round's records (row ``row`` of the
-    round outputs). Returns the points of the round: what it added to all scores.
+                  piles, rules, st, scores, lost, round_out, round_seat_out, row):
+    """R1, R7 hand points; R2, R3/R4, R5 or R6 scoring, R8; the round's records (row ``row`` of
+    the round outputs). Returns the points of the round: what it added to all scores.
     """
     lone_zero = rules[C.R_LONE_ZERO_VALUE]
     card_count = rules[C.R_SCORING] == C.SCORING_CARD_COUNT
@@ -792,6 +793,17 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
             scores[s] += hp if winner >= 0 else 0
         elif s != winner:
             round_points += hsize[s] if card_count else hp  # R5: cards, R2: points
+    loser = -1
+    if rules[C.R_SCORING] == C.SCORING_LAZY and winner >= 0:
+        # R6: the winner scores a round won; the loser holds the most points, then the most
+        # cards (ties: the lowest seat).
+        round_points = 1
+        for s in range(n):
+            hp = round_seat_out[row, s, RS_HAND_POINTS]
+            if loser < 0 or hp > round_seat_out[row, loser, RS_HAND_POINTS] or (
+                    hp == round_seat_out[row, loser, RS_HAND_POINTS] and hsize[s] > hsize[loser]):
+                loser = s
+        lost[loser] += 1
     if winner >= 0 and not own_points:
         scores[winner] += round_points
     if winner >= 0 and rules[C.R_H2O_BONUS] != 0:  # R8: going out with a hit-all
@@ -813,6 +825,7 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
                                      else -1)
     round_out[row, RO_ENDED_BY] = C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP
     round_out[row, RO_POINTS] = round_points
+    round_out[row, RO_LOSER] = loser
     for i in range(C.N_COUNTERS):
         round_out[row, RO_COUNTERS + i] = st[ST_COUNTERS + i]
     return round_points
@@ -1525,6 +1538,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     st[ST_TRACE] = tracing
     st[ST_STACKED] = 1 if stack.shape[0] > 0 else 0
     scores = np.zeros(n, dtype=np.int64)
+    lost = np.zeros(n, dtype=np.int64)  # R6 lazy: rounds each seat lost
+    lazy = rules[C.R_SCORING] == C.SCORING_LAZY
     tr = tracing
     hand_size = rules[C.R_HAND_SIZE]
     first_card = rules[C.R_FIRST_CARD]
@@ -1565,9 +1580,11 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
         g_start = r_pos
         state = seed_stream(seed, g)
         scores[:] = 0
+        lost[:] = 0
         dealer, state = bounded(state, n)
         if first_dealer >= 0:
             dealer = first_dealer
+        first_player = _step(dealer, 1, n)
         total_turns = 0
         ended_by = C.GAME_END_CAP
         first_seat = -1
@@ -1588,10 +1605,10 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                                         hand, hcol, hsize, piles, st, trace, state)
             col = _colour_of(top)
             rank = _rank_of(top)
-            p = _step(dealer, 1, n)
+            p = first_player
             direction = 1
             if first_card != C.FIRST_CARD_NUMBER_ONLY and rank >= K.SKIP:  # an action card
-                p, direction, col, state = _first_card_effect(top, first_card, n, dealer, hand,
+                p, direction, col, state = _first_card_effect(top, first_card, n, dealer, p, hand,
                                                               hcol, hsize, piles, st, trace,
                                                               state)
             first = p
@@ -1827,8 +1844,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
 
             # ---- end of round
             round_points = _finish_round(n, g, r, dealer, winner, first, start_direction, turns,
-                                         hand, hsize, points, piles, rules, st, scores, round_out,
-                                         round_seat_out, r_pos)
+                                         hand, hsize, points, piles, rules, st, scores, lost,
+                                         round_out, round_seat_out, r_pos)
             if tr:
                 _trace_round_end(n, winner, round_points, scores, round_seat_out, r_pos, st,
                                  trace)
@@ -1843,9 +1860,14 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             if reached:
                 ended_by = C.GAME_END_TARGET
                 break
-            dealer = _step(dealer, 1, n)
+            if lazy and winner >= 0:  # R6: the round's loser deals, its winner starts
+                dealer = round_out[r_pos - 1, RO_LOSER]
+                first_player = winner
+            else:
+                dealer = _step(dealer, 1, n)
+                first_player = _step(dealer, 1, n)
         winner = _finish_game(n, g, r, total_turns, first_seat, ended_by, rules[C.R_SCORING],
-                              target, scores, game_out, game_seat_out, gi)
+                              target, scores, lost, game_out, game_seat_out, gi)
         if tr:
             _ev(st, trace, C.EV_GAME_END, winner, ended_by, -1)
     return game_hi - game_lo, r_pos, st[ST_TPOS]
@@ -1858,8 +1880,8 @@ def _own_points(scoring):
 
 
 @njit(cache=True)
-def _finish_game(n, g, rounds, turns, first_seat, ended_by, scoring, target, scores, game_out,
-                 game_seat_out, gi):
+def _finish_game(n, g, rounds, turns, first_seat, ended_by, scoring, target, scores, lost,
+                 game_out, game_seat_out, gi):
     """The best total wins (R2, R5: the highest; R3/R4: the lowest; ties: lowest seat); margin
     over the next best; ranks (equal totals share the better); the losers by the scoring mode
     (none when the game was capped).
@@ -1886,6 +1908,8 @@ def _finish_game(n, g, rounds, turns, first_seat, ended_by, scoring, target, sco
         game_seat_out[gi, s, GS_RANK] = better + 1
         if scoring == C.SCORING_OWN_POINTS_LOSE_AT:  # R4: every seat that reached the target
             loser = scores[s] >= target
+        elif scoring == C.SCORING_LAZY:  # R6: every seat that lost the most rounds
+            loser = lost[s] == lost.max()
         else:
             loser = scores[s] == scores[worst]
         game_seat_out[gi, s, GS_IS_LOSER] = loser and ended_by == C.GAME_END_TARGET

@@ -284,6 +284,7 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
         "points": round_rows[:, K.RO_POINTS].astype(np.int32),
         "ended_by": pl.Series(np.array(codes.ROUND_END_NAMES)[round_rows[:, K.RO_ENDED_BY]],
                               dtype=_ROUND_ENDS),
+        "loser_seat": _seat_or_null(round_rows[:, K.RO_LOSER]),
     })
     round_seats = pl.DataFrame({
         "game": np.repeat(round_rows[:, K.RO_GAME], n),
