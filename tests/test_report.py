@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import numba
+import numpy as np
 import polars as pl
 import pytest
 from markupsafe import escape
@@ -53,6 +54,24 @@ variants:
   - name: extreme
     rules: {first_card: number_only, wild_draw_four: free, hand_size: 9}
   - name: extreme without number-only first card
+    extends: extreme
+    rules: {first_card: official}
+  - name: extreme without free +4
+    extends: extreme
+    rules: {wild_draw_four: no_matching_colour}
+"""
+# Like scenarios/extreme.yaml: the base variant first, then the variant the ablation removes
+# rules from, then "<that>-no-<rule>" and "<that> without <rule>" variants.
+EXTREME_LIKE_YAML = """\
+name: extreme-like
+seed: 11
+games: 60
+players: [4]
+variants:
+  - name: standard
+  - name: extreme
+    rules: {first_card: number_only, wild_draw_four: free, hand_size: 9}
+  - name: extreme-no-number-first
     extends: extreme
     rules: {first_card: official}
   - name: extreme without free +4
@@ -291,6 +310,149 @@ def test_ablation_effects_are_base_minus_without(ablation_model, db):
     direct = stats.difference_of_proportions(pb.wins[0], pb.n, pw.wins[0], pw.n)
     assert (a.first_win.value, a.first_win.lo, a.first_win.hi) == pytest.approx(
         (direct.value, direct.lo, direct.hi))
+
+
+@pytest.fixture(scope="module")
+def extreme_like(tmp_path_factory):
+    """An ablation whose base is not the scenario's first variant (as in extreme.yaml)."""
+    folder = tmp_path_factory.mktemp("extreme-like")
+    con = store.open_store(folder / "x.duckdb", read_only=False)
+    try:
+        run_id = simulate_run(con, EXTREME_LIKE_YAML)
+    finally:
+        con.close()
+    con = store.open_store(folder / "x.duckdb", read_only=True)
+    try:
+        model = load_model(con, [run_id])
+    finally:
+        con.close()
+    out = build_report(db_path=folder / "x.duckdb", out=folder / "x.html", index=False)
+    return run_id, model, out.read_text(encoding="utf-8")
+
+
+def test_ablation_of_a_variant_that_is_not_the_base(extreme_like):
+    run_id, model, page = extreme_like
+    assert model.base_label == "standard"
+    effects = {a.what: a for a in model.ablation}
+    assert set(effects) == {"number first", "free +4"}  # "-no-number-first" reads as words
+    a = effects["number first"]
+    assert a.base == key(run_id, "extreme", 4)
+    assert a.cell == key(run_id, "extreme-no-number-first", 4)
+    assert a.rules == ("first_card",)  # against extreme, not against standard
+    turns = model.measures["round_turns"].summaries
+    assert a.round_length == stats.difference_of_means(
+        turns[a.base].mean.value, turns[a.base].mean.se, turns[a.cell].mean.value,
+        turns[a.cell].mean.se, n1=turns[a.base].n, n2=turns[a.cell].n)
+    pb, pw = model.round_positions[a.base], model.round_positions[a.cell]
+    assert a.first_win == stats.difference_of_proportions(pb.wins[0], pb.n, pw.wins[0], pw.n)
+    rounds = model.measures["game_rounds"].summaries
+    assert a.game_rounds.value == pytest.approx(rounds[a.base].mean.value
+                                                - rounds[a.cell].mean.value)
+    assert model.ablation_labels == ("extreme-no-number-first", "extreme without free +4")
+    assert model.ablation_base_labels == ("extreme",)
+    # the rules table: extreme against standard, each ablation variant against extreme
+    assert model.rule_bases == {"extreme": "standard", "extreme-no-number-first": "extreme",
+                                "extreme without free +4": "extreme"}
+    assert [(c.key, c.base_value, c.value)
+            for c in model.rule_changes["extreme-no-number-first"]] == [
+        ("first_card", "number_only", "official")]
+    assert len(model.rule_changes["extreme"]) == 3
+
+
+def test_ablation_scenario_gets_its_rule_effect_chart(extreme_like):
+    run_id, model, page = extreme_like
+    figs = build_figures(model)
+    assert {"fig-ablation", "fig-compare"} <= set(figs)
+    ablation = figs["fig-ablation"].figure
+    rows = {y for tr in ablation.data for y in tr.y}
+    assert rows == {"number first", "free +4"}
+    assert "extreme with the rule minus extreme without it" in ablation.layout.title.text
+    axes = [v["title"]["text"] for k, v in ablation.to_plotly_json()["layout"].items()
+            if k.startswith("xaxis")]
+    assert axes == ["Effect on mean turns per round (turns)",
+                    "Effect on first-player round win rate (percentage points)"]
+    errors = [tr.error_x.array[0] for tr in ablation.data]
+    assert len(errors) == 4 and all(e > 0 for e in errors)  # intervals drawn, both panels
+    # the comparison chart keeps the variants that are not ablation variants
+    assert {y for tr in figs["fig-compare"].figure.data for y in tr.y} == {"extreme · 4 players"}
+    # the overlay charts show standard and extreme, the ablation variants on demand
+    for div_id in ("fig-round-turns-hist", "fig-round-turns-cdf", "fig-positions-round",
+                   "fig-final-score-rank"):
+        f = figs[div_id]
+        visible = {tr.name: tr.visible for tr in f.figure.data if not tr.name.startswith("fair")}
+        assert visible == {"standard": True, "extreme": True,
+                           "extreme-no-number-first": "legendonly",
+                           "extreme without free +4": "legendonly"}, div_id
+        assert "hidden at first" in f.caption
+    assert 'id="table-ablation"' in page and 'href="#ablation"' in page
+    assert "Effect on rounds per game" in page
+
+
+def test_ablation_names():
+    def cells(*names):
+        return [report_model.Cell(key("r", n, 4), n, 1, 1) for n in names]
+
+    found = report_model._ablation_bases(cells(
+        "house", "house-no-stack", "house-no-stack-no-jump", "nobody-no-thing", "house_no_x",
+        "house without the 7-0 rule", "standard"))
+    assert {k.variant: (b.variant, what) for k, (b, what) in found.items()} == {
+        "house-no-stack": ("house", "stack"),
+        "house-no-stack-no-jump": ("house-no-stack", "jump"),  # the longest base that exists
+        "house_no_x": ("house", "x"),
+        "house without the 7-0 rule": ("house", "the 7-0 rule"),
+    }
+
+
+def test_summaries_equal_the_store_views(compare_model, db):
+    """The summaries come from the value counts; they are the views' numbers."""
+    path, runs = db
+    con = store.open_store(path, read_only=True)
+    try:
+        views = {v: {(r["variant"], r["players"]): r for r in con.sql(
+            f"SELECT * FROM {v} WHERE run_id = $r", params={"r": runs["compare"]}).pl()
+            .iter_rows(named=True)} for v in ("round_length", "game_length", "score_spread")}
+    finally:
+        con.close()
+    m = compare_model.measures
+    for c in compare_model.cells:
+        v = (c.key.variant, c.players)
+        rl, gl, sp = views["round_length"][v], views["game_length"][v], views["score_spread"][v]
+        s = m["round_turns"].summaries[c.key]
+        assert (s.n, s.max) == (rl["n"], rl["max_turns"])
+        assert (s.mean.value, s.sd, s.mean.se) == pytest.approx(
+            (rl["mean_turns"], rl["sd_turns"], rl["se_turns"]))
+        assert [q for _, q in s.quantiles] == pytest.approx([rl[q] for q in ("p10", "p50", "p90",
+                                                                               "p99")])
+        assert s.capped.value == pytest.approx(rl["share_capped"])
+        for what in ("rounds", "turns"):
+            s = m[f"game_{what}"].summaries[c.key]
+            assert s.n == gl["n"]
+            assert (s.mean.value, s.sd, s.mean.se) == pytest.approx(
+                (gl[f"mean_{what}"], gl[f"sd_{what}"], gl[f"se_{what}"]))
+            assert [q for _, q in s.quantiles] == pytest.approx(
+                [gl[f"{q}_{what}"] for q in ("p10", "p50", "p90", "p99")])
+        s = m["round_points"].summaries[c.key]
+        assert (s.n, s.mean.value, s.sd) == (sp["n_rounds"], pytest.approx(sp["mean_points"]),
+                                             pytest.approx(sp["sd_points"]))
+        s = m["game_margin"].summaries[c.key]
+        assert (s.n, s.mean.value, s.mean.se) == (sp["n_games"], pytest.approx(sp["mean_margin"]),
+                                                  pytest.approx(sp["se_margin"]))
+
+
+def test_quantiles_from_value_counts_are_quantile_cont():
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 7, 1000):
+        x = rng.integers(0, 40, size)
+        values, counts = np.unique(x, return_counts=True)
+        d = report_model.Distribution(values, counts)
+        for p in (0.0, 0.1, 0.5, 0.9, 0.99, 1.0):
+            assert d.quantile_cont(p) == pytest.approx(np.quantile(x, p)), (size, p)
+        s = report_model.describe(d, n_capped=0)
+        assert s.mean.value == pytest.approx(x.mean()) and s.max == x.max()
+        if size > 1:
+            assert s.sd == pytest.approx(x.std(ddof=1))
+    assert report_model.describe(report_model.Distribution(np.zeros(0, np.int64),
+                                                           np.zeros(0, np.int64))) is None
 
 
 def test_findings_cover_every_cell_with_intervals(compare_model):

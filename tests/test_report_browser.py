@@ -285,6 +285,16 @@ def test_report_renders_offline_without_console_errors(browser, reports, name, t
     assert not not_drawn, f"charts without an svg.main-svg or traces: {not_drawn}"
     assert all(c["width"] > 600 and c["height"] > 150 for c in charts), charts
     assert all(c["title"].strip() for c in charts), [c["id"] for c in charts if not c["title"]]
+    if name == "ablation":
+        # the rule-effect chart, and the ablation variants listed in the overlay charts'
+        # legends but drawn only on demand (a legend click)
+        assert "fig-ablation" in {c["id"] for c in charts}
+        legend = browser.evaluate("""(() => {
+          const d = document.getElementById('fig-round-turns-hist');
+          return [d.querySelectorAll('.legend .traces').length,
+                  d.querySelectorAll('.scatterlayer .trace').length];
+        })()""")
+        assert legend == [3, 1], legend
     assert browser.evaluate("typeof Plotly") == "object"
 
     browser.pump(0.5)

@@ -6,6 +6,9 @@ Conventions, so charts read at a glance:
   ("4 players", "6 players"), never colours;
 - every chart has a title, axis titles with units, and hover text with the exact numbers;
 - intervals are 95% (error bars), fair shares are dashed grey lines;
+- in an ablation scenario the "without" variants are listed in the legends of the charts that
+  overlay every variant but drawn only on demand (a legend click), so the base variant and what
+  it is compared with stay readable; their effects have their own chart (``ablation_figure``);
 - user-provided strings (variant names) are HTML-escaped before plotly sees them, because plotly
   interprets a small subset of HTML in labels.
 """
@@ -25,10 +28,13 @@ from plotly.subplots import make_subplots
 from ..stats import Estimate
 from .model import Distribution, Measure, ReportModel
 
-# Okabe & Ito's colour-blind-safe palette (without its yellow, too pale on white), then more
-# distinct colours for scenarios with many variants.
+# Okabe & Ito's colour-blind-safe palette (without its yellow, too pale on white), then dark
+# colours far from all of those (Tol's wine, olive and indigo, a brown, a yellow-green, a
+# magenta), so a scenario of 13 variants (extreme.yaml) still has 13 distinguishable colours;
+# beyond that plotly's Dark24.
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-PALETTE = OKABE_ITO + tuple(plotly.colors.qualitative.Dark24)
+EXTRA = ("#882255", "#999933", "#332288", "#8C564B", "#7FB800", "#E7298A")
+PALETTE = OKABE_ITO + EXTRA + tuple(plotly.colors.qualitative.Dark24)
 FAIR_COLOUR = "#6b6b6b"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 HIST_BINS = 60  # at most this many bins below the clip point (fewer for small samples)
@@ -117,6 +123,25 @@ def _style(fig: go.Figure, title: str, height: int, top: int = 80) -> None:
     fig.update_yaxes(showline=True, linecolor="#999", ticks="outside", zeroline=False)
 
 
+def hidden_labels(model: ReportModel) -> frozenset[str]:
+    """Variants drawn only on demand (legend click) in the charts that overlay every variant:
+    an ablation's "without" variants, whose effects have their own chart; the rest (the base
+    and whatever it is compared with) stay readable at a glance."""
+    hidden = frozenset(model.ablation_labels)
+    return hidden if len(hidden) < len(model.labels) else frozenset()
+
+
+def _visible(label: str, hidden: frozenset[str]) -> bool | str:
+    return "legendonly" if label in hidden else True
+
+
+def _hidden_note(hidden: frozenset[str]) -> str:
+    if not hidden:
+        return ""
+    return (f" The {len(hidden)} ablation variants (\"without\" one rule) are hidden at first: "
+            "click a name in the legend to show or hide it, double-click to show it alone.")
+
+
 class _Legend:
     """Shows each variant once in the legend, however many facets it appears in."""
 
@@ -163,12 +188,12 @@ def histogram_figure(model: ReportModel, measure: Measure, colour: Mapping[str, 
     nbins = (stop - start) // width
     unit = measure.unit
     where_text = f"in each bin of {width} {unit}" if width > 1 else "at each value"
-    y_title = f"Share of {per} per bin of {width} {unit} (%)" if width > 1 else \
-        f"Share of {per} (%)"
+    y_title = f"Share per {width} {unit} (% of {per})" if width > 1 else f"Share (% of {per})"
     fig, where = _facets(model.players, model.labels,
                          title=title or f"{measure.title}: distribution",
                          x_title=x_title, y_title=y_title)
     legend = _Legend()
+    hidden = hidden_labels(model)
     beyond = []
     for cell in model.cells:
         d = measure.distributions[cell.key]
@@ -191,6 +216,7 @@ def histogram_figure(model: ReportModel, measure: Measure, colour: Mapping[str, 
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines", line=dict(shape="hv", width=2, color=colour[cell.label]),
             name=name, legendgroup=name, showlegend=legend(cell.label),
+            visible=_visible(cell.label, hidden),
             customdata=np.column_stack([rng, counts]),
             hovertemplate=(f"<b>{name}</b>, {cell.players} players<br>{unit}: %{{customdata[0]}}"
                            f"<br>%{{y:.2f}}% of {per} (%{{customdata[1]:,}})<extra></extra>"),
@@ -202,7 +228,7 @@ def histogram_figure(model: ReportModel, measure: Measure, colour: Mapping[str, 
     if beyond:
         caption += (f" The x axis stops at {stop}, the largest 99.5th percentile; at most "
                     f"{max(beyond):.2f}% of a variant's {per} lie beyond (see the quantiles).")
-    return Figure(f"fig-{_slug(measure.key)}-hist", fig, caption)
+    return Figure(f"fig-{_slug(measure.key)}-hist", fig, caption + _hidden_note(hidden))
 
 
 def cdf_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
@@ -216,6 +242,7 @@ def cdf_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
                          title=f"{measure.title}: cumulative distribution",
                          x_title=x_title, y_title=f"Share of {per} at or below x (%)")
     legend = _Legend()
+    hidden = hidden_labels(model)
     x_hi = max(d.quantile_value(0.999) for d in dists if d.total)
     x_lo = min(d.values.min() for d in dists if d.total)
     for cell in model.cells:
@@ -232,6 +259,7 @@ def cdf_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines", line=dict(shape="hv", width=2, color=colour[cell.label]),
             name=name, legendgroup=name, showlegend=legend(cell.label),
+            visible=_visible(cell.label, hidden),
             hovertemplate=(f"<b>{name}</b>, {cell.players} players<br>%{{y:.1f}}% of {per} "
                            f"have ≤ %{{x:,}} {measure.unit}<extra></extra>"),
         ), row=r, col=c)
@@ -244,7 +272,7 @@ def cdf_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
     fig.update_yaxes(range=[0, 101])
     caption = (f"Read a quantile off the dotted lines: where a line crosses 50% is the median "
                f"number of {measure.unit}. The x axis stops at the largest 99.9th percentile.")
-    return Figure(f"fig-{_slug(measure.key)}-cdf", fig, caption)
+    return Figure(f"fig-{_slug(measure.key)}-cdf", fig, caption + _hidden_note(hidden))
 
 
 # --- First-player advantage --------------------------------------------------------------------
@@ -262,14 +290,22 @@ def positions_figure(model: ReportModel, level: str, colour: Mapping[str, str]) 
         x_title="Position (0 = first player)", y_title=f"Share of {what} won (%)",
         shared_y=False)
     legend = _Legend()
+    hidden = hidden_labels(model)
     per_players: dict[int, list] = {}
     for cell in model.cells:
         if cell.key in data:
             per_players.setdefault(cell.players, []).append(cell)
     for players, cells in per_players.items():
         r, c = where[players]
-        m = len(cells)
-        for i, cell in enumerate(cells):
+        # the variants shown at first take the middle of each position's slot, hidden ones
+        # (shown on demand) its two sides; traces stay in report order, as the legend does
+        off = [x.key for x in cells if x.label in hidden]
+        half = len(off) // 2
+        slots = off[:half] + [x.key for x in cells if x.label not in hidden] + off[half:]
+        slot = {k: i for i, k in enumerate(slots)}
+        m = len(slots)
+        for cell in cells:
+            i = slot[cell.key]
             p = data[cell.key]
             offset = (i - (m - 1) / 2) * min(0.6 / m, 0.15)
             x = np.arange(players) + offset
@@ -279,7 +315,7 @@ def positions_figure(model: ReportModel, level: str, colour: Mapping[str, str]) 
             name = esc(cell.label)
             fig.add_trace(go.Scatter(
                 x=x, y=y, mode="markers", name=name, legendgroup=name,
-                showlegend=legend(cell.label),
+                showlegend=legend(cell.label), visible=_visible(cell.label, hidden),
                 marker=dict(size=8, color=colour[cell.label]),
                 error_y=dict(type="data", array=hi - y, arrayminus=y - lo, thickness=1.5,
                              width=3, color=colour[cell.label]),
@@ -302,7 +338,7 @@ def positions_figure(model: ReportModel, level: str, colour: Mapping[str, str]) 
     caption = ("Dots: share of the {w} won from each position, with 95% Wilson intervals; dashed: "
                "the fair share 1/n every position would have if going first did not matter."
                ).format(w=what)
-    return Figure(div_id, fig, caption)
+    return Figure(div_id, fig, caption + _hidden_note(hidden))
 
 
 def rank_scores_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure:
@@ -313,6 +349,7 @@ def rank_scores_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure:
                          x_title="Final rank (1 = winner)", y_title="Mean final score (points)",
                          shared_y=False)
     legend = _Legend()
+    hidden = hidden_labels(model)
     for cell in model.cells:
         ranks = model.rank_scores.get(cell.key)
         if not ranks:
@@ -326,7 +363,8 @@ def rank_scores_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure:
         name = esc(cell.label)
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines+markers", name=name, legendgroup=name,
-            showlegend=legend(cell.label), line=dict(color=colour[cell.label], width=2),
+            showlegend=legend(cell.label), visible=_visible(cell.label, hidden),
+            line=dict(color=colour[cell.label], width=2),
             marker=dict(size=7),
             error_y=dict(type="data", array=hi - y, arrayminus=y - lo, thickness=1.2, width=3),
             customdata=np.column_stack([lo, hi, ns]),
@@ -336,8 +374,10 @@ def rank_scores_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure:
         ), row=r, col=c)
         fig.update_xaxes(tickmode="linear", dtick=1, row=r, col=c)
     caption = ("Mean final score of the player finishing at each rank (ties share a rank), with "
-               "95% intervals (mean ± 1.96 SE). A steep line means widely spread standings.")
-    return Figure("fig-final-score-rank", fig, caption)
+               "95% intervals (mean ± 1.96 SE). A steep line means widely spread standings. "
+               "Where every player scores their own points and the lowest total wins, rank 1 "
+               "has the lowest score, so the line rises.")
+    return Figure("fig-final-score-rank", fig, caption + _hidden_note(hidden))
 
 
 # --- Variants compared -------------------------------------------------------------------------
@@ -349,10 +389,14 @@ class _ForestRow:
     players: int
     left: Estimate
     right: Estimate
+    note: str = ""  # extra hover line
 
 
 def _forest(div_id: str, rows: Sequence[_ForestRow], colour: Mapping[str, str], *, title: str,
-            left_title: str, right_title: str, caption: str) -> Figure:
+            left_title: str, right_title: str, caption: str,
+            left_axis: str = "Difference in mean turns per round (turns)",
+            right_axis: str = "Difference in first-player round win rate (percentage points)"
+            ) -> Figure:
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=[left_title, right_title])
     legend = _Legend()
@@ -375,13 +419,13 @@ def _forest(div_id: str, rows: Sequence[_ForestRow], colour: Mapping[str, str], 
                              width=4, color=colour[row.label]),
                 hovertemplate=(f"<b>{esc(row.y)}</b><br>{v:+.3f} {unit} "
                                f"[{lo:+.3f}, {hi:+.3f}], p={p}<br>{esc(est.method)}"
-                               "<extra></extra>"),
+                               + (f"<br>{esc(row.note)}" if row.note else "")
+                               + "<extra></extra>"),
             ), row=1, col=col)
     for col in (1, 2):
         fig.add_vline(x=0, line=dict(color=FAIR_COLOUR, width=1.5, dash="dash"), row=1, col=col)
-    fig.update_xaxes(title_text="Difference in mean turns per round (turns)", row=1, col=1)
-    fig.update_xaxes(title_text="Difference in first-player round win rate (percentage points)",
-                     row=1, col=2)
+    fig.update_xaxes(title_text=left_axis, row=1, col=1)
+    fig.update_xaxes(title_text=right_axis, row=1, col=2)
     fig.update_yaxes(autorange="reversed", categoryorder="array",
                      categoryarray=[esc(y) for y in ys])
     top = _top_margin(list(dict.fromkeys(r.label for r in rows)))
@@ -392,36 +436,58 @@ def _forest(div_id: str, rows: Sequence[_ForestRow], colour: Mapping[str, str], 
 
 
 def comparison_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure | None:
-    """Every variant against the base; an ablation shows its rule effects instead."""
-    if not model.comparisons or model.ablation:
+    """Every variant against the base. In an ablation scenario the "without" variants have
+    their own chart (``ablation_figure``), so only the others are drawn here, if any."""
+    ablated = {a.cell for a in model.ablation}
+    comparisons = [c for c in model.comparisons if c.cell not in ablated]
+    if not comparisons:
         return None
     rows = [_ForestRow(f"{model.cell(c.cell).label} · {c.cell.players} players",
                        model.cell(c.cell).label, c.cell.players, c.round_length, c.first_win)
-            for c in model.comparisons]
+            for c in comparisons]
+    caption = ("Points right of the dashed line: longer rounds (left) or a larger first-player "
+               "win rate (right) than the base variant. Bars are 95% intervals: difference of "
+               "means ± 1.96 SE (left), Newcombe's hybrid score interval (right).")
+    if ablated:
+        caption += (" The ablation variants are left out here: their rule effects are in the "
+                    "next chart, their differences from the base variant in the table below.")
     return _forest(
         "fig-compare", rows, colour,
         title=f"Each variant minus the base variant ({esc(model.base_label)}), "
               "same player count",
-        left_title="Round length", right_title="First-player advantage",
-        caption="Points right of the dashed line: longer rounds (left) or a larger first-player "
-                "win rate (right) than the base variant. Bars are 95% intervals: difference of "
-                "means ± 1.96 SE (left), Newcombe's hybrid score interval (right).")
+        left_title="Round length", right_title="First-player advantage", caption=caption)
 
 
 def ablation_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure | None:
+    """One row per rule removed (and player count): base minus "base without the rule"."""
     if not model.ablation:
         return None
     multi = len({a.cell.players for a in model.ablation}) > 1
+    bases = model.ablation_base_labels
+    base = bases[0] if len(bases) == 1 else "the base"
     rows = [_ForestRow(a.what + (f" · {a.cell.players} players" if multi else ""),
-                       model.cell(a.cell).label, a.cell.players, a.round_length, a.first_win)
+                       model.cell(a.cell).label, a.cell.players, a.round_length, a.first_win,
+                       note=f"{model.cell(a.base).label} minus {model.cell(a.cell).label}; "
+                            f"rules: {', '.join(a.rules) or 'none differ'}")
             for a in model.ablation]
+    turns = model.measures["round_turns"].summaries
+    first = model.round_positions
+    levels = "; ".join(
+        f"{model.cell(k).label} at {k.players} players: {turns[k].mean.value:.1f} turns per "
+        f"round, first player wins {100 * first[k].rates[0].value:.1f}% of rounds"
+        for k in dict.fromkeys(a.base for a in model.ablation) if k in turns and k in first)
     return _forest(
         "fig-ablation", rows, colour,
-        title=f"Effect of each rule: {esc(model.base_label)} with the rule minus without it",
+        title=f"Effect of each rule: {esc(base)} with the rule minus {esc(base)} without it",
         left_title="Round length", right_title="First-player advantage",
-        caption="Each row removes one rule from the base variant; the point is what the rule "
-                "adds (base minus \"base without the rule\"): positive left means the rule makes "
-                "rounds longer, positive right means it helps the first player. 95% intervals.")
+        left_axis="Effect on mean turns per round (turns)",
+        right_axis="Effect on first-player round win rate (percentage points)",
+        caption="Each row removes one rule from the base variant and puts it back to the "
+                "official default; the point is what the rule adds (base minus \"base without "
+                "the rule\"): right of the dashed line, the rule makes rounds longer (left) or "
+                "helps the first player (right). Bars are 95% intervals: difference of means "
+                "± 1.96 SE (left), Newcombe's hybrid score interval (right)."
+                + (f" For scale, {levels}." if levels else ""))
 
 
 def _empty(div_id: str, title: str) -> Figure:
@@ -439,10 +505,10 @@ def _empty(div_id: str, title: str) -> Figure:
 X_TITLES = {
     "round_turns": "Turns in the round (turns)",
     "round_cards_drawn": "Cards drawn in the round (cards)",
-    "round_points": "Points scored by the round's winner (points)",
+    "round_points": "Points scored in the round (points)",
     "game_rounds": "Rounds in the game (rounds)",
     "game_turns": "Turns in the game (turns)",
-    "game_margin": "Winner's score minus runner-up's (points)",
+    "game_margin": "Winner's lead over the runner-up (points)",
     "final_score": "Final score (points)",
 }
 

@@ -1,10 +1,17 @@
 """Results database -> report model: every number a report shows, as plain frozen dataclasses.
 
-All aggregation happens in DuckDB: the store's views (``round_length``, ``game_length``,
-``win_rate_by_position``, ``game_win_rate_by_position``, ``score_spread``) give the standard
-answers, and a few extra queries give value counts (the whole distribution of a measure in a few
-thousand rows per cell), quantiles and per-rank means. Python only turns those small results into
-``stats.Estimate`` objects (intervals, differences, the chi-square test) with ``stats``' functions.
+All aggregation happens in DuckDB; Python receives aggregates only. Each measure (turns per
+round, cards drawn, points, rounds and turns per game, margins, final scores) comes as its value
+counts per cell: the exact distribution in a few thousand rows however many millions of rows
+are stored, from one ``GROUP BY`` scan. Its summary (n, mean, sample sd, standard error, the
+``quantile_cont`` quantiles, max) is computed from those counts (``describe``), so it equals
+what the store's views ``round_length``, ``game_length`` and ``score_spread`` report (the tests
+check it) without scanning the table again for each statistic, and the tables agree with the
+charts drawn from the same counts. Win rates by position come from the views
+``win_rate_by_position`` and ``game_win_rate_by_position``; a few more queries give the capped
+counts, per-rank means and the spread of final standings. Python then turns these small results
+into ``stats.Estimate`` objects (intervals, differences, the chi-square test) with ``stats``'
+functions.
 
 Vocabulary (RULES.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
@@ -31,8 +38,9 @@ from ..rules import RULE_OPTIONS
 from ..stats import Estimate, TestResult
 
 QUANTILES = (("p10", 0.10), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99))
-# "<base> without <what>": a variant of an ablation scenario (e.g. extreme.yaml).
-ABLATION_NAME = re.compile(r"^(?P<base>.+?)\s+without\s+(?P<what>.+)$", re.IGNORECASE)
+# An ablation variant is named after another variant of its run, the base, and the rule it
+# removes: "<base> without <what>" or "<base>-no-<what>" (extreme.yaml: "extreme-no-zero-slap").
+ABLATION_SEPARATOR = re.compile(r"\s+without\s+|[-_\s]no[-_\s]", re.IGNORECASE)
 
 
 class CellKey(NamedTuple):
@@ -84,6 +92,19 @@ class Distribution:
     @property
     def total(self) -> int:
         return int(self.counts.sum())
+
+    def quantile_cont(self, p: float) -> float:
+        """DuckDB's quantile_cont (numpy's "linear"): the order statistics at floor and ceil of
+        (n - 1) * p, interpolated."""
+        n = self.total
+        if n == 0:
+            return math.nan
+        h = (n - 1) * p
+        lo = math.floor(h)
+        cum = np.cumsum(self.counts)
+        a = float(self.values[int(np.searchsorted(cum, lo, side="right"))])
+        b = float(self.values[int(np.searchsorted(cum, min(lo + 1, n - 1), side="right"))])
+        return a + (h - lo) * (b - a)
 
     def quantile_value(self, p: float) -> float:
         """Smallest value whose cumulative share reaches p (the inverse CDF)."""
@@ -153,14 +174,16 @@ class Comparison:
 
 @dataclass(frozen=True)
 class AblationEffect:
-    """Effect of one rule in an ablation scenario: base (with the rule) minus "base without X"."""
+    """Effect of one rule in an ablation scenario: base (with the rule) minus "base without X",
+    both cells of the same run at the same player count."""
 
     cell: CellKey  # the "without" cell
     base: CellKey
-    what: str  # the X of "base without X"
-    rules: tuple[str, ...]  # rule keys that differ
-    round_length: Estimate
-    first_win: Estimate
+    what: str  # the X of "base without X" ("zero slap" for "extreme-no-zero-slap")
+    rules: tuple[str, ...]  # rule keys that differ between the two
+    round_length: Estimate  # difference of mean turns per round
+    first_win: Estimate  # difference of position 0's round win rate (Newcombe)
+    game_rounds: Estimate | None = None  # difference of mean rounds per game
 
 
 @dataclass(frozen=True)
@@ -188,11 +211,14 @@ class ReportModel:
     rank_scores: Mapping[CellKey, tuple[tuple[int, Estimate], ...]]  # mean final score by rank
     standings_spread: Mapping[CellKey, Estimate]  # mean over games of the sd of final scores
     comparisons: tuple[Comparison, ...]
-    rule_changes: Mapping[str, tuple[RuleChange, ...]]  # variant label -> changes vs base
+    rule_changes: Mapping[str, tuple[RuleChange, ...]]  # variant label -> changes vs its base
     ablation: tuple[AblationEffect, ...]
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = field(default=())
     tournament: Any = None  # report.tournament.TournamentSection for tournament runs
+    # variant label -> the label its rule changes are against (base_label unless it is an
+    # ablation variant, which is compared with its own base)
+    rule_bases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -206,6 +232,16 @@ class ReportModel:
     @property
     def is_ablation(self) -> bool:
         return bool(self.ablation)
+
+    @property
+    def ablation_labels(self) -> tuple[str, ...]:
+        """Labels of the ablation's "without" variants, in report order."""
+        return tuple(dict.fromkeys(self.cell(a.cell).label for a in self.ablation))
+
+    @property
+    def ablation_base_labels(self) -> tuple[str, ...]:
+        """Labels of the variants the ablation removes rules from (usually one)."""
+        return tuple(dict.fromkeys(self.cell(a.base).label for a in self.ablation))
 
     def cell(self, key: CellKey) -> Cell:
         return self._by_key[key]
@@ -239,23 +275,16 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     base = _base_cells(cells, runs)
     base_label = next(iter(base.values())).label if base else cells[0].label
 
-    measures = {m.key: m for m in (
-        _round_turns(q, keys), _round_summary(q, keys, "cards_drawn", "Cards drawn per round",
-                                              "cards", "rounds"),
-        _game_rounds(q, keys), _game_turns(q, keys),
-        _round_summary(q, keys, "points", "Points per round", "points", "rounds with a winner",
-                       where="ended_by = 'win'",
-                       note="Points the round's winner scores (rounds ended by the cap score "
-                            "nothing and are left out)."),
-        _game_margin(q, keys), _final_scores(q, keys),
-    )}
+    measures = _measures(q, keys)
     round_pos = _positions(q, keys, "win_rate_by_position", "round")
     game_pos = _positions(q, keys, "game_win_rate_by_position", "game")
     rank_scores = _rank_scores(q, keys)
     spread = _standings_spread(q, keys)
     comparisons = _comparisons(cells, base, measures, round_pos)
-    rule_changes = _rule_changes(q, cells, base)
-    ablation = _ablation(cells, base, comparisons, rule_changes)
+    rules = _variant_rules(q)
+    ablation_bases = _ablation_bases(cells)
+    rule_changes, rule_bases = _rule_changes(rules, cells, base, ablation_bases)
+    ablation = _ablation(cells, ablation_bases, measures, round_pos, rules)
     findings = _findings(cells, measures, round_pos, game_pos, comparisons)
     notes = tuple(
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
@@ -272,7 +301,7 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         base_label=base_label, measures=measures, round_positions=round_pos,
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
-        findings=findings, notes=notes, tournament=tournament)
+        findings=findings, notes=notes, tournament=tournament, rule_bases=rule_bases)
 
 
 class _Query:
@@ -364,108 +393,79 @@ def _value_counts(q: _Query, keys: Sequence[CellKey], table: str, expr: str,
     return {k: out.get(k, empty) for k in keys}
 
 
-def _summary(row: Mapping[str, Any], prefix: str = "", suffix: str = "",
-             capped: Estimate | None = None) -> Summary:
-    n = int(row["n"] or 0)
-    mean = row[f"mean{suffix}"]
-    se = row[f"se{suffix}"]
-    est = stats.mean_interval(_num(mean), _num(se), n)
-    quantiles = tuple((label, _num(row[f"{prefix}{label}{suffix}"])) for label, _ in QUANTILES)
-    return Summary(n=n, mean=est, sd=_num(row[f"sd{suffix}"]), quantiles=quantiles,
-                   max=_num(row.get(f"max{suffix}")), capped=capped)
+def describe(d: Distribution, n_capped: int | None = None) -> Summary | None:
+    """The summary of one cell's measure from its exact distribution: n, mean ± 1.96 SE (sample
+    sd / sqrt(n)), sd, quantile_cont quantiles, max, and the capped share (Wilson) when
+    ``n_capped`` is given. None for an empty cell."""
+    n = d.total
+    if n == 0:
+        return None
+    v = d.values.astype(np.float64)
+    w = d.counts.astype(np.float64)
+    mean = float((v * w).sum() / n)
+    sd = math.sqrt(float((w * (v - mean) ** 2).sum()) / (n - 1)) if n > 1 else math.nan
+    se = sd / math.sqrt(n)
+    capped = stats.wilson_interval(int(n_capped), n) if n_capped is not None else None
+    return Summary(n=n, mean=stats.mean_interval(mean, se, n), sd=sd,
+                   quantiles=tuple((label, d.quantile_cont(p)) for label, p in QUANTILES),
+                   max=float(v[-1]), capped=capped)
 
 
 def _num(x: Any) -> float:
     return math.nan if x is None else float(x)
 
 
-def _summary_sql(table: str, column: str, where: str = "TRUE", capped: bool = True) -> str:
-    qs = ",\n".join(f"quantile_cont({column}, {p}) AS {label}" for label, p in QUANTILES)
-    n_capped = "count(*) FILTER (WHERE ended_by = 'cap')" if capped else "0"
-    return f"""SELECT run_id, variant, players, count(*) AS n, avg({column}) AS mean,
-                 stddev_samp({column}) AS sd, stddev_samp({column}) / sqrt(count(*)) AS se,
-                 {qs}, max({column}) AS max,
-                 {n_capped} AS n_capped
-               FROM {table} WHERE {{runs}} AND ({where}) GROUP BY ALL"""
+def _capped_counts(q: _Query, table: str) -> dict[CellKey, int]:
+    """Rows ended by the safety cap per cell (few or none: a cheap filtered count)."""
+    df = q(f"""SELECT run_id, variant, players, count(*) AS n FROM {table}
+               WHERE {{runs}} AND ended_by = 'cap' GROUP BY ALL""")
+    return {_key(r): int(r["n"]) for r in df.iter_rows(named=True)}
 
 
-def _round_turns(q: _Query, keys: Sequence[CellKey]) -> Measure:
-    df = q("SELECT * FROM round_length WHERE {runs}")
+def _measure(q: _Query, keys: Sequence[CellKey], *, key: str, table: str, column: str,
+             title: str, unit: str, per: str, where: str = "TRUE",
+             capped: Mapping[CellKey, int] | None = None, note: str = "") -> Measure:
+    """A measure from its value counts: the distributions and their summaries."""
+    dist = _value_counts(q, keys, table, column, where)
     summaries = {}
-    for row in df.iter_rows(named=True):
-        row = {**row, "mean": row["mean_turns"], "sd": row["sd_turns"], "se": row["se_turns"],
-               "max": row["max_turns"]}
-        capped = stats.wilson_interval(int(row["n_capped"]), int(row["n"]))
-        summaries[_key(row)] = _summary(row, capped=capped)
-    return Measure("round_turns", "Turns per round", "turns", "rounds", summaries,
-                   _value_counts(q, keys, "rounds", "turns"),
-                   note="Every round, including rounds ended by the safety cap (counted at the "
-                        "cap; their share is shown).")
+    for k in keys:
+        s = describe(dist[k], None if capped is None else capped.get(k, 0))
+        if s is not None:
+            summaries[k] = s
+    return Measure(key, title, unit, per, summaries, dist, note=note)
 
 
-def _round_summary(q: _Query, keys: Sequence[CellKey], column: str, title: str, unit: str,
-                   per: str, where: str = "TRUE", note: str = "") -> Measure:
-    df = q(_summary_sql("rounds", column, where))
-    summaries = {}
-    for row in df.iter_rows(named=True):
-        capped = stats.wilson_interval(int(row["n_capped"]), int(row["n"])) \
-            if where == "TRUE" else None
-        summaries[_key(row)] = _summary(row, capped=capped)
-    return Measure(f"round_{column}", title, unit, per, summaries,
-                   _value_counts(q, keys, "rounds", column, where), note=note)
-
-
-def _game_length_rows(q: _Query) -> list[dict[str, Any]]:
-    return list(q("SELECT * FROM game_length WHERE {runs}").iter_rows(named=True))
-
-
-def _game_rounds(q: _Query, keys: Sequence[CellKey]) -> Measure:
-    summaries = {}
-    for row in _game_length_rows(q):
-        capped = stats.wilson_interval(round(row["share_capped"] * row["n"]), int(row["n"]))
-        summaries[_key(row)] = _summary(row, prefix="", suffix="_rounds", capped=capped)
-    dist = _value_counts(q, keys, "games", "rounds")
-    for k, s in summaries.items():  # the view has no max; the distribution does
-        d = dist[k]
-        summaries[k] = Summary(s.n, s.mean, s.sd, s.quantiles,
-                               float(d.values.max()) if d.total else math.nan, s.capped)
-    return Measure("game_rounds", "Rounds per game", "rounds", "games", summaries, dist,
-                   note="Every game, including games ended by the safety cap on rounds.")
-
-
-def _game_turns(q: _Query, keys: Sequence[CellKey]) -> Measure:
-    summaries = {}
-    dist = _value_counts(q, keys, "games", "turns")
-    for row in _game_length_rows(q):
-        s = _summary(row, suffix="_turns")
-        d = dist[_key(row)]
-        summaries[_key(row)] = Summary(s.n, s.mean, s.sd, s.quantiles,
-                                       float(d.values.max()) if d.total else math.nan)
-    return Measure("game_turns", "Turns per game", "turns", "games", summaries, dist)
-
-
-def _game_margin(q: _Query, keys: Sequence[CellKey]) -> Measure:
-    df = q(_summary_sql("games", "margin", "winner_seat IS NOT NULL"))
-    spread = {_key(r): r for r in q("SELECT * FROM score_spread WHERE {runs}")
-              .iter_rows(named=True)}
-    summaries = {}
-    for row in df.iter_rows(named=True):
-        view = spread.get(_key(row))
-        if view is not None:  # the mean and its SE as the store's view defines them
-            row = {**row, "mean": view["mean_margin"], "se": view["se_margin"],
-                   "sd": view["sd_margin"]}
-        summaries[_key(row)] = _summary(row)
-    return Measure("game_margin", "Winning margin", "points", "games with a winner", summaries,
-                   _value_counts(q, keys, "games", "margin", "winner_seat IS NOT NULL"),
-                   note="The winner's final score minus the runner-up's.")
-
-
-def _final_scores(q: _Query, keys: Sequence[CellKey]) -> Measure:
-    df = q(_summary_sql("game_seats", "final_score", capped=False))
-    summaries = {_key(r): _summary(r) for r in df.iter_rows(named=True)}
-    return Measure("final_score", "Final scores", "points", "players' games", summaries,
-                   _value_counts(q, keys, "game_seats", "final_score"),
-                   note="Every player's score at the end of the game, winners and losers.")
+def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
+    round_caps, game_caps = _capped_counts(q, "rounds"), _capped_counts(q, "games")
+    measures = (
+        _measure(q, keys, key="round_turns", table="rounds", column="turns",
+                 title="Turns per round", unit="turns", per="rounds", capped=round_caps,
+                 note="Every round, including rounds ended by the safety cap (counted at the "
+                      "cap; their share is shown)."),
+        _measure(q, keys, key="round_cards_drawn", table="rounds", column="cards_drawn",
+                 title="Cards drawn per round", unit="cards", per="rounds", capped=round_caps),
+        _measure(q, keys, key="game_rounds", table="games", column="rounds",
+                 title="Rounds per game", unit="rounds", per="games", capped=game_caps,
+                 note="Every game, including games ended by the safety cap on rounds."),
+        _measure(q, keys, key="game_turns", table="games", column="turns",
+                 title="Turns per game", unit="turns", per="games"),
+        _measure(q, keys, key="round_points", table="rounds", column="points",
+                 title="Points per round", unit="points", per="rounds with a winner",
+                 where="ended_by = 'win'",
+                 note="The points the round adds to the scores: the winner's gain when the "
+                      "winner takes all, the sum of every player's own hand points when each "
+                      "scores their own (rounds ended by the cap score nothing and are left "
+                      "out)."),
+        _measure(q, keys, key="game_margin", table="games", column="margin",
+                 title="Winning margin", unit="points", per="games with a winner",
+                 where="winner_seat IS NOT NULL",
+                 note="How far the winner's final score is ahead of the runner-up's (the lower "
+                      "total is ahead when the lowest total wins)."),
+        _measure(q, keys, key="final_score", table="game_seats", column="final_score",
+                 title="Final scores", unit="points", per="players' games",
+                 note="Every player's score at the end of the game, winners and losers."),
+    )
+    return {m.key: m for m in measures}
 
 
 # --- Positions, ranks, spread ------------------------------------------------------------------
@@ -549,57 +549,95 @@ def _show(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
-def _rule_changes(q: _Query, cells: Sequence[Cell],
-                  base: Mapping[int, Cell]) -> dict[str, tuple[RuleChange, ...]]:
+def _variant_rules(q: _Query) -> dict[CellKey, dict[str, Any]]:
     df = q("SELECT run_id, variant, players, rules_json FROM variants WHERE {runs}")
-    rules = {_key(r): json.loads(r["rules_json"]) for r in df.iter_rows(named=True)}
+    return {_key(r): json.loads(r["rules_json"]) for r in df.iter_rows(named=True)}
+
+
+def _differences(base_rules: Mapping[str, Any], mine: Mapping[str, Any]) -> list[RuleChange]:
+    changes = []
+    for opt in RULE_OPTIONS:
+        a, b = base_rules.get(opt.key), mine.get(opt.key)
+        if a != b:
+            changes.append(RuleChange(opt.key, opt.rule_ids, opt.doc, _show(a), _show(b)))
+    deck_a, deck_b = base_rules.get("deck") or {}, mine.get("deck") or {}
+    for kind in dict.fromkeys([*deck_a, *deck_b]):
+        if deck_a.get(kind) != deck_b.get(kind):
+            changes.append(RuleChange(f"deck.{kind}", "D1, D3-D6",
+                                      f"Cards of kind {kind} in the deck.",
+                                      _show(deck_a.get(kind)), _show(deck_b.get(kind))))
+    return changes
+
+
+def _rule_changes(rules: Mapping[CellKey, Mapping[str, Any]], cells: Sequence[Cell],
+                  base: Mapping[int, Cell], ablation_bases: Mapping[CellKey, tuple[CellKey, str]]
+                  ) -> tuple[dict[str, tuple[RuleChange, ...]], dict[str, str]]:
+    """variant label -> its rules that differ from the base variant's (an ablation variant's:
+    from its own base's), and variant label -> the label it is compared with."""
     if not base:
-        return {}
+        return {}, {}
     base_cell = next(iter(base.values()))
-    base_rules = rules.get(base_cell.key, {})
+    label_of = {c.key: c.label for c in cells}
     out: dict[str, tuple[RuleChange, ...]] = {}
+    against: dict[str, str] = {}
     for c in cells:
         if c.label == base_cell.label or c.label in out:
             continue
-        mine = rules.get(c.key, {})
-        changes = []
-        for opt in RULE_OPTIONS:
-            a, b = base_rules.get(opt.key), mine.get(opt.key)
-            if a != b:
-                changes.append(RuleChange(opt.key, opt.rule_ids, opt.doc, _show(a), _show(b)))
-        deck_a, deck_b = base_rules.get("deck") or {}, mine.get("deck") or {}
-        for kind in dict.fromkeys([*deck_a, *deck_b]):
-            if deck_a.get(kind) != deck_b.get(kind):
-                changes.append(RuleChange(f"deck.{kind}", "D1, D3-D6",
-                                          f"Cards of kind {kind} in the deck.",
-                                          _show(deck_a.get(kind)), _show(deck_b.get(kind))))
-        out[c.label] = tuple(changes)
+        other = ablation_bases[c.key][0] if c.key in ablation_bases else base_cell.key
+        out[c.label] = tuple(_differences(rules.get(other, {}), rules.get(c.key, {})))
+        against[c.label] = label_of.get(other, base_cell.label)
+    return out, against
+
+
+def _ablation_bases(cells: Sequence[Cell]) -> dict[CellKey, tuple[CellKey, str]]:
+    """"without" cell -> (its base cell, what it removes), for variants named "<base> without
+    <what>" or "<base>-no-<what>" where <base> is another variant of the same run (the longest
+    such name when several fit)."""
+    variants: dict[str, set[str]] = {}
+    keys = {c.key for c in cells}
+    for c in cells:
+        variants.setdefault(c.key.run_id, set()).add(c.key.variant)
+    out = {}
+    for c in cells:
+        name = c.key.variant
+        found = None
+        for m in ABLATION_SEPARATOR.finditer(name):
+            base_name, what = name[:m.start()], name[m.end():].strip()
+            if base_name in variants[c.key.run_id] and base_name != name and what:
+                if "without" not in m.group(0).lower():
+                    what = re.sub(r"[-_]+", " ", what)  # "zero-slap" -> "zero slap"
+                if found is None or len(base_name) > len(found[0]):
+                    found = (base_name, what)
+        if found is None:
+            continue
+        base_key = CellKey(c.key.run_id, found[0], c.key.players)
+        if base_key in keys:
+            out[c.key] = (base_key, found[1])
     return out
 
 
-def _ablation(cells: Sequence[Cell], base: Mapping[int, Cell],
-              comparisons: Sequence[Comparison],
-              rule_changes: Mapping[str, tuple[RuleChange, ...]]) -> tuple[AblationEffect, ...]:
-    """Rule effects when variants are named "<base> without <X>": with minus without."""
-    by_cell = {cmp.cell: cmp for cmp in comparisons}
-    label_of = {c.key: c.label for c in cells}
+def _ablation(cells: Sequence[Cell], ablation_bases: Mapping[CellKey, tuple[CellKey, str]],
+              measures: Mapping[str, Measure], round_pos: Mapping[CellKey, PositionRates],
+              rules: Mapping[CellKey, Mapping[str, Any]]) -> tuple[AblationEffect, ...]:
+    """Rule effects of an ablation: the base (with the rule) minus the variant without it."""
+    turns, rounds = measures["round_turns"].summaries, measures["game_rounds"].summaries
     out = []
     for c in cells:
-        m = ABLATION_NAME.match(c.key.variant)
-        cmp = by_cell.get(c.key)
-        if m is None or cmp is None:
+        if c.key not in ablation_bases:
             continue
+        b, what = ablation_bases[c.key]
+        k = c.key
+        if k not in turns or b not in turns or k not in round_pos or b not in round_pos:
+            continue
+        pb, pk = round_pos[b], round_pos[k]
         out.append(AblationEffect(
-            cell=c.key, base=cmp.base, what=m.group("what"),
-            rules=tuple(rc.key for rc in rule_changes.get(label_of[c.key], ())),
-            round_length=_negate(cmp.round_length), first_win=_negate(cmp.first_win)))
+            cell=k, base=b, what=what,
+            rules=tuple(rc.key for rc in _differences(rules.get(b, {}), rules.get(k, {}))),
+            round_length=_diff_means(turns[b], turns[k]),
+            first_win=stats.difference_of_proportions(pb.wins[0], pb.n, pk.wins[0], pk.n),
+            game_rounds=_diff_means(rounds[b], rounds[k])
+            if k in rounds and b in rounds else None))
     return tuple(out)
-
-
-def _negate(e: Estimate) -> Estimate:
-    """-(a - b) = b - a: the same interval mirrored (both intervals used here are symmetric
-    under swapping the samples)."""
-    return Estimate(-e.value, -e.hi, -e.lo, e.n, e.method, se=e.se, p_value=e.p_value)
 
 
 # --- Key findings ------------------------------------------------------------------------------

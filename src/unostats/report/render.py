@@ -210,6 +210,8 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
                    for c in model.comparisons]
     ablation = [{**row(a.cell), "what": a.what, "rules": ", ".join(a.rules),
                  "round_length": fmt_estimate(a.round_length, "diff_mean"),
+                 "game_rounds": fmt_estimate(a.game_rounds, "diff_mean")
+                 if a.game_rounds is not None else None,
                  "first_win": fmt_estimate(a.first_win, "diff_rate")} for a in model.ablation]
     spread = [{**row(c.key),
                "spread": fmt_estimate(model.standings_spread[c.key]),
