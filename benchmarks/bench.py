@@ -51,6 +51,13 @@ OPTION_PLAYERS = 4
 # Int options that switch a rule on (0 = off), at a value the bundled scenarios use. (The
 # default behaviour makes no U2 mistakes, so mistake_penalty costs only its random draw.)
 INT_OPTION_SAMPLES = {"zero_slap": 4, "uno_slap": 2, "mistake_penalty": 2, "lone_zero_value": 100}
+# Options that act only with other rules or cards: measured with them (D3-D5 cards, R8 scoring).
+COMPANIONS = {
+    "blank_effect": {"deck": {"blank": 4}},
+    "custom_wild_effect": {"deck": {"custom_wild": 4}},
+    "h2o_bonus": {"scoring": "own_points_lose_at", "deck": {"hit_all_one": 2, "hit_all_two": 2}},
+}
+DECK_SAMPLES = {"blank": 4, "hit_all_one": 2, "hit_all_two": 2, "swap_hands": 1, "custom_wild": 4}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,7 +294,8 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
 
 def rule_option_variants() -> list[tuple[str, dict]]:
     """Every implemented non-default value of every enum and switch rule, as a one-option change
-    of the official rules; int options that switch a rule on, at a typical value."""
+    of the official rules; int options that switch a rule on, at a typical value; options that
+    need other rules or cards with them (COMPANIONS); each extra card kind of the deck."""
     from unostats.rules import RULE_OPTIONS, RULES_BY_KEY
 
     out = [(f"{key}: {value}", {key: value}) for key, value in INT_OPTION_SAMPLES.items()
@@ -298,7 +306,10 @@ def rule_option_variants() -> list[tuple[str, dict]]:
         for value in opt.values:
             if value != opt.default and opt.is_implemented(value):
                 shown = str(value).lower() if isinstance(value, bool) else value
-                out.append((f"{opt.key}: {shown}", {opt.key: value}))
+                change = {opt.key: value, **COMPANIONS.get(opt.key, {})}
+                out.append((f"{opt.key}: {shown}", change))
+    out += [(f"deck: {kind} {count}", {"deck": {kind: count}})
+            for kind, count in DECK_SAMPLES.items()]
     return out
 
 

@@ -1008,11 +1008,15 @@ def _after_plays(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace,
 
 
 @njit(cache=True)
-def _draw_cover(s, col, rank, wd4_restricted, wild_restricted, hand, hcol, hsize, piles, st,
-                trace, state):
+def _draw_cover(n, s, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
     """N6: seat s holds no card to cover its 8 with: it draws one card at a time until one is
     legal (a restricted black card only without a card of the colour). Returns (that card, or
-    -1 when the piles run out, state)."""
+    -1 when the piles ran out: then the duty has lapsed and the 8's move has ended, state)."""
+    col = st[ST_COL]
+    rank = st[ST_RANK]
+    eight = np.int64(piles[DISCARDS, st[ST_NDISC] - 1])
+    wd4_restricted = rules[C.R_WILD_DRAW_FOUR] == C.WD4_NO_MATCHING_COLOUR
+    wild_restricted = rules[C.R_WILD] == C.WILD_NO_MATCHING_COLOUR
     card = -1
     drawn = 0
     while card < 0 and drawn >= 0:
@@ -1021,6 +1025,9 @@ def _draw_cover(s, col, rank, wd4_restricted, wild_restricted, hand, hcol, hsize
         if drawn >= 0 and _is_legal(drawn, col, rank) and not (
                 restricted and _holds_colour(hcol, s, col)):
             card = drawn
+    if card < 0:
+        state = _end_of_move(n, s, eight, 1, rules, behaviour, hand, hcol, hsize, piles, st,
+                             trace, state)
     return card, state
 
 
@@ -1566,6 +1573,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     silence = rules[C.R_SILENCE]
     eight_cover = rules[C.R_EIGHT_COVER] != 0
     seven_zero = rules[C.R_SEVEN_ZERO] != 0
+    seven_rounds = rules[C.R_ROUND_END] == C.ROUND_END_SEVEN_ROUNDS
     five_swap = rules[C.R_FIVE_SWAP] != 0
     turn_start = silence != C.SILENCE_NONE or rules[C.R_MISTAKE_PENALTY] > 0
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
@@ -1660,13 +1668,10 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         card, state = _pick_by_priority(policy[p], hand, hcol, p, col, rank,
                                                         allowed, True, points, threat, state)
                     if card < 0 and covering:  # N6: draw until it can cover
-                        card, state = _draw_cover(p, col, rank, wd4_restricted, wild_restricted,
-                                                  hand, hcol, hsize, piles, st, trace, state)
-                        if card < 0:  # the duty lapses and the 8's move ends
-                            _share_table(st, col, rank, direction)
-                            eight = np.int64(piles[DISCARDS, st[ST_NDISC] - 1])
-                            state = _end_of_move(n, p, eight, 1, rules, behaviour, hand, hcol,
-                                                 hsize, piles, st, trace, state)
+                        _share_table(st, col, rank, direction)
+                        card, state = _draw_cover(n, p, rules, behaviour, hand, hcol, hsize,
+                                                  piles, st, trace, state)
+                        if card < 0:  # the duty lapsed and the 8's move ended
                             winner = st[ST_WINNER]
                             if winner >= 0:
                                 break
@@ -1713,7 +1718,8 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         _ev(st, trace, C.EV_COLOUR, p, col, -1)
                 else:
                     col = _colour_of(card)
-                _colour_changed(st, col)
+                if silence == C.SILENCE_BLACK:  # N5 (only then: a store per turn costs)
+                    _colour_changed(st, col)
                 count = 1
                 cover = covering  # A2 and N3 add no card to a cover
                 covering = False
@@ -1747,13 +1753,16 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 if uno_penalty > 0 and hsize[p] == 1 and not eight:
                     state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
                                       hcol, hsize, piles, st, trace, state)
-                out = False
-                if hsize[p] == 0 and not eight:
+                out = hsize[p] == 0 and not eight
+                if out and seven_rounds:  # R10: a new hand, unless it was the last
                     _share_table(st, col, rank, direction)
                     out, state = _hand_emptied(p, rules, hand, hcol, hsize, piles, st, trace,
                                                state)
+                elif out:
+                    st[ST_HANDS + p] += 1
                 if out:
                     winner = p
+                    _share_table(st, col, rank, direction)
                     state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles, st,
                                        trace, state)
                     break
