@@ -293,18 +293,17 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
 
 
 def rule_option_variants() -> list[tuple[str, dict]]:
-    """Every implemented non-default value of every enum and switch rule, as a one-option change
+    """Every non-default value of every enum and switch rule, as a one-option change
     of the official rules; int options that switch a rule on, at a typical value; options that
     need other rules or cards with them (COMPANIONS); each extra card kind of the deck."""
-    from unostats.rules import RULE_OPTIONS, RULES_BY_KEY
+    from unostats.rules import RULE_OPTIONS
 
-    out = [(f"{key}: {value}", {key: value}) for key, value in INT_OPTION_SAMPLES.items()
-           if RULES_BY_KEY[key].is_implemented(value)]
+    out = [(f"{key}: {value}", {key: value}) for key, value in INT_OPTION_SAMPLES.items()]
     for opt in RULE_OPTIONS:
         if opt.kind not in ("enum", "bool"):
             continue
         for value in opt.values:
-            if value != opt.default and opt.is_implemented(value):
+            if value != opt.default:
                 shown = str(value).lower() if isinstance(value, bool) else value
                 change = {opt.key: value, **COMPANIONS.get(opt.key, {})}
                 out.append((f"{opt.key}: {shown}", change))

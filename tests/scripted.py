@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import pytest
 
 from unostats import cards, codes
 from unostats.engine.referee import GameResult, check_trace, format_trace
 from unostats.engine.simulate import Trace, trace_scripted_game
-from unostats.rules import RULES_BY_KEY, RuleSet
+from unostats.rules import RuleSet
 from unostats.seats import Seat
 
 CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
@@ -41,24 +40,6 @@ def small_deck(**counts: int) -> dict[str, int]:
 
 def card(name: str) -> int:
     return CARD_IDS[name]
-
-
-def unimplemented(rules: Mapping) -> list[str]:
-    """The rule values the engine does not implement yet, as "key: value" (booleans in lower
-    case, as in scenario files)."""
-    return [f"{key}: {str(value).lower() if isinstance(value, bool) else value}"
-            for key, value in rules.items() if not RULES_BY_KEY[key].is_implemented(value)]
-
-
-def skip_if_missing(missing: Sequence[str]) -> pytest.MarkDecorator:
-    """Skip while anything in ``missing`` (see ``unimplemented``) is not implemented."""
-    return pytest.mark.skipif(bool(missing),
-                              reason="not implemented by the engine yet: " + ", ".join(missing))
-
-
-def needs(**rules) -> pytest.MarkDecorator:
-    """Skip until the engine implements every one of these rule values."""
-    return skip_if_missing(unimplemented(rules))
 
 
 def seat(policy: str = "first_legal", **behaviour: float) -> Seat:

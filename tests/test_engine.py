@@ -1,5 +1,6 @@
-"""Engine tests: the kernels against the referee, invariants for 2-10 players, determinism,
-and statistics with known answers (the C yardstick's figures in shared/bench/README.md)."""
+"""Engine tests: the kernels against the referee, invariants for 2-10 players and for every cell
+of the bundled scenarios, determinism, and statistics with known answers (the C yardstick's
+figures in shared/bench/README.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from unostats.engine.referee import check_trace
 from unostats.engine.simulate import simulate_batches, trace_game
 from unostats.rules import POLICIES, RuleSet
+from unostats.scenario import bundled_dir, load_scenario
 from unostats.seats import Seat
 
 # Behaviour that makes every rare path happen often: bluffs, challenges, missed UNO calls.
@@ -77,6 +79,21 @@ RULE_SETS = {
     "own_points_low_wins": {"scoring": "own_points_low_wins", "target_score": 150,
                             "zero_slap": 2},
     "own_points_lose_at": {"scoring": "own_points_lose_at", "lone_zero_value": 50},
+    # R9: rounds played to the last, with every rule that counts seats or hands meeting it.
+    "to_the_last_lazy": {"round_end": "to_the_last", "scoring": "lazy", "target_score": 3,
+                         "seven_zero": True, "five_swap": True, "silence": "two",
+                         "zero_slap": 2, "uno_slap": 1, "jump_in": "extreme",
+                         "reverse_deflects": "extreme", "stack_skip": True, "skip_escape": True,
+                         "eight_cover": True, "lone_zero_value": 50, "max_turns": 1500,
+                         "max_rounds": 6},
+    "to_the_last_h2o": {
+        "round_end": "to_the_last", "deck": {"hit_all_one": 3, "hit_all_two": 3, "swap_hands": 2,
+                                             "custom_wild": 2, "blank": 2},
+        "custom_wild_effect": "everyone_draws_two", "blank_effect": "draw_ten",
+        "h2o_bonus": True, "scoring": "own_points_low_wins", "target_score": 300,
+        "stack_draw_two": "sum", "reverse_deflects": "back", "silence": "black",
+        "mistake_penalty": 1, "wild": "no_matching_colour", "challenge": "house",
+        "multi_play": "same_rank", "max_turns": 1500, "max_rounds": 4},
     "tournament": {"first_card": "number_only", "jump_in": "numbers", "double_action": True,
                    "stack_draw_two": "sum", "stack_draw_four": "pass_on",
                    "wild_draw_four": "free", "uno_penalty": 2},
@@ -125,6 +142,9 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
             assert row["loser_seat"] == ref.loser_seat, (g, row["round"], "loser_seat")
             if ref.hands_emptied:  # R10
                 assert tuple(seats_rows.sort("seat")["hands_emptied"]) == ref.hands_emptied
+            if ref.finish_order:  # R9
+                placed = seats_rows.drop_nulls("finish_place").sort("finish_place")
+                assert tuple(placed["seat"]) == ref.finish_order, (g, row["round"])
         game = games.filter(pl.col("game") == g).row(0, named=True)
         assert game["winner_seat"] == result.winner_seat
         assert game["ended_by"] == result.ended_by
@@ -138,11 +158,37 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
 @pytest.mark.parametrize("rules_name", list(RULE_SETS))
 @pytest.mark.parametrize("players", range(2, 11))
 def test_invariants_hold_for_every_player_count(rules_name, players):
-    rules = RuleSet.from_mapping(RULE_SETS[rules_name])
-    games, game_seats, rounds, round_seats = play(RULE_SETS[rules_name], players,
-                                                  mixed_seats(players), 200, seed=7)
+    frames = play(RULE_SETS[rules_name], players, mixed_seats(players), 200, seed=7)
+    assert_invariants(RuleSet.from_mapping(RULE_SETS[rules_name]), players, 200, *frames)
+
+
+def _bundled_cells():
+    """Every cell of every bundled scenario; a tournament's tables seat its profiles in turn."""
+    for path in sorted(bundled_dir().glob("*.yaml")):
+        scenario = load_scenario(path)
+        for cell in scenario.cells():
+            seats = cell.seats
+            if scenario.tournament:
+                profiles = list(scenario.tournament.profiles.values())
+                seats = tuple(profiles[i % len(profiles)] for i in range(cell.players))
+            yield pytest.param(cell.variant.rules, cell.players, list(seats),
+                               id=f"{path.stem}-{cell.variant.name}-{cell.players}")
+
+
+@pytest.mark.parametrize(("rules", "players", "seats"), list(_bundled_cells()))
+def test_every_bundled_scenario_cell_passes_the_referee_and_the_invariants(rules, players, seats):
+    for game in range(2):
+        check_trace(trace_game(rules=rules, players=players, seats=seats, seed=5, game=game))
+    frames = [pl.concat(f) for f in zip(*simulate_batches(rules=rules, players=players,
+                                                          seats=seats, games=30, seed=5))]
+    assert_invariants(rules, players, 30, *frames)
+
+
+def assert_invariants(rules, players, n_games, games, game_seats, rounds, round_seats):
+    """Every round ends, the winner has no cards, scores add up, finishing places, ranks and
+    losers follow the scoring mode (the referee checks that cards are conserved)."""
     n_rounds = rounds.height
-    assert games.height == 200 and game_seats.height == 200 * players
+    assert games.height == n_games and game_seats.height == n_games * players
     assert round_seats.height == n_rounds * players
 
     # Every round ends: by a win (the winner has no cards) or by the turn cap (no winner).
@@ -180,12 +226,34 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
         others = others.with_columns(pl.lit(1).alias(counted)).filter(
             pl.col("seat") == (pl.col("winner_seat") + 1) % players)
     summed = others.group_by("game", "round").agg(pl.col(counted).sum(), pl.first("points"))
-    # R8: going out with a hit-all +1 / +2 takes 20 / 40 off the winner's own total.
+    # R8: emptying a hand for good with a hit-all +1 / +2 takes 20 / 40 off that seat's own
+    # total (R9: each finisher's).
     bonus = summed.with_columns((pl.col(counted) - pl.col("points")).alias("bonus"))
-    allowed = [0, 20, 40] if rules.values["h2o_bonus"] else [0]
+    to_the_last = rules.values["round_end"] == "to_the_last"
+    emptiers = players - 1 if to_the_last else 1
+    allowed = list(range(0, 40 * emptiers + 1, 20)) if rules.values["h2o_bonus"] else [0]
     assert bonus["bonus"].is_in(allowed).all()
+    # R9: the finishing order of a won round is a permutation of 1..n, the winner first and
+    # the loser last, every finisher without cards; other modes place only the winner, 1.
+    places = round_seats.join(rounds.select("game", "round", "winner_seat", "loser_seat",
+                                            "ended_by"), on=["game", "round"])
+    if to_the_last:
+        won_places = places.filter(pl.col("ended_by") == "win")
+        per_round = won_places.group_by("game", "round").agg(pl.col("finish_place").sort())
+        assert all(list(p) == list(range(1, players + 1)) for p in per_round["finish_place"])
+        assert (won_places.filter(pl.col("finish_place") == 1)["seat"]
+                == won_places.filter(pl.col("finish_place") == 1)["winner_seat"]).all()
+        last = won_places.filter(pl.col("finish_place") == players)
+        assert last.height == won.height and (last["seat"] == last["loser_seat"]).all()
+        assert (places.filter(pl.col("finish_place") < players)["cards_left"] == 0).all()
+    else:
+        assert (places["finish_place"].is_not_null()
+                == (places["seat"] == places["winner_seat"]).fill_null(False)).all()
+        assert (places["finish_place"].drop_nulls() == 1).all()
     # R6: the round's loser holds the most hand points (then the most cards).
-    if scoring == "lazy":
+    if to_the_last:
+        assert rounds.filter(pl.col("ended_by") == "win")["loser_seat"].null_count() == 0
+    elif scoring == "lazy":
         most = round_seats.join(won.select("game", "round", "loser_seat"), on=["game", "round"])
         top = most.group_by("game", "round").agg(
             pl.col("hand_points").max().alias("top"), pl.first("loser_seat"))
@@ -202,12 +270,17 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
                            on=["game", "round"]).join(
         bonus.select("game", "round", "bonus"), on=["game", "round"], how="left").with_columns(
         pl.when(pl.col("ended_by") == "cap").then(0)
-        .when(pl.lit(own_points) & (pl.col("seat") == pl.col("winner_seat")))
-        .then(pl.col("hand_points") - pl.col("bonus"))
         .when(pl.lit(own_points)).then(pl.col("hand_points"))
         .when(pl.col("seat") == pl.col("winner_seat")).then(pl.col("points")).otherwise(0)
         .alias("expected"))
-    assert (credited["gained"] == credited["expected"]).all()
+    # Own points: each seat gains its hand points less its R8 bonus, which only a seat that
+    # emptied its hand for good can have; the bonuses add up to the round's.
+    credited = credited.with_columns((pl.col("expected") - pl.col("gained")).alias("taken"))
+    emptied = credited["finish_place"].is_not_null() & (credited["cards_left"] == 0)
+    assert credited.filter(~emptied)["taken"].eq(0).all()
+    assert credited["taken"].is_in([0, 20, 40]).all()
+    taken = credited.group_by("game", "round").agg(pl.col("taken").sum(), pl.first("bonus"))
+    assert (taken["taken"] == taken["bonus"].fill_null(0)).all()
 
     # Games: rounds and turns add up; final scores are the last score_after; ranks and margin.
     per_game = rounds.group_by("game").agg(pl.len().alias("n"), pl.col("turns").sum().alias("t"))

@@ -3,8 +3,7 @@ and round modes"): N1, N2, N4-N6, U1, U2, D3-D6, R3-R10.
 
 For every rule: hand-written legal games that the referee accepts with the numbers it computes
 asserted, and broken copies of them (one event changed, removed or added, or the rule switched
-off) that it rejects, naming the problem. Rules the engine does not implement yet are built with
-trace_builder.rule_set.
+off) that it rejects, naming the problem.
 """
 
 from __future__ import annotations

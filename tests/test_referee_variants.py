@@ -2,7 +2,7 @@
 
 For every rule value: hand-written legal games that the referee accepts with the right numbers,
 and broken copies of them (one event changed, removed or added) that it rejects, naming the
-problem. Rules the engine does not implement yet are built with trace_builder.rule_set.
+problem.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Scripted rule tests for the rules of issue 5 (docs/engine.md "Number-card rules, deck extras,
-scoring and round modes"), written ahead of the engine.
+scoring and round modes").
 
 Each case deals known hands from a fixed deck order (``scripted.play``), plays with deterministic
 seats (``first_legal``, every behaviour probability 0 or 1) and lists the exact events
@@ -9,12 +9,10 @@ played on and off (or with each of its values) on the same deal.
 Two tests run every case:
 
 - ``test_engine_plays_the_case``: the kernel plays it; its trace must be the expected events,
-  event for event, and pass the referee. It is skipped until the engine implements every rule
-  value (and deck card) the case needs (``rules.RULES_BY_KEY[key].is_implemented``,
-  ``rules.check_deck``), so each case runs by itself once its value is switched on in rules.py.
+  event for event, and pass the referee.
 - ``test_the_expected_events_pass_the_referee``: the expected events, turned into a trace, pass
-  the referee today, with the numbers the case asserts. So the expectations and the referee
-  agree before the kernel exists.
+  the referee, with the numbers the case asserts. So the expectations and the referee agree
+  independently of the kernel.
 """
 
 from __future__ import annotations
@@ -29,12 +27,9 @@ from scripted import (
     deck_order,
     draws,
     encode,
-    needs,
     play,
     scores,
     seat_all,
-    skip_if_missing,
-    unimplemented,
 )
 from trace_builder import rule_set
 
@@ -69,16 +64,6 @@ class Case:
             spec = dict(self.seats.get(s, {}))
             out.append(seat_all(spec.pop("policy", "first_legal"), **spec))
         return out
-
-    def missing(self) -> list[str]:
-        """The rule values (and deck cards) of this case the engine does not implement yet."""
-        out = unimplemented({key: value for key, value in self.rules.items() if key != "deck"})
-        out += [f"deck.{path.split('.')[-1]}" for path, _ in
-                rules_mod.check_deck(self.rules.get("deck", {}))]
-        return out
-
-    def param(self):
-        return pytest.param(self, marks=skip_if_missing(self.missing()), id=self.id)
 
 
 def one_round(table, ending, dealer: int = 0) -> tuple:
@@ -516,6 +501,65 @@ case(id="round_end-first_out", rules={"round_end": "first_out"}, **LAST, rounds=
     ("turn", 1), ("play", 1, "R1"),
 ], [("round_end", 1, "win", 5), *scores((3, 0), (0, 5), (2, 0))]))
 
+# Seat 0 finishes with R-skip: the card still skips seat 1 (first_out: the round ends at once).
+LAST_SKIP = dict(players=3, hands={0: ["R-skip"], 1: ["Y2"], 2: ["R3"]}, flip="R5")
+case(id="round_end-to_the_last-finishing-skip", rules={"round_end": "to_the_last"}, **LAST_SKIP,
+     rounds=one_round([
+         ("flip", "R5"),
+         ("turn", 0), ("play", 0, "R-skip"), ("finish", 0, 1), ("skip", 1),
+         ("turn", 2), ("play", 2, "R3"), ("finish", 2, 2),
+     ], [("round_end", 0, "win", 2), *scores((0, 2), (2, 0), (0, 0))], dealer=2),
+     check=lambda r: (r.rounds[0].finish_order, r.rounds[0].loser_seat) == ((0, 2, 1), 1)
+     or pytest.fail("finish_order"))
+case(id="round_end-first_out-finishing-skip", rules={"round_end": "first_out"}, **LAST_SKIP,
+     rounds=one_round([
+         ("flip", "R5"),
+         ("turn", 0), ("play", 0, "R-skip"),
+     ], [("round_end", 0, "win", 5), *scores((0, 5), (2, 0), (3, 0))], dealer=2))
+
+# The R+2 turned up makes seat 0 draw 2; seat 1 finishes with R-reverse, and with two seats
+# left in the round the Reverse skips seat 2 (A1), so seat 0 plays on to finish second.
+LAST_REVERSE = dict(players=3, hands={0: ["R1"], 1: ["R-reverse"], 2: ["Y2"]}, flip="R+2",
+                    draws=("B1", "B2", "Y3", "Y4"))
+case(id="round_end-to_the_last-two-left-reverse", rules={"round_end": "to_the_last"},
+     **LAST_REVERSE, rounds=one_round([
+         ("flip", "R+2"), *draws(0, ["B1", "B2"], "draw_two"), ("skip", 0),
+         ("turn", 1), ("play", 1, "R-reverse"), ("finish", 1, 1), ("skip", 2),
+         ("turn", 0), ("play", 0, "R1"),
+         ("turn", 2), ("draw", 2, "Y3", "normal"), ("pass", 2),
+         ("turn", 0), ("play", 0, "B1"),
+         ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
+         ("turn", 0), ("play", 0, "B2"), ("finish", 0, 2),
+     ], [("round_end", 1, "win", 9), *scores((0, 0), (0, 9), (9, 0))], dealer=2),
+     check=lambda r: (r.rounds[0].finish_order, r.rounds[0].direction_changes) == ((1, 0, 2), 0)
+     or pytest.fail("finish_order"))
+case(id="round_end-first_out-two-left-reverse", rules={"round_end": "first_out"},
+     **LAST_REVERSE, rounds=one_round([
+         ("flip", "R+2"), *draws(0, ["B1", "B2"], "draw_two"), ("skip", 0),
+         ("turn", 1), ("play", 1, "R-reverse"),
+     ], [("round_end", 1, "win", 6), *scores((4, 0), (0, 6), (2, 0))], dealer=2))
+
+# Under to_the_last seat 1 finishes with R0 (N1): the two seats left pass their hands on, and
+# seat 2 finishes with seat 0's R3; off, seat 2 has to draw and seat 0 finishes second.
+LAST_ZERO = dict(players=3, hands={1: ["R0"], 2: ["Y2"], 0: ["R3"]}, flip="R5", draws=("B7",))
+case(id="seven_zero-to_the_last-finishing-0-on", rules={"round_end": "to_the_last",
+                                                        "seven_zero": True}, **LAST_ZERO,
+     rounds=one_round([
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "R0"), ("finish", 1, 1), ("pass_hands", 1, 1),
+         ("turn", 2), ("play", 2, "R3"), ("finish", 2, 2),
+     ], [("round_end", 1, "win", 2), *scores((2, 0), (0, 2), (0, 0))]),
+     check=lambda r: r.rounds[0].finish_order == (1, 2, 0) or pytest.fail("finish_order"))
+case(id="seven_zero-to_the_last-finishing-0-off", rules={"round_end": "to_the_last",
+                                                         "seven_zero": False}, **LAST_ZERO,
+     rounds=one_round([
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "R0"), ("finish", 1, 1),
+         ("turn", 2), ("draw", 2, "B7", "normal"), ("pass", 2),
+         ("turn", 0), ("play", 0, "R3"), ("finish", 0, 2),
+     ], [("round_end", 1, "win", 9), *scores((0, 0), (0, 9), (9, 0))]),
+     check=lambda r: r.rounds[0].finish_order == (1, 0, 2) or pytest.fail("finish_order"))
+
 SEVEN_ROUNDS = dict(players=2, hands={1: ["R1", "R2"], 0: ["Y3", "Y4"]}, flip="R5",
                     draws=("G6", "R7", "G8"))
 case(id="round_end-seven_rounds", rules={"round_end": "seven_rounds"}, **SEVEN_ROUNDS,
@@ -541,8 +585,7 @@ case(id="round_end-first_out-two-cards", rules={"round_end": "first_out"}, **SEV
 
 
 def expected_trace(c: Case) -> Trace:
-    """The case's expected events as a trace (rules by trace_builder.rule_set, which allows
-    values the engine does not implement yet)."""
+    """The case's expected events as a trace (rules by trace_builder.rule_set)."""
     rules = {**BASE_RULES, "hand_size": len(next(iter(c.hands.values()))), **c.rules}
     ruleset = rule_set(**rules)
     first_dealer = c.rounds[0][0]
@@ -561,7 +604,7 @@ def expected_trace(c: Case) -> Trace:
                  events=np.array(rows, dtype=np.int64))
 
 
-@pytest.mark.parametrize("c", [c.param() for c in CASES])
+@pytest.mark.parametrize("c", CASES, ids=[c.id for c in CASES])
 def test_engine_plays_the_case(c: Case):
     dealer = c.rounds[0][0]
     game = play(c.players, c.hands, c.flip, c.draws, dealer=dealer,
@@ -598,7 +641,6 @@ def test_every_option_of_issue_5_has_a_case():
 # ---------------------------------------------------------------- beyond a fixed event list
 
 
-@needs(zero_slap=4)
 def test_zero_slap_the_slowest_is_any_other_seat_by_reaction():
     """Three players: seat 2's reaction is 0, so it is the slowest for certain."""
     seats = {0: seat_all(reaction=1.0), 1: seat_all(reaction=1.0), 2: seat_all(reaction=0.0)}

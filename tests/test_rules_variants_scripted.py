@@ -1,12 +1,9 @@
-"""Scripted rule tests for the turn variants of docs/engine.md ("Turn variants"), written ahead of
-the engine.
+"""Scripted rule tests for the turn variants of docs/engine.md ("Turn variants").
 
 Each test deals known hands from a fixed deck order (``scripted.play``), plays with deterministic
 seats (``first_legal`` unless said otherwise, behaviour probabilities 0 or 1) and asserts the exact
-events docs/engine.md prescribes; the referee checks every trace as well. A test is skipped until
-the engine implements every rule value it needs (``rules.RULES_BY_KEY[key].is_implemented``), so
-each one runs by itself once its value is switched on in rules.py. Where an option is a switch the
-same deal is also played with it off; those cases run today.
+events docs/engine.md prescribes; the referee checks every trace as well. Where an option is a
+switch the same deal is also played with it off.
 
 The expected events were checked against the referee by building each game by hand as a trace.
 """
@@ -14,7 +11,7 @@ The expected events were checked against the referee by building each game by ha
 from __future__ import annotations
 
 import pytest
-from scripted import draws, needs, play, racer, scores, seat
+from scripted import draws, play, racer, scores, seat
 
 from unostats import cards, codes
 
@@ -30,7 +27,6 @@ FIRST_CARD_DRAWS = ["Y9", "Y8", "B9", "B8", "R9", "R8", "R7", "R6", "R4", "R3", 
 
 
 @pytest.mark.parametrize("first", ["wild", "+4"])
-@needs(first_card="extreme")
 def test_first_card_extreme_black_card_first_player_draws_four_and_dealer_names_colour(first):
     game = play(3, FIRST_CARD_HANDS, first, FIRST_CARD_DRAWS, first_card="extreme")
     table = game.table()
@@ -48,7 +44,6 @@ def test_first_card_extreme_black_card_first_player_draws_four_and_dealer_names_
     assert (rnd.first_seat, rnd.skips, rnd.penalty_cards) == (2, 1, 4)
 
 
-@needs(first_card="official")
 def test_first_card_official_same_deal_first_player_names_the_colour_of_a_wild():  # S2 switch
     game = play(3, FIRST_CARD_HANDS, "wild", FIRST_CARD_DRAWS, first_card="official")
     game.expect([
@@ -86,11 +81,9 @@ WILD_WAITS = [
 
 @pytest.mark.parametrize(("wild", "bluff", "challenge", "expected"), [
     # free: legal at any time, and never challenged
-    pytest.param("free", 0.0, 1.0, WILD_AT_ONCE, marks=needs(wild="free"), id="free"),
-    pytest.param("no_matching_colour", 1.0, 0.0, WILD_AT_ONCE,
-                 marks=needs(wild="no_matching_colour"), id="restricted-bluff"),
-    pytest.param("no_matching_colour", 0.0, 1.0, WILD_WAITS,
-                 marks=needs(wild="no_matching_colour"), id="restricted-no-bluff"),
+    pytest.param("free", 0.0, 1.0, WILD_AT_ONCE, id="free"),
+    pytest.param("no_matching_colour", 1.0, 0.0, WILD_AT_ONCE, id="restricted-bluff"),
+    pytest.param("no_matching_colour", 0.0, 1.0, WILD_WAITS, id="restricted-no-bluff"),
 ])
 def test_wild_restricted_like_a_wild_draw_four(wild, bluff, challenge, expected):  # P3, P2
     # high_value_first plays the Wild (50 points) first whenever it may.
@@ -126,7 +119,6 @@ def test_wild_restricted_like_a_wild_draw_four(wild, bluff, challenge, expected)
         ("turn", 1), ("play", 1, "Y5"),
     ], [("round_end", 1, "win", 9), *scores((9, 0), (0, 9))]),
 ], ids=["guilty", "innocent", "not-challenged"])
-@needs(wild="no_matching_colour", challenge="official")
 def test_challenge_of_a_restricted_wild_official(hands, challenge, after_play, ending):  # P3, P4
     game = play(2, hands, "R5", ["B6", "B7", "B8", "B9"],
                 seats={1: seat("high_value_first", bluff=1.0), 0: seat(challenge=challenge)},
@@ -159,7 +151,7 @@ def _black_rules(black: str, challenge: str) -> dict:
 
 
 @pytest.mark.parametrize(("black", "challenge"), [
-    pytest.param(black, rule, marks=needs(**_black_rules(black, rule)), id=f"{black}-{rule}")
+    pytest.param(black, rule, id=f"{black}-{rule}")
     for black in ("+4", "wild") for rule in ("house", "extreme")
 ])
 def test_challenge_guilty_takes_the_card_back_and_draws_four(black, challenge):  # P4, P2, P3
@@ -182,7 +174,6 @@ def test_challenge_guilty_takes_the_card_back_and_draws_four(black, challenge): 
     assert (rnd.challenges, rnd.challenges_won, rnd.penalty_cards) == (1, 1, 4)
 
 
-@needs(challenge="official")
 def test_challenge_official_same_deal_the_guilty_card_stays():  # P4 official, for contrast
     game = play(2, _take_back_hands("+4"), "Y5", [*TAKE_BACK_DRAWS, "B5", "Y4", "G4"],
                 seats={1: seat("high_value_first", bluff=1.0), 0: seat(challenge=1.0)})
@@ -200,8 +191,7 @@ def test_challenge_official_same_deal_the_guilty_card_stays():  # P4 official, f
 # Seat 1 holds no red: innocent. The challenger draws 6 (+4; 8 under extreme) and is skipped, or
 # 2 (Wild; 8 under extreme) and then takes its turn, with nothing to play.
 @pytest.mark.parametrize(("black", "challenge", "count"), [
-    pytest.param(black, rule, count, marks=needs(**_black_rules(black, rule)),
-                 id=f"{black}-{rule}")
+    pytest.param(black, rule, count, id=f"{black}-{rule}")
     for black, rule, count in (("+4", "official", 6), ("+4", "house", 6), ("+4", "extreme", 8),
                                ("wild", "official", 2), ("wild", "house", 2),
                                ("wild", "extreme", 8))
@@ -235,8 +225,7 @@ DRAW_HANDS = {1: ["Y7"], 0: ["G3"]}
     pytest.param("one_may_play", [
         ("turn", 1), ("draw", 1, "R3", "normal"), ("play", 1, "R3"),
         ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 7), *scores((0, 7), (7, 0))],
-        marks=needs(draw="one_may_play"), id="one_may_play"),
+    ], [("round_end", 0, "win", 7), *scores((0, 7), (7, 0))], id="one_may_play"),
     pytest.param("one_then_pass", [
         ("turn", 1), ("draw", 1, "R3", "normal"), ("pass", 1),  # playable, kept
         ("turn", 0), ("draw", 0, "G5", "normal"), ("pass", 0),  # playable, kept
@@ -244,8 +233,7 @@ DRAW_HANDS = {1: ["Y7"], 0: ["G3"]}
         ("turn", 0), ("play", 0, "G3"),
         ("turn", 1), ("draw", 1, "G7", "normal"), ("pass", 1),
         ("turn", 0), ("play", 0, "G5"),
-    ], [("round_end", 0, "win", 14), *scores((0, 14), (14, 0))],
-        marks=needs(draw="one_then_pass"), id="one_then_pass"),
+    ], [("round_end", 0, "win", 14), *scores((0, 14), (14, 0))], id="one_then_pass"),
 ])
 def test_draw_one_then_pass_keeps_a_playable_drawn_card(rule, expected, ending):  # P5
     game = play(2, DRAW_HANDS, "R5", ["R3", "G5", "G7"], draw=rule)
@@ -259,14 +247,12 @@ def test_draw_one_then_pass_keeps_a_playable_drawn_card(rule, expected, ending):
         ("turn", 0), ("draw", 0, "R3", "normal"), ("play", 0, "R3"),
         ("turn", 1), ("draw", 1, "B8", "normal"), ("pass", 1),
         ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 24), *scores((0, 24), (24, 0))],
-        marks=needs(draw="one_may_play"), id="one_may_play"),
+    ], [("round_end", 0, "win", 24), *scores((0, 24), (24, 0))], id="one_may_play"),
     # The second of the two drawn cards is the playable one.
     pytest.param("two", [
         ("turn", 1), ("draw", 1, "B9", "normal"), ("draw", 1, "R3", "normal"), ("play", 1, "R3"),
         ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 16), *scores((0, 16), (16, 0))],
-        marks=needs(draw="two"), id="two"),
+    ], [("round_end", 0, "win", 16), *scores((0, 16), (16, 0))], id="two"),
 ])
 def test_draw_two_plays_the_playable_one_of_the_two(rule, expected, ending):  # P5
     game = play(2, DRAW_HANDS, "R5", ["B9", "R3", "B8"], draw=rule)
@@ -274,7 +260,6 @@ def test_draw_two_plays_the_playable_one_of_the_two(rule, expected, ending):  # 
     assert game.ending() == ending
 
 
-@needs(draw="two")
 def test_draw_two_passes_when_neither_is_playable_and_the_policy_picks_among_two():  # P5
     game = play(2, DRAW_HANDS, "R5", ["B9", "B8", "G5", "R3", "Y1", "Y2", "Y4", "Y6"],
                 draw="two")
@@ -302,14 +287,12 @@ def test_draw_two_passes_when_neither_is_playable_and_the_policy_picks_among_two
         ("turn", 0), ("play", 0, "G3"),
         ("turn", 1), ("draw", 1, "B3", "normal"), ("play", 1, "B3"),
         ("turn", 0), ("play", 0, "B8"),
-    ], [("round_end", 0, "win", 19), *scores((0, 19), (19, 0))],
-        marks=needs(draw="one_may_play"), id="one_may_play"),
+    ], [("round_end", 0, "win", 19), *scores((0, 19), (19, 0))], id="one_may_play"),
     # Three unplayable cards come first, then R3, which is played at once.
     pytest.param("until_playable", [
         ("turn", 1), *draws(1, ["B9", "B8", "Y1", "R3"], "normal"), ("play", 1, "R3"),
         ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 25), *scores((0, 25), (25, 0))],
-        marks=needs(draw="until_playable"), id="until_playable"),
+    ], [("round_end", 0, "win", 25), *scores((0, 25), (25, 0))], id="until_playable"),
 ])
 def test_draw_until_playable_draws_past_unplayable_cards(rule, expected, ending):  # P5
     game = play(2, DRAW_HANDS, "R5", ["B9", "B8", "Y1", "R3", "B2", "B3"], draw=rule)
@@ -327,14 +310,12 @@ def test_draw_until_playable_draws_past_unplayable_cards(rule, expected, ending)
         ("turn", 0), ("play", 0, "B2"),
         ("turn", 1), ("draw", 1, "G2", "normal"), ("play", 1, "G2"),
         ("turn", 0), ("play", 0, "G2"),
-    ], [("round_end", 0, "win", 1), *scores((0, 1), (1, 0))],
-        marks=needs(colour_cycle=True), id="on"),
+    ], [("round_end", 0, "win", 1), *scores((0, 1), (1, 0))], id="on"),
     pytest.param(False, [
         ("turn", 1), ("play", 1, "wild"), ("colour", 1, "green"),
         ("turn", 0), ("play", 0, "G2"),
         ("turn", 1), ("play", 1, "G1"),
-    ], [("round_end", 1, "win", 2), *scores((2, 0), (0, 2))],
-        marks=needs(colour_cycle=False), id="off"),
+    ], [("round_end", 1, "win", 2), *scores((2, 0), (0, 2))], id="off"),
 ])
 def test_colour_cycle_clockwise_sets_the_next_colour(cycle, expected, ending):  # P7
     game = play(2, {1: ["wild", "G1"], 0: ["B2", "G2"]}, "R5", ["G2"], colour_cycle=cycle)
@@ -348,15 +329,13 @@ def test_colour_cycle_clockwise_sets_the_next_colour(cycle, expected, ending):  
         ("turn", 0), ("play", 0, "wild"), ("colour", 0, "yellow"),
         ("turn", 2), ("play", 2, "Y1"),
         ("turn", 1), ("play", 1, "Y7"),
-    ], [("round_end", 1, "win", 5), *scores((4, 0), (0, 5), (1, 0))],
-        marks=needs(colour_cycle=True), id="on"),
+    ], [("round_end", 1, "win", 5), *scores((4, 0), (0, 5), (1, 0))], id="on"),
     pytest.param(False, [
         ("turn", 0), ("play", 0, "wild"), ("colour", 0, "green"),
         ("turn", 2), ("play", 2, "G1"),
         ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
         ("turn", 0), ("play", 0, "G4"),
-    ], [("round_end", 0, "win", 17), *scores((0, 17), (16, 0), (1, 0))],
-        marks=needs(colour_cycle=False), id="off"),
+    ], [("round_end", 0, "win", 17), *scores((0, 17), (16, 0), (1, 0))], id="off"),
 ])
 def test_colour_cycle_counter_clockwise_after_a_reverse(cycle, expected, ending):  # P7, A1
     hands = {1: ["R-reverse", "Y7"], 2: ["Y1", "G1"], 0: ["wild", "G4"]}
@@ -374,7 +353,6 @@ CYCLE = [  # (direction, colour of the top card, colour the cycle sets)
 
 @pytest.mark.parametrize(("direction", "top", "colour"), CYCLE,
                          ids=[f"{'cw' if d == 1 else 'ccw'}-{t}" for d, t, _ in CYCLE])
-@needs(colour_cycle=True)
 def test_colour_cycle_whole_cycle_both_ways(direction, top, colour):  # P7
     if direction == 1:
         # A Wild as the last card still names a colour: the cycle's, not red for an empty hand.
@@ -390,7 +368,6 @@ def test_colour_cycle_whole_cycle_both_ways(direction, top, colour):  # P7
         assert game.ending() == [("round_end", 0, "win", 16), *scores((0, 16), (8, 0), (8, 0))]
 
 
-@needs(colour_cycle=True)
 def test_colour_cycle_a_wild_first_card_lets_the_first_player_choose():  # P7, S2 official
     game = play(2, {1: ["G3"], 0: ["Y8"]}, "wild", colour_cycle=True)
     game.expect([("flip", "wild"), ("colour", 1, "green"), ("turn", 1), ("play", 1, "G3")])
@@ -407,8 +384,7 @@ def test_colour_cycle_a_wild_first_card_lets_the_first_player_choose():  # P7, S
         ("turn", 2), ("play", 2, "R1"),
         ("turn", 0), ("play", 0, "R3"),
         ("turn", 1), ("play", 1, "Y3"),
-    ], [("round_end", 1, "win", 21), *scores((10, 0), (0, 21), (11, 0))],
-        marks=needs(double_action=True), id="on"),
+    ], [("round_end", 1, "win", 21), *scores((10, 0), (0, 21), (11, 0))], id="on"),
     pytest.param(False, [
         ("turn", 1), ("play", 1, "R-reverse"), ("direction", -1),
         ("turn", 0), ("play", 0, "R3"),
@@ -417,8 +393,7 @@ def test_colour_cycle_a_wild_first_card_lets_the_first_player_choose():  # P7, S
         ("turn", 2), ("play", 2, "R2"),
         ("turn", 0), ("play", 0, "Y2"),
         ("turn", 1), ("play", 1, "Y3"),
-    ], [("round_end", 1, "win", 17), *scores((8, 0), (0, 17), (9, 0))],
-        marks=needs(double_action=False), id="off"),
+    ], [("round_end", 1, "win", 17), *scores((8, 0), (0, 17), (9, 0))], id="off"),
 ])
 def test_double_action_two_reverses_cancel(double, expected, ending):  # A2, A1
     hands = {1: ["R-reverse", "R-reverse", "Y3"], 2: ["R1", "R2", "B9"], 0: ["R3", "Y2", "B8"]}
@@ -432,16 +407,14 @@ def test_double_action_two_reverses_cancel(double, expected, ending):  # A2, A1
     pytest.param(True, [
         ("turn", 1), ("play", 1, "R-skip"), ("play", 1, "R-skip"), ("skip", 2), ("skip", 0),
         ("turn", 1), ("play", 1, "G-skip"),
-    ], [("round_end", 1, "win", 12), *scores((6, 0), (0, 12), (6, 0))],
-        marks=needs(double_action=True), id="on"),
+    ], [("round_end", 1, "win", 12), *scores((6, 0), (0, 12), (6, 0))], id="on"),
     pytest.param(False, [
         ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),
         ("turn", 0), ("draw", 0, "Y9", "normal"), ("pass", 0),
         ("turn", 1), ("play", 1, "R-skip"), ("skip", 2),
         ("turn", 0), ("draw", 0, "Y8", "normal"), ("pass", 0),
         ("turn", 1), ("play", 1, "G-skip"),
-    ], [("round_end", 1, "win", 29), *scores((23, 0), (0, 29), (6, 0))],
-        marks=needs(double_action=False), id="off"),
+    ], [("round_end", 1, "win", 29), *scores((23, 0), (0, 29), (6, 0))], id="off"),
 ])
 def test_double_action_two_skips_skip_two_players(double, expected, ending):  # A2, A1
     hands = {1: ["R-skip", "R-skip", "G-skip"], 2: ["Y1", "Y2", "Y3"], 0: ["B1", "B2", "B3"]}
@@ -460,22 +433,19 @@ BLUES = ["B1", "B2", "B3", "B4", "B5", "B6"]
         ("turn", 1), ("play", 1, "R+2"), ("play", 1, "R+2"),
         *draws(0, BLUES[:4], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(0, BLUES[4:6], "draw_two"),
-    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))],
-        marks=needs(double_action=True, stack_draw_two=stack), id=f"on-{stack}")
+    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))], id=f"on-{stack}")
       for stack in ("none", "sum")],
     # pass_on: nothing adds up, two Draw Twos still give 2.
     pytest.param(True, "pass_on", [
         ("turn", 1), ("play", 1, "R+2"), ("play", 1, "R+2"),
         *draws(0, BLUES[:2], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(0, BLUES[2:4], "draw_two"),
-    ], [("round_end", 1, "win", 16), *scores((16, 0), (0, 16))],
-        marks=needs(double_action=True, stack_draw_two="pass_on"), id="on-pass_on"),
+    ], [("round_end", 1, "win", 16), *scores((16, 0), (0, 16))], id="on-pass_on"),
     pytest.param(False, "none", [
         ("turn", 1), ("play", 1, "R+2"), *draws(0, BLUES[:2], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "R+2"), *draws(0, BLUES[2:4], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(0, BLUES[4:6], "draw_two"),
-    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))],
-        marks=needs(double_action=False), id="off"),
+    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))], id="off"),
 ])
 def test_double_action_two_draw_twos(double, stack, expected, ending):  # A2, A3, R1
     hands = {1: ["R+2", "R+2", "G+2"], 0: ["Y1", "Y2", "Y3"]}
@@ -499,23 +469,20 @@ YELLOWS = ["Y1", "Y2", "Y3", "Y4", "Y6", "Y7"]
         ("turn", 0), ("play", 0, "G+2"),
         *draws(1, YELLOWS, "draw_two"), ("skip", 1),
         ("turn", 2), ("play", 2, "G5"),
-    ], [("round_end", 2, "win", 31), *scores((7, 0), (24, 0), (0, 31))],
-        marks=needs(stack_draw_two="sum"), id="sum"),
+    ], [("round_end", 2, "win", 31), *scores((7, 0), (24, 0), (0, 31))], id="sum"),
     pytest.param("pass_on", [
         ("turn", 1), ("play", 1, "R+2"),
         ("turn", 2), ("play", 2, "B+2"),
         ("turn", 0), ("play", 0, "G+2"),
         *draws(1, YELLOWS[:2], "draw_two"), ("skip", 1),
         ("turn", 2), ("play", 2, "G5"),
-    ], [("round_end", 2, "win", 11), *scores((7, 0), (4, 0), (0, 11))],
-        marks=needs(stack_draw_two="pass_on"), id="pass_on"),
+    ], [("round_end", 2, "win", 11), *scores((7, 0), (4, 0), (0, 11))], id="pass_on"),
     pytest.param("none", [
         ("turn", 1), ("play", 1, "R+2"), *draws(2, YELLOWS[:2], "draw_two"), ("skip", 2),
         ("turn", 0), ("play", 0, "G+2"), *draws(1, YELLOWS[2:4], "draw_two"), ("skip", 1),
         ("turn", 2), ("play", 2, "G5"),
         ("turn", 0), ("play", 0, "G7"),
-    ], [("round_end", 0, "win", 31), *scores((0, 31), (8, 0), (23, 0))],
-        marks=needs(stack_draw_two="none"), id="none"),
+    ], [("round_end", 0, "win", 31), *scores((0, 31), (8, 0), (23, 0))], id="none"),
 ])
 def test_stack_draw_two_chain(stack, expected, ending):  # A3
     game = play(3, STACK_TWO_HANDS, "R5", YELLOWS, stack_draw_two=stack)
@@ -530,8 +497,8 @@ REDS = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "R9"]
 
 
 @pytest.mark.parametrize(("stack", "count"), [
-    pytest.param("sum", 8, marks=needs(stack_draw_four="sum"), id="sum"),
-    pytest.param("pass_on", 4, marks=needs(stack_draw_four="pass_on"), id="pass_on"),
+    pytest.param("sum", 8, id="sum"),
+    pytest.param("pass_on", 4, id="pass_on"),
 ])
 def test_stack_draw_four_chain(stack, count):  # A4, P2, P4
     # Seat 2 answers though it holds blue, the colour named: a +4 is always legal in a chain.
@@ -557,7 +524,6 @@ def test_stack_draw_four_chain(stack, count):  # A4, P2, P4
     assert (rnd.challenges, rnd.penalty_cards, rnd.skips) == (0, count, 1)
 
 
-@needs(stack_draw_four="none")
 def test_stack_draw_four_none_same_deal_draws_four_at_once():  # A4 off, A1
     game = play(3, STACK_FOUR_HANDS, "R5", [*REDS[:4], "G9", "Y6", "B7"],
                 seats={0: seat(challenge=1.0)})
@@ -579,15 +545,13 @@ def test_stack_draw_four_none_same_deal_draws_four_at_once():  # A4 off, A1
         ("turn", 2), ("play", 2, "B+2"),
         *draws(0, ["R1", "R2"], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "B1"),
-    ], [("round_end", 1, "win", 22), *scores((17, 0), (0, 22), (5, 0))],
-        marks=needs(draw_two_on_draw_four=True), id="named-colour"),
+    ], [("round_end", 1, "win", 22), *scores((17, 0), (0, 22), (5, 0))], id="named-colour"),
     # A Draw Two of another colour does not escape: seat 2 draws 4, without a turn.
     *[pytest.param(escape, draw_two, [
         *draws(2, ["R1", "R2", "R3", "R4"], "draw_four"), ("skip", 2),
         ("turn", 0), ("draw", 0, "Y9", "normal"), ("pass", 0),
         ("turn", 1), ("play", 1, "B1"),
-    ], [("round_end", 1, "win", 58), *scores((23, 0), (0, 58), (35, 0))],
-        marks=needs(draw_two_on_draw_four=escape), id=name)
+    ], [("round_end", 1, "win", 58), *scores((23, 0), (0, 58), (35, 0))], id=name)
       for escape, draw_two, name in ((True, "G+2", "other-colour"), (False, "B+2", "off"))],
 ])
 def test_draw_two_on_draw_four(escape, draw_two, expected, ending):  # A5
@@ -598,7 +562,6 @@ def test_draw_two_on_draw_four(escape, draw_two, expected, ending):  # A5
     assert game.ending() == ending
 
 
-@needs(draw_two_on_draw_four=True, stack_draw_two="sum")
 def test_draw_two_on_draw_four_then_stacks_as_a_draw_two():  # A5, A3
     hands = {1: ["+4", "B1"], 2: ["B+2", "G5"], 0: ["G+2", "Y7"]}
     game = play(3, hands, "R5", ["R1", "R2", "R3", "R4"], draw_two_on_draw_four=True,
@@ -627,8 +590,7 @@ def test_draw_two_on_draw_four_then_stacks_as_a_draw_two():  # A5, A3
         ("turn", 2), ("draw", 2, "Y9", "normal"), ("pass", 2),
         ("turn", 1), ("draw", 1, "B9", "normal"), ("pass", 1),
         ("turn", 0), ("play", 0, "R8"),
-    ], [("round_end", 0, "win", 29), *scores((0, 29), (15, 0), (14, 0))],
-        marks=needs(reverse_deflects="back"), id="back"),
+    ], [("round_end", 0, "win", 29), *scores((0, 29), (15, 0), (14, 0))], id="back"),
     # A Reverse of another colour does not answer: seat 2 draws 2, without a turn.
     pytest.param("back", "G-reverse", [
         *draws(2, ["B2", "B3"], "draw_two"), ("skip", 2),
@@ -636,8 +598,7 @@ def test_draw_two_on_draw_four_then_stacks_as_a_draw_two():  # A5, A3
         ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
         ("turn", 2), ("draw", 2, "B9", "normal"), ("pass", 2),
         ("turn", 0), ("play", 0, "R8"),
-    ], [("round_end", 0, "win", 49), *scores((0, 49), (10, 0), (39, 0))],
-        marks=needs(reverse_deflects="back"), id="back-other-colour"),
+    ], [("round_end", 0, "win", 49), *scores((0, 49), (10, 0), (39, 0))], id="back-other-colour"),
     pytest.param("none", "R-reverse", [
         *draws(2, ["B2", "B3"], "draw_two"), ("skip", 2),
         ("turn", 0), ("play", 0, "R7"),
@@ -645,8 +606,7 @@ def test_draw_two_on_draw_four_then_stacks_as_a_draw_two():  # A5, A3
         ("turn", 2), ("play", 2, "R-reverse"), ("direction", -1),
         ("turn", 1), ("draw", 1, "B9", "normal"), ("pass", 1),
         ("turn", 0), ("play", 0, "R8"),
-    ], [("round_end", 0, "win", 29), *scores((0, 29), (19, 0), (10, 0))],
-        marks=needs(reverse_deflects="none"), id="none"),
+    ], [("round_end", 0, "win", 29), *scores((0, 29), (19, 0), (10, 0))], id="none"),
 ])
 def test_reverse_deflects_a_draw_two(rule, reverse, expected, ending):  # A6
     hands = {1: ["R+2", "B1"], 2: [reverse, "Y5"], 0: ["R7", "R8"]}
@@ -655,7 +615,6 @@ def test_reverse_deflects_a_draw_two(rule, reverse, expected, ending):  # A6
     assert game.ending() == ending
 
 
-@needs(reverse_deflects="back")
 def test_reverse_deflects_a_wild_draw_four():  # A6, P2
     hands = {1: ["+4", "B1"], 2: ["B-reverse", "Y5"], 0: ["B7", "B8"]}
     game = play(3, hands, "R5", ["R1", "R2", "R3", "R4", "Y9"], reverse_deflects="back")
@@ -672,7 +631,6 @@ def test_reverse_deflects_a_wild_draw_four():  # A6, P2
     assert game.ending() == [("round_end", 0, "win", 24), *scores((0, 24), (10, 0), (14, 0))]
 
 
-@needs(reverse_deflects="back")
 def test_reverse_deflects_a_draw_two_with_two_players():  # A6
     # With 2 players the penalty goes back to the other player (a direction event as well).
     game = play(2, {1: ["R+2", "B1"], 0: ["R-reverse", "R7"]}, "R5", ["B2", "B3", "B4"],
@@ -687,7 +645,6 @@ def test_reverse_deflects_a_draw_two_with_two_players():  # A6
     assert game.ending() == [("round_end", 0, "win", 6), *scores((0, 6), (6, 0))]
 
 
-@needs(reverse_deflects="none")
 def test_reverse_deflects_none_same_deal_two_players_draw_two_is_drawn_at_once():  # A6 off
     game = play(2, {1: ["R+2", "B1"], 0: ["R-reverse", "R7"]}, "R5", ["B2", "B3", "B4"])
     game.expect([
@@ -704,7 +661,6 @@ ESCALATION_HANDS = {1: ["R+2", "R+2", "B1"], 2: ["R1", "Y5", "Y6"], 0: ["R-rever
 ESCALATION_DRAWS = ["Y7", "Y8", "Y9", "G6", "G7", "G8", "G9", "B6", "B7", "B8", "B9", "Y1"]
 
 
-@needs(reverse_deflects="extreme")
 def test_reverse_deflects_extreme_the_sequence_grows_by_two():  # A6 extreme
     game = play(3, ESCALATION_HANDS, "R5", ESCALATION_DRAWS, reverse_deflects="extreme")
     game.expect([
@@ -727,7 +683,6 @@ def test_reverse_deflects_extreme_the_sequence_grows_by_two():  # A6 extreme
     assert (rnd.penalty_cards, rnd.skips, rnd.direction_changes) == (12, 3, 1)
 
 
-@needs(reverse_deflects="none")
 def test_reverse_deflects_none_same_deal_a_reverse_after_a_draw_two_is_a_reverse():  # A6 off
     game = play(3, ESCALATION_HANDS, "R5", ESCALATION_DRAWS)
     game.expect([
@@ -744,7 +699,6 @@ GREENS = ["G2", "G3", "G6", "G7", "G8", "G9", "G2", "G3", "G6", "G7", "G8", "G9"
 TWO_PLAYER_ESCALATION = {1: ["R+2", "Y+2", "Y-reverse", "B1"], 0: ["B-reverse", "B2", "G4", "G5"]}
 
 
-@needs(reverse_deflects="extreme")
 def test_reverse_deflects_extreme_two_players_reverse_only_skips_and_a_draw_closes():  # A6 ext
     game = play(2, TWO_PLAYER_ESCALATION, "R5", [*GREENS, "B5", "Y9"],
                 reverse_deflects="extreme")
@@ -769,7 +723,6 @@ def test_reverse_deflects_extreme_two_players_reverse_only_skips_and_a_draw_clos
     assert (rnd.penalty_cards, rnd.skips, rnd.direction_changes) == (12, 4, 0)
 
 
-@needs(reverse_deflects="none")
 def test_reverse_deflects_none_same_deal_two_players_each_draw_two_costs_two():  # A6 off
     game = play(2, TWO_PLAYER_ESCALATION, "R5", [*GREENS, "B5", "Y9"])
     game.expect([
@@ -786,20 +739,17 @@ def test_reverse_deflects_none_same_deal_two_players_each_draw_two_costs_two(): 
     # reaches with it, 4.
     pytest.param("extreme", {1: ["R+2", "G+2"], 0: ["B1", "B2"]}, [
         ("turn", 1), ("play", 1, "G+2"), *draws(0, ["Y3", "Y4", "Y5", "Y6"], "draw_two"),
-    ], [("round_end", 1, "win", 24), *scores((24, 0), (0, 24))],
-        marks=needs(reverse_deflects="extreme"), id="extreme-draw-two"),
+    ], [("round_end", 1, "win", 24), *scores((24, 0), (0, 24))], id="extreme-draw-two"),
     pytest.param("none", {1: ["R+2", "G+2"], 0: ["B1", "B2"]}, [
         ("turn", 1), ("play", 1, "G+2"), *draws(0, ["Y3", "Y4"], "draw_two"),
-    ], [("round_end", 1, "win", 13), *scores((13, 0), (0, 13))],
-        marks=needs(reverse_deflects="none"), id="none-draw-two"),
+    ], [("round_end", 1, "win", 13), *scores((13, 0), (0, 13))], id="none-draw-two"),
     # A last Reverse costs nothing: only a last Draw Two or +4 is drawn at the end of a round
     # (docs/engine.md "After a play", 2).
     pytest.param("extreme", {1: ["R+2", "G+2", "G-reverse"], 0: ["B1", "B2", "B3"]}, [
         ("turn", 1), ("play", 1, "G+2"), *draws(0, ["Y3", "Y4", "Y5", "Y6"], "draw_two"),
         ("skip", 0),
         ("turn", 1), ("play", 1, "G-reverse"),
-    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))],
-        marks=needs(reverse_deflects="extreme"), id="extreme-reverse"),
+    ], [("round_end", 1, "win", 27), *scores((27, 0), (0, 27))], id="extreme-reverse"),
 ])
 def test_reverse_deflects_extreme_a_last_card_during_the_sequence(rule, hands, expected,
                                                                   ending):  # A6 extreme
@@ -823,8 +773,7 @@ YELLOWS_AND_GREENS = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "G2"
         *draws(0, YELLOWS_AND_GREENS[:4], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(0, YELLOWS_AND_GREENS[4:10], "draw_two"),
         ("skip", 0),
-    ], [("round_end", 1, "win", 57), *scores((57, 0), (0, 57))],
-        marks=needs(double_action=True, reverse_deflects="extreme"), id="double-extreme"),
+    ], [("round_end", 1, "win", 57), *scores((57, 0), (0, 57))], id="double-extreme"),
     # One at a time: 2, 4, 6.
     pytest.param(False, "extreme", [
         ("turn", 1), ("play", 1, "R+2"), *draws(0, YELLOWS_AND_GREENS[:2], "draw_two"),
@@ -833,16 +782,14 @@ YELLOWS_AND_GREENS = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "G2"
         ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(0, YELLOWS_AND_GREENS[6:12], "draw_two"),
         ("skip", 0),
-    ], [("round_end", 1, "win", 64), *scores((64, 0), (0, 64))],
-        marks=needs(double_action=False, reverse_deflects="extreme"), id="single-extreme"),
+    ], [("round_end", 1, "win", 64), *scores((64, 0), (0, 64))], id="single-extreme"),
     # Without the escalation: 4 (A2), then 2.
     pytest.param(True, "none", [
         ("turn", 1), ("play", 1, "R+2"), ("play", 1, "R+2"),
         *draws(0, YELLOWS_AND_GREENS[:4], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(0, YELLOWS_AND_GREENS[4:6], "draw_two"),
         ("skip", 0),
-    ], [("round_end", 1, "win", 31), *scores((31, 0), (0, 31))],
-        marks=needs(double_action=True, reverse_deflects="none"), id="double-none"),
+    ], [("round_end", 1, "win", 31), *scores((31, 0), (0, 31))], id="double-none"),
 ])
 def test_reverse_deflects_extreme_a_double_draw_two_adds_four(double, rule, expected,
                                                              ending):  # A6 extreme, A2
@@ -867,24 +814,20 @@ JUMP_ON_DRAW_TWO_SEATS = {0: racer(), 1: racer(), 2: racer(jump_in=1.0)}
         ("jump_in", 2, "R+2"), ("skip", 2),
         *draws(0, JUMP_ON_DRAW_TWO_DRAWS[:4], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(2, JUMP_ON_DRAW_TWO_DRAWS[4:10], "draw_two"),
-    ], [("round_end", 1, "win", 57), *scores((17, 0), (0, 57), (40, 0))],
-        marks=needs(jump_in="extreme", reverse_deflects="extreme"), id="extreme"),
+    ], [("round_end", 1, "win", 57), *scores((17, 0), (0, 57), (40, 0))], id="extreme"),
     # all_but_draw_four: seat 1's Draw Two is cancelled and never opens a sequence; seat 2's
     # opens it (seat 0 draws 2) and seat 1's last card raises it to 4.
     pytest.param("all_but_draw_four", [
         ("jump_in", 2, "R+2"), *draws(0, JUMP_ON_DRAW_TWO_DRAWS[:2], "draw_two"), ("skip", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(2, JUMP_ON_DRAW_TWO_DRAWS[2:6], "draw_two"),
-    ], [("round_end", 1, "win", 30), *scores((10, 0), (0, 30), (20, 0))],
-        marks=needs(jump_in="all_but_draw_four", reverse_deflects="extreme"),
-        id="all_but_draw_four"),
+    ], [("round_end", 1, "win", 30), *scores((10, 0), (0, 30), (20, 0))], id="all_but_draw_four"),
     # No jump-in: seat 2 draws 2; seat 0 cannot play and its draw closes the sequence, so seat
     # 1's last Draw Two opens a new one: 2.
     pytest.param("none", [
         *draws(2, JUMP_ON_DRAW_TWO_DRAWS[:2], "draw_two"), ("skip", 2),
         ("turn", 0), ("draw", 0, "Y3", "normal"), ("pass", 0),
         ("turn", 1), ("play", 1, "G+2"), *draws(2, JUMP_ON_DRAW_TWO_DRAWS[3:5], "draw_two"),
-    ], [("round_end", 1, "win", 44), *scores((10, 0), (0, 44), (34, 0))],
-        marks=needs(jump_in="none", reverse_deflects="extreme"), id="none"),
+    ], [("round_end", 1, "win", 44), *scores((10, 0), (0, 44), (34, 0))], id="none"),
 ])
 def test_reverse_deflects_extreme_jump_in_on_a_draw_two_aimed_at_the_jumper(jump_in, expected,
                                                                             ending):  # A6, J1
@@ -902,7 +845,6 @@ SKIP_RUN_HANDS = {1: ["R-skip", "G-skip", "B1"], 2: ["Y1", "Y2", "Y3"],
 SKIP_RUN_DRAWS = ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"]
 
 
-@needs(stack_skip=True)
 def test_stack_skip_each_skip_of_the_run_skips_one_player_more():  # A7
     game = play(3, SKIP_RUN_HANDS, "R5", SKIP_RUN_DRAWS, stack_skip=True)
     game.expect([
@@ -920,7 +862,6 @@ def test_stack_skip_each_skip_of_the_run_skips_one_player_more():  # A7
     assert game.result.rounds[0].skips == 10
 
 
-@needs(stack_skip=False)
 def test_stack_skip_off_same_deal_every_skip_skips_one():  # A7 off, A1
     game = play(3, SKIP_RUN_HANDS, "R5", SKIP_RUN_DRAWS)
     game.expect([
@@ -939,7 +880,6 @@ def test_stack_skip_off_same_deal_every_skip_skips_one():  # A7 off, A1
     # ... and so does a draw.
     (["G3", "G4", "G5"], [("turn", 0), ("draw", 0, "Y9", "normal"), ("pass", 0)]),
 ], ids=["play", "draw"])
-@needs(stack_skip=True)
 def test_stack_skip_another_play_or_a_draw_ends_the_run(seat0, between):  # A7
     hands = {1: ["R-skip", "R-skip", "B3"], 2: ["Y1", "Y2", "Y3"], 0: seat0}
     game = play(3, hands, "R5", ["Y9", "Y4", "Y5"], stack_skip=True)
@@ -971,7 +911,7 @@ def _escapes(game) -> list[tuple[int, str, int]]:
         ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
         ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
         ("turn", 0), ("play", 0, "R3"),
-    ], marks=needs(skip_escape=True), id="escapes"),
+    ], id="escapes"),
     # Not willing (jump_in 0), or the rule is off: seat 2 is skipped and plays its Skip later.
     *[pytest.param(escape, willing, [
         ("skip", 2),
@@ -979,7 +919,7 @@ def _escapes(game) -> list[tuple[int, str, int]]:
         ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
         ("turn", 2), ("play", 2, "R-skip"), ("skip", 0),
         ("turn", 1),
-    ], marks=needs(skip_escape=escape), id=name)
+    ], id=name)
       for escape, willing, name in ((True, 0.0, "unwilling"), (False, 1.0, "off"))],
 ])
 def test_skip_escape_the_skip_moves_on(escape, willing, expected):  # A8
@@ -992,7 +932,6 @@ def test_skip_escape_the_skip_moves_on(escape, willing, expected):  # A8
     assert (rnd.jump_ins, rnd.skips) == ((1, 1) if escaped else (0, 2))
 
 
-@needs(skip_escape=True)
 def test_skip_escape_two_players_the_skip_moves_on_to_the_player():  # A8
     game = play(2, {1: ["R-skip", "B1"], 0: ["R-skip", "R3"]}, "R5", ["Y9"], skip_escape=True,
                 seats={0: racer(jump_in=1.0), 1: racer()})
@@ -1011,9 +950,8 @@ def test_skip_escape_two_players_the_skip_moves_on_to_the_player():  # A8
     # Seat 0's Skip skips 2 (A7); seat 1 escapes the first of them and the skip moves on to
     # seats 2 and 0: seat 1 plays next.
     pytest.param(True, [("jump_in", 1, "Y-skip"), ("skip", 2), ("skip", 0), ("turn", 1)],
-                 marks=needs(stack_skip=True, skip_escape=True), id="stack_skip"),
-    pytest.param(False, [("jump_in", 1, "Y-skip"), ("skip", 2), ("turn", 0)],
-                 marks=needs(stack_skip=False, skip_escape=True), id="no-stack_skip"),
+                 id="stack_skip"),
+    pytest.param(False, [("jump_in", 1, "Y-skip"), ("skip", 2), ("turn", 0)], id="no-stack_skip"),
 ])
 def test_skip_escape_from_a_skip_run(stack, expected):  # A8, A7
     hands = {1: ["R-skip", "Y-skip", "B1"], 2: ["Y1", "Y2", "Y3"], 0: ["Y-skip", "G4", "G5"]}
@@ -1055,7 +993,7 @@ JUMPED_ON = {  # (card, mode): what follows it when seat 0 jumps in on it
 
 
 @pytest.mark.parametrize("mode", [
-    pytest.param(mode, marks=needs(jump_in=mode)) for mode in
+    pytest.param(mode) for mode in
     ("none", "numbers", "all_but_draw_four", "extreme")])
 @pytest.mark.parametrize("card", ["R7", "R-skip", "wild", "+4"])
 def test_jump_in_what_may_be_jumped_on(mode, card):  # J1, J4, P2
@@ -1068,7 +1006,7 @@ def test_jump_in_what_may_be_jumped_on(mode, card):  # J1, J4, P2
 
 
 @pytest.mark.parametrize("mode", [
-    pytest.param(mode, marks=needs(jump_in=mode)) for mode in
+    pytest.param(mode) for mode in
     ("numbers", "all_but_draw_four", "extreme")])
 def test_jump_in_never_on_the_rounds_first_discard(mode):  # J2
     # Seat 0 holds the other R7 and would jump in, and seats 1 and 2 would lose any race to it.
@@ -1118,7 +1056,6 @@ def test_jump_in_never_on_the_rounds_first_discard(mode):  # J2
         ("turn", 2), ("play", 2, "Y2"),
     ], [("round_end", 2, "win", 18), *scores((10, 0), (8, 0), (0, 18))]),
 ], ids=["jumps-on-its-own-card", "next-seat-blocks"])
-@needs(jump_in="numbers")
 def test_jump_in_on_ones_own_card_and_the_next_seat_blocking_it(own, due, expected,
                                                                 ending):  # J3, J4
     game = play(3, {1: ["R7", "R7", "G1"], 2: ["Y1", "Y2", "Y7"], 0: ["G3", "B2", "G5"]}, "R5",
@@ -1141,7 +1078,6 @@ def test_jump_in_on_ones_own_card_and_the_next_seat_blocking_it(own, due, expect
     # Nobody willing: no race at all, however fast seat 0 is.
     ((0.0, 0.0), (0.0, 1.0), [("turn", 2), ("play", 2, "wild"), ("colour", 2, "yellow")]),
 ], ids=["due-seat-faster", "other-seat-faster", "unwilling-due-seat-wins", "nobody-willing"])
-@needs(jump_in="all_but_draw_four")
 def test_jump_in_race_by_willingness_and_reaction(seat2, seat0, expected):  # J4, J1
     game = play(3, {1: ["wild", "G1", "G2"], 2: ["wild", "Y1", "Y2"], 0: ["wild", "B1", "B2"]},
                 "R5", ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], jump_in="all_but_draw_four",
@@ -1157,18 +1093,18 @@ def test_jump_in_race_by_willingness_and_reaction(seat2, seat0, expected):  # J4
     pytest.param("all_but_draw_four", [
         ("jump_in", 0, "R+2"), *draws(1, ["Y4", "Y5"], "draw_two"), ("skip", 1),
         ("turn", 2), ("draw", 2, "Y6", "normal"), ("pass", 2),
-    ], marks=needs(jump_in="all_but_draw_four"), id="all_but_draw_four"),
+    ], id="all_but_draw_four"),
     # Seat 1's Draw Two is drawn by seat 2, then seat 0's by seat 1; seat 2 acts next.
     pytest.param("extreme", [
         ("jump_in", 0, "R+2"), *draws(2, ["Y4", "Y5"], "draw_two"), ("skip", 2),
         *draws(1, ["Y6", "Y7"], "draw_two"), ("skip", 1),
         ("turn", 2), ("draw", 2, "Y8", "normal"), ("pass", 2),
-    ], marks=needs(jump_in="extreme"), id="extreme"),
+    ], id="extreme"),
     pytest.param("none", [
         *draws(2, ["Y4", "Y5"], "draw_two"), ("skip", 2),
         ("turn", 0), ("play", 0, "R+2"), *draws(1, ["Y6", "Y7"], "draw_two"), ("skip", 1),
         ("turn", 2), ("draw", 2, "Y8", "normal"), ("pass", 2),
-    ], marks=needs(jump_in="none"), id="none"),
+    ], id="none"),
 ])
 def test_jump_in_effects_of_the_jumped_on_card(mode, expected):  # J1
     game = play(3, {1: ["R+2", "B1"], 2: ["Y1", "Y2"], 0: ["R+2", "B2"]}, "R5",
@@ -1176,7 +1112,6 @@ def test_jump_in_effects_of_the_jumped_on_card(mode, expected):  # J1
     game.expect([("flip", "R5"), ("turn", 1), ("play", 1, "R+2"), *expected], prefix=True)
 
 
-@needs(jump_in="numbers")
 def test_jump_in_the_jumper_calls_uno_and_wins():  # J1, U1
     game = play(3, {1: ["R7", "B4"], 2: ["G7", "Y5"], 0: ["R7", "G7"]}, "R5",
                 ["Y4", "Y6", "Y7", "Y8", "Y9"], jump_in="numbers", uno_penalty=2,
@@ -1201,7 +1136,6 @@ def test_jump_in_the_jumper_calls_uno_and_wins():  # J1, U1
 SAME_RANK_HANDS = {1: ["B7", "G7", "R7", "Y7", "Y1"], 0: ["R2", "B1", "G3", "G4", "Y9"]}
 
 
-@needs(multi_play="same_rank")
 def test_multi_play_same_rank_plays_every_other_card_of_the_number():  # N3
     game = play(2, SAME_RANK_HANDS, "G5", ["Y4", "Y5"], multi_play="same_rank")
     game.expect([
@@ -1216,7 +1150,6 @@ def test_multi_play_same_rank_plays_every_other_card_of_the_number():  # N3
     assert (rnd.turns, rnd.cards_played) == (3, 6)
 
 
-@needs(multi_play="none")
 def test_multi_play_none_same_deal_one_card_a_turn():  # N3 off
     game = play(2, SAME_RANK_HANDS, "G5", ["Y4", "Y5"])
     game.expect([
@@ -1231,11 +1164,10 @@ def test_multi_play_none_same_deal_one_card_a_turn():  # N3 off
 # under two_matching (G3 matches G5, the top card at the start of the turn).
 @pytest.mark.parametrize(("rule", "expected"), [
     pytest.param("same_rank", [("skip", 2), ("turn", 0), ("draw", 0, "B6", "normal")],
-                 marks=needs(multi_play="same_rank"), id="same_rank"),
+                 id="same_rank"),
     pytest.param("two_matching", [("play", 1, "G3"), ("skip", 2), ("turn", 0), ("play", 0, "B3")],
-                 marks=needs(multi_play="two_matching"), id="two_matching"),
-    pytest.param("none", [("skip", 2), ("turn", 0), ("draw", 0, "B6", "normal")],
-                 marks=needs(multi_play="none"), id="none"),
+                 id="two_matching"),
+    pytest.param("none", [("skip", 2), ("turn", 0), ("draw", 0, "B6", "normal")], id="none"),
 ])
 def test_multi_play_after_an_action_card(rule, expected):  # N3, A1
     hands = {1: ["G-skip", "G3", "B9"], 2: ["Y1", "Y2", "Y3"], 0: ["B3", "B4", "B5"]}
@@ -1251,15 +1183,14 @@ def test_multi_play_after_an_action_card(rule, expected):  # N3, A1
         ("turn", 1), ("play", 1, "R1"), ("play", 1, "G5"),
         ("turn", 0), ("play", 0, "G2"),
         ("turn", 1), ("play", 1, "G1"), ("play", 1, "G9"),
-    ], [("round_end", 1, "win", 18), *scores((18, 0), (0, 18))],
-        marks=needs(multi_play="two_matching"), id="two_matching"),
+    ], [("round_end", 1, "win", 18), *scores((18, 0), (0, 18))], id="two_matching"),
     pytest.param("none", [
         ("turn", 1), ("play", 1, "R1"),
         ("turn", 0), ("draw", 0, "B4", "normal"), ("pass", 0),
         ("turn", 1), ("play", 1, "G1"),
         ("turn", 0), ("play", 0, "G2"),
         ("turn", 1), ("play", 1, "G5"),
-    ], None, marks=needs(multi_play="none"), id="none"),
+    ], None, id="none"),
 ])
 def test_multi_play_two_matching_one_more_card_matching_the_start_of_the_turn(
         rule, expected, ending):  # N3
@@ -1276,7 +1207,6 @@ def test_multi_play_two_matching_one_more_card_matching_the_start_of_the_turn(
     # R3 and G5 both match R5: the policy chooses (first_legal: the lower card id, R3).
     (["R1", "G5", "B9", "R3"], [("play", 1, "R3")]),
 ], ids=["holds-none", "policy-chooses"])
-@needs(multi_play="two_matching")
 def test_multi_play_two_matching_none_held_or_several(hand, extra):  # N3
     game = play(2, {1: hand, 0: ["Y2", "Y4", "Y6", "Y7"]}, "R5", ["Y9", "Y5"],
                 multi_play="two_matching")

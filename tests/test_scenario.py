@@ -109,9 +109,6 @@ BAD_EXPECTED: dict[str, list[str]] = {
                               "of range: expected an integer from 1 to 20"],
     "int_as_float.yaml": ["int_as_float.yaml:7: variants[0].rules.uno_penalty: expected an "
                           "integer from 0 to 10, got 2.5"],
-    "unimplemented_option.yaml": ["unimplemented_option.yaml:7: variants[0].rules.round_end: "
-                                  "to_the_last (R9-R10) is not implemented by this engine yet; "
-                                  "implemented: first_out"],
     "deck_negative.yaml": ["deck_negative.yaml:8: variants[0].rules.deck.wild: expected an "
                            "integer from 0 to 40, got -1"],
     "deck_unknown_key.yaml": ["deck_unknown_key.yaml:8: variants[0].rules.deck.wilds: unknown "

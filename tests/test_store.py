@@ -63,6 +63,7 @@ def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: i
         "hand_points": rng.integers(0, 200, n_rounds * players),
         "score_after": rng.integers(0, 600, n_rounds * players),
         "hands_emptied": rng.integers(0, 2, n_rounds * players),
+        "finish_place": pl.Series([None] * (n_rounds * players), dtype=pl.Int8),
     })
     g_turns = rounds.group_by("game").agg(pl.col("turns").sum()).sort("game")["turns"]
     winner = rng.integers(0, players, n_games)
@@ -241,7 +242,7 @@ def tiny_batch() -> SimpleNamespace:
         for seat in range(3):
             rs.append({"game": g, "round": r, "seat": seat, "position": (seat - first) % 3,
                        "cards_left": 1, "hand_points": 1, "score_after": 0,
-                       "hands_emptied": 0})
+                       "hands_emptied": 0, "finish_place": None})
     games = pl.DataFrame({
         "game": [0, 1], "rounds": [3, 1], "turns": [60, 40], "first_seat": [0, 1],
         "winner_seat": [0, 1], "margin": [150, 30], "ended_by": ["target", "target"],

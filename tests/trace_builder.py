@@ -28,15 +28,13 @@ def card(name: str) -> int:
 
 
 def rule_set(**rules) -> RuleSet:
-    """A resolved RuleSet that may hold values the engine does not implement yet (the referee is
-    written to docs/engine.md ahead of the engine). Keys and values must exist in the rule table;
-    pairs that cannot be combined are not refused here, so tests can hand them to the referee."""
+    """A resolved RuleSet. Keys and values must exist in the rule table; pairs that cannot be
+    combined are not refused here, so tests can hand them to the referee."""
     deck = rules.pop("deck", {})
     for key, value in rules.items():
         opt = RULES_BY_KEY[key]
         if opt.values is not None and value not in opt.values:
             raise ValueError(f"{key}: unknown value {value!r}; allowed: {opt.allowed_text()}")
-    # Deck counts the engine does not implement yet (D3-D5 extras) are allowed too.
     unknown = set(deck) - set(cards.DECK_KEYS)
     if unknown:
         raise ValueError(f"deck: unknown card kinds {sorted(unknown)}")

@@ -1,9 +1,9 @@
 """The rule table: every rule option of RULES.md section 12, its type, default and catalogue id.
 
 This table is the single source of truth. It drives scenario validation, defaults, the rules
-documentation and the kernel's int64 rule vector. Each option also says which values the engine
-implements today: ``RuleSet.from_mapping`` rejects the others with a clear message, so no rule is
-ever silently ignored.
+documentation and the kernel's int64 rule vector. The engine implements every value of every
+option; ``RuleSet.from_mapping`` rejects anything else with a clear message, so no rule is ever
+silently ignored.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ class RuleOption:
     values: tuple[Any, ...] | None = None  # enum or bool values, default first
     int_range: tuple[int, int] | None = None  # inclusive bounds for integer options
     default: Any = None
-    implemented: tuple[Any, ...] | None = None  # None: every value is implemented
 
     @property
     def kind(self) -> str:
@@ -44,9 +43,6 @@ class RuleOption:
             return f"an integer from {lo} to {hi}"
         return ", ".join(_show(v) for v in self.values)
 
-    def is_implemented(self, value: Any) -> bool:
-        return self.implemented is None or value in self.implemented
-
     def code(self, value: Any) -> int:
         """The kernel's integer for a (validated) value."""
         if self.int_range is not None:
@@ -58,19 +54,16 @@ def _show(v: Any) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
 
-def _enum(key, ids, doc, slot, values, implemented=None):
-    return RuleOption(key, ids, doc, slot, values=tuple(values), default=values[0],
-                      implemented=None if implemented is None else tuple(implemented))
+def _enum(key, ids, doc, slot, values):
+    return RuleOption(key, ids, doc, slot, values=tuple(values), default=values[0])
 
 
-def _bool(key, ids, doc, slot, implemented=None):
-    return RuleOption(key, ids, doc, slot, values=(False, True), default=False,
-                      implemented=None if implemented is None else tuple(implemented))
+def _bool(key, ids, doc, slot):
+    return RuleOption(key, ids, doc, slot, values=(False, True), default=False)
 
 
-def _int(key, ids, doc, slot, lo, hi, default, implemented=None):
-    return RuleOption(key, ids, doc, slot, int_range=(lo, hi), default=default,
-                      implemented=None if implemented is None else tuple(implemented))
+def _int(key, ids, doc, slot, lo, hi, default):
+    return RuleOption(key, ids, doc, slot, int_range=(lo, hi), default=default)
 
 
 TARGET_SCORE_DEFAULTS = {
@@ -137,8 +130,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off.",
           codes.R_H2O_BONUS),
     _enum("round_end", "R9-R10", "When a round ends.", codes.R_ROUND_END,
-          ("first_out", "to_the_last", "seven_rounds"),
-          implemented=("first_out", "seven_rounds")),
+          ("first_out", "to_the_last", "seven_rounds")),
     _int("max_turns", "-", "Safety cap on turns per round; a capped round has no winner.",
          codes.R_MAX_TURNS, 10, 1_000_000, 5000),
     _int("max_rounds", "-", "Safety cap on rounds per game; a capped game has no winner.",
@@ -222,7 +214,7 @@ class RuleError(ValueError):
 
 
 def check_value(opt: RuleOption, value: Any) -> str | None:
-    """Return a message if ``value`` is not valid (or not implemented) for ``opt``, else None."""
+    """Return a message if ``value`` is not valid for ``opt``, else None."""
     if opt.int_range is not None:
         if isinstance(value, bool) or not isinstance(value, int):
             return f"expected {opt.allowed_text()}, got {value!r}"
@@ -234,10 +226,6 @@ def check_value(opt: RuleOption, value: Any) -> str | None:
             return f"expected true or false, got {value!r}"
     elif value not in opt.values:
         return f"unknown value {value!r}; allowed: {opt.allowed_text()}"
-    if not opt.is_implemented(value):
-        done = ", ".join(_show(v) for v in opt.implemented)
-        return (f"{_show(value)} ({opt.rule_ids}) is not implemented by this engine yet; "
-                f"implemented: {done}")
     return None
 
 

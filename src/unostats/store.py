@@ -54,8 +54,9 @@ from .codes import COUNTER_NAMES
 from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
 # 2: rounds.jump_ins; 3: tournament tables; 4: the issue-5 round counters,
-# rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied.
-SCHEMA_VERSION = 4
+# rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
+# (R9).
+SCHEMA_VERSION = 5
 DEFAULT_DB = "unostats.duckdb"
 RUN_STATUSES = ("running", "complete", "interrupted")
 
@@ -117,6 +118,7 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("hand_points", "INTEGER", False),
         ("score_after", "INTEGER", False),
         ("hands_emptied", "SMALLINT", False),
+        ("finish_place", "SMALLINT", True),
     ),
 }
 

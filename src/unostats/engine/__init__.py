@@ -10,6 +10,9 @@ History:
    S2 extreme; P5 one_then_pass, two, until_playable; P7 colour_cycle.
 3  the turn variants of issue 4 (P3, P4 house/extreme, A2-A8, J1-J4, N3) and the strategist
    policy; games under rules without them are unchanged.
+4  the rules of issue 5 (N1, N2, N4-N6, U1 off, U2, D3-D6, R3-R10); a seat that jumps in on its
+   own 8 (N6) no longer goes out before covering it; games under rules without them are
+   unchanged.
 """
 
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4

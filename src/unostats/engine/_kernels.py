@@ -52,7 +52,11 @@ ST_SILENCE_OWNER = 16
 ST_SILENCE_COLOUR = 17
 ST_COVER = 18  # N6: 1 when the seat _effect returned must now cover its 8
 ST_HANDS = 19  # R10: hands each seat has emptied this round (one slot per seat, up to 10)
-ST_COUNTERS = ST_HANDS + 10
+ST_PLACE = ST_HANDS + 10  # R9: each seat's finishing place (0: not finished), one slot per seat
+ST_BONUS = ST_PLACE + 10  # R8: what each seat's hand-emptying card takes off its score
+ST_OUT = ST_BONUS + 10  # R9: bit mask of the seats that have finished (left the round)
+ST_LEFT = ST_OUT + 1  # R9: seats in the round
+ST_COUNTERS = ST_LEFT + 1
 N_ST = ST_COUNTERS + C.N_COUNTERS
 
 # Rows of ``piles``.
@@ -68,7 +72,7 @@ RO_WINNER = 4
 RO_WINNER_POS = 5
 RO_ENDED_BY = 6
 RO_POINTS = 7
-RO_LOSER = 8  # R6 lazy: the round's loser (-1: none)
+RO_LOSER = 8  # R6 lazy, R9 to_the_last: the round's loser (-1: none)
 RO_COUNTERS = 9
 N_RO = RO_COUNTERS + C.N_COUNTERS
 
@@ -78,7 +82,8 @@ RS_CARDS_LEFT = 1
 RS_HAND_POINTS = 2
 RS_SCORE_AFTER = 3
 RS_HANDS_EMPTIED = 4
-N_RS = 5
+RS_FINISH_PLACE = 5  # R9: 1.. in finishing order; 1 for the winner of other modes; 0: none
+N_RS = 6
 
 # Columns of the game output.
 GO_GAME = 0
@@ -138,6 +143,28 @@ def _step(seat, direction, n):
     if q < 0:
         return q + n
     return q
+
+
+@njit(cache=True, inline="always")
+def _next_in(seat, direction, n, out):
+    """The next seat in the direction of play that is not in the bit mask ``out``."""
+    q = _step(seat, direction, n)
+    while (out >> q) & 1:
+        q = _step(q, direction, n)
+    return q
+
+
+@njit(cache=True, inline="always")
+def _next(seat, direction, n, st):
+    """next(seat): the next seat in the round in the direction of play (R9: the seats that have
+    finished have left it). Every rule naming "the next seat" means this one."""
+    return _next_in(seat, direction, n, st[ST_OUT])
+
+
+@njit(cache=True, inline="always")
+def _in_round(st, seat):
+    """R9: 1 while the seat is in the round, 0 once it has finished."""
+    return 1 - ((st[ST_OUT] >> seat) & 1)
 
 
 @njit(cache=True, inline="always")
@@ -321,7 +348,7 @@ def _penalty(rank):
 def _skip(s, direction, n, st):
     """A1: seat ``s`` misses its turn; returns the seat after it. (Callers record the event.)"""
     st[ST_COUNTERS + C.C_SKIPS] += 1
-    return _step(s, direction, n)
+    return _next(s, direction, n, st)
 
 
 # ---------------------------------------------------------------- choosing
@@ -628,12 +655,15 @@ def _first_card_effect(top, first_card, n, dealer, f, hand, hcol, hsize, piles, 
 
 @njit(cache=True)
 def _slap(n, starter, kind, count, behaviour, hand, hcol, hsize, piles, st, trace, state):
-    """N4: the seats other than ``starter`` race to slap; the slowest (probability in proportion
-    to 1 / reaction; a reaction of 0 is slowest for certain) draws ``count``. Returns the state."""
+    """N4: the seats in the round other than ``starter`` race to slap; the slowest (probability
+    in proportion to 1 / reaction; a reaction of 0 is slowest for certain) draws ``count``.
+    Returns the state."""
     zeros = 0
     total = 0.0
+    last = -1  # the last racer
     for s in range(n):
-        if s != starter:
+        if s != starter and _in_round(st, s):
+            last = s
             r = behaviour[s, C.B_REACTION]
             if r <= 0:
                 zeros += 1
@@ -643,7 +673,7 @@ def _slap(n, starter, kind, count, behaviour, hand, hcol, hsize, piles, st, trac
     if zeros > 0:
         k, state = bounded(state, zeros)
         for s in range(n):
-            if s != starter and behaviour[s, C.B_REACTION] <= 0:
+            if s != starter and _in_round(st, s) and behaviour[s, C.B_REACTION] <= 0:
                 if k == 0:
                     slowest = s
                 k -= 1
@@ -651,12 +681,12 @@ def _slap(n, starter, kind, count, behaviour, hand, hcol, hsize, piles, st, trac
         u, state = uniform(state)
         x = u * total
         for s in range(n):
-            if s != starter and slowest < 0:
+            if s != starter and _in_round(st, s) and slowest < 0:
                 x -= 1.0 / behaviour[s, C.B_REACTION]
                 if x < 0:
                     slowest = s
-        if slowest < 0:  # rounding: the last racer
-            slowest = n - 1 if starter != n - 1 else n - 2
+        if slowest < 0:  # rounding
+            slowest = last
     st[ST_COUNTERS + C.C_SLAPS] += 1
     if st[ST_TRACE]:
         _ev(st, trace, C.EV_SLAP, slowest, starter, kind)
@@ -684,12 +714,12 @@ def _starts_silence(rule, t):
 
 @njit(cache=True)
 def _move_marks(n, s, t, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
-    """After seat s's move of card t (it is still in the round): the N4 zero slap, then the N5
-    silence it starts or renews. Returns the state."""
+    """After seat s's move of card t: the N4 zero slap, then the N5 silence it starts or renews
+    (unless s has just finished, R9). Returns the state."""
     if rules[C.R_ZERO_SLAP] > 0 and t < FIRST_BLACK and _rank_of(t) == 0:
         state = _slap(n, s, C.SLAP_ZERO, rules[C.R_ZERO_SLAP], behaviour, hand, hcol, hsize,
                       piles, st, trace, state)
-    if _starts_silence(rules[C.R_SILENCE], t):
+    if _starts_silence(rules[C.R_SILENCE], t) and _in_round(st, s):
         if t >= FIRST_BLACK:
             st[ST_SILENCE_COLOUR] = st[ST_COL]
         else:
@@ -708,11 +738,11 @@ def _turn_start(n, p, direction, rules, behaviour, hand, hcol, hsize, piles, st,
         breaker = -1
         s = p
         asked = 0
-        while asked < n and breaker < 0:
+        while asked < st[ST_LEFT] and breaker < 0:
             u, state = uniform(state)
             if u < behaviour[s, C.B_SILENCE_BREAK]:
                 breaker = s
-            s = _step(s, direction, n)
+            s = _next(s, direction, n, st)
             asked += 1
         if breaker >= 0:
             penalty = 4 if rules[C.R_SILENCE] == C.SILENCE_SEVEN else 2
@@ -748,8 +778,8 @@ def _uno_call(p, direction, n, penalty, uno_slap, behaviour, hand, hcol, hsize, 
     catcher = -1
     asked = 0
     q = p
-    while asked < (n - 1 if forgot else 0) and catcher < 0:
-        q = _step(q, direction, n)
+    while asked < (st[ST_LEFT] - 1 if forgot else 0) and catcher < 0:
+        q = _next(q, direction, n, st)
         u, state = uniform(state)
         if u < behaviour[q, C.B_CATCH_UNO]:
             catcher = q
@@ -793,28 +823,39 @@ def _finish_round(n, g, r, dealer, winner, first, start_direction, turns, hand, 
             scores[s] += hp if winner >= 0 else 0
         elif s != winner:
             round_points += hsize[s] if card_count else hp  # R5: cards, R2: points
+    to_the_last = rules[C.R_ROUND_END] == C.ROUND_END_TO_THE_LAST
     loser = -1
-    if rules[C.R_SCORING] == C.SCORING_LAZY and winner >= 0:
-        # R6: the winner scores a round won; the loser holds the most points, then the most
-        # cards (ties: the lowest seat).
-        round_points = 1
+    if to_the_last and winner >= 0:  # R9: the seat left last
+        for s in range(n):
+            if _in_round(st, s):
+                loser = s
+    elif rules[C.R_SCORING] == C.SCORING_LAZY and winner >= 0:
+        # R6: the loser holds the most points, then the most cards (ties: the lowest seat).
         for s in range(n):
             hp = round_seat_out[row, s, RS_HAND_POINTS]
             if loser < 0 or hp > round_seat_out[row, loser, RS_HAND_POINTS] or (
                     hp == round_seat_out[row, loser, RS_HAND_POINTS] and hsize[s] > hsize[loser]):
                 loser = s
+    if loser >= 0:
         lost[loser] += 1
+    if rules[C.R_SCORING] == C.SCORING_LAZY:  # R6: the winner scores a round won
+        round_points = 1
     if winner >= 0 and not own_points:
         scores[winner] += round_points
-    if winner >= 0 and rules[C.R_H2O_BONUS] != 0:  # R8: going out with a hit-all
-        last = piles[DISCARDS, st[ST_NDISC] - 1]
-        bonus = 20 if last == K.HIT_ALL_ONE else (40 if last == K.HIT_ALL_TWO else 0)
-        scores[winner] -= bonus
-        round_points -= bonus
+    if winner >= 0 and rules[C.R_H2O_BONUS] != 0:  # R8: emptying a hand with a hit-all
+        for s in range(n):
+            scores[s] -= st[ST_BONUS + s]
+            round_points -= st[ST_BONUS + s]
     if winner < 0:
         round_points = 0
     for s in range(n):
         round_seat_out[row, s, RS_SCORE_AFTER] = scores[s]
+        place = st[ST_PLACE + s]
+        if s == winner:
+            place = 1
+        elif to_the_last and s == loser:
+            place = n
+        round_seat_out[row, s, RS_FINISH_PLACE] = place
     st[ST_COUNTERS + C.C_TURNS] = turns
     round_out[row, RO_GAME] = g
     round_out[row, RO_ROUND] = r
@@ -925,13 +966,24 @@ def _lay_down(s, t, kind, tag, colour_cycle, hand, hcol, hsize, piles, st, trace
     st[ST_RANK] = _rank_of(t)
 
 
+@njit(cache=True, inline="always")
+def _h2o_bonus(t):
+    """R8: what emptying a hand with card t takes off the seat's score (if the rule is on)."""
+    return 20 if t == K.HIT_ALL_ONE else (40 if t == K.HIT_ALL_TWO else 0)
+
+
 @njit(cache=True)
 def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state):
     """Seat s has gone out with the move of ``count`` cards ``t`` (its first card): the draws
     it makes others do still happen before counting (a Draw Two / Wild Draw Four: the total its
-    chain or +2/Reverse sequence would have reached; D3-D5 draws). Records the winner; returns
-    the state."""
-    st[ST_WINNER] = s
+    chain or +2/Reverse sequence would have reached; D3-D5 draws). Records the winner (R9: the
+    first seat to finish) and s's R8 bonus; returns the state."""
+    winner = s
+    for q in range(n):
+        if st[ST_PLACE + q] == 1:
+            winner = q
+    st[ST_WINNER] = winner
+    st[ST_BONUS + s] = _h2o_bonus(piles[DISCARDS, st[ST_NDISC] - 1])
     total, reason = 0, C.DRAW_DRAW_TWO
     if _rank_of(t) == K.DRAW_TWO:
         if _draw_two_pends(rules) or st[ST_PENDING] > 0:
@@ -953,20 +1005,21 @@ def _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state
     elif t == K.CUSTOM_WILD and rules[C.R_CUSTOM_WILD_EFFECT] == C.CUSTOM_WILD_EVERYONE_DRAWS_TWO:
         state = _everyone_draws(n, s, 2, C.DRAW_CUSTOM_WILD, False, hand, hcol, hsize, piles, st,
                                 trace, state)  # D5: not the player, who has gone out
-    _, state = _draw(_step(s, st[ST_DIR], n), total, reason, hand, hcol, hsize, piles, st, trace,
-                     state)
+    _, state = _draw(_next(s, st[ST_DIR], n, st), total, reason, hand, hcol, hsize, piles, st,
+                     trace, state)
     return state
 
 
 @njit(cache=True)
 def _end_of_move(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st, trace, state):
-    """U1, a win, N4 and N5 at the end of seat s's move (``count`` cards t). Returns the state."""
+    """U1, a win (or R9 finish, R10 new hand), N4 and N5 at the end of seat s's move (``count``
+    cards t). Returns the state."""
     if rules[C.R_UNO_PENALTY] > 0 and hsize[s] == 1:
         state = _uno_call(s, st[ST_DIR], n, rules[C.R_UNO_PENALTY], rules[C.R_UNO_SLAP],
                           behaviour, hand, hcol, hsize, piles, st, trace, state)
     out = False
     if hsize[s] == 0:
-        out, state = _hand_emptied(s, rules, hand, hcol, hsize, piles, st, trace, state)
+        out, state = _hand_emptied(n, s, rules, hand, hcol, hsize, piles, st, trace, state)
     if out:
         state = _last_card(n, s, t, count, rules, hand, hcol, hsize, piles, st, trace, state)
     else:
@@ -976,11 +1029,23 @@ def _end_of_move(n, s, t, count, rules, behaviour, hand, hcol, hsize, piles, st,
 
 
 @njit(cache=True)
-def _hand_emptied(s, rules, hand, hcol, hsize, piles, st, trace, state):
+def _hand_emptied(n, s, rules, hand, hcol, hsize, piles, st, trace, state):
     """Seat s has emptied its hand. R10 seven_rounds: unless it was its last hand it takes a new
-    one of one card fewer (``new_hand``, then refill draws) and stays in the round. Returns
-    (whether s has gone out, state)."""
+    one of one card fewer (``new_hand``, then refill draws) and stays in the round. R9
+    to_the_last: s finishes and leaves the round (a silence it owns ends), which goes on while
+    two seats or more are left in it. Returns (whether the round is over, state)."""
     st[ST_HANDS + s] += 1
+    if rules[C.R_ROUND_END] == C.ROUND_END_TO_THE_LAST:
+        place = n - st[ST_LEFT] + 1
+        st[ST_PLACE + s] = place
+        st[ST_BONUS + s] = _h2o_bonus(piles[DISCARDS, st[ST_NDISC] - 1])
+        st[ST_OUT] |= 1 << s
+        st[ST_LEFT] -= 1
+        if st[ST_SILENCE_OWNER] == s:
+            st[ST_SILENCE_OWNER] = -1
+        if st[ST_TRACE]:
+            _ev(st, trace, C.EV_FINISH, s, place, -1)
+        return st[ST_LEFT] == 1, state
     done = st[ST_HANDS + s]
     new = rules[C.R_HAND_SIZE] - done
     if rules[C.R_ROUND_END] != C.ROUND_END_SEVEN_ROUNDS or new <= 0:
@@ -1032,7 +1097,7 @@ def _draw_cover(n, s, rules, behaviour, hand, hcol, hsize, piles, st, trace, sta
 
 
 @njit(cache=True, inline="always")
-def _race(n, mover, t, direction, hand, behaviour, state):
+def _race(n, mover, t, direction, hand, behaviour, st, state):
     """J4: the seat that jumps in on card t just played by ``mover``, or -1.
 
     Each seat holding a card identical to t is willing with its ``jump_in`` probability; the
@@ -1040,7 +1105,7 @@ def _race(n, mover, t, direction, hand, behaviour, state):
     ``reaction`` weight. If the seat due to act wins without being willing, nobody jumps in.
     Returns (seat, state). (One return: see the note on reference counts.)
     """
-    due = _step(mover, direction, n)
+    due = _next(mover, direction, n, st)
     willing = 0
     weight = 0.0
     for s in range(n):
@@ -1088,7 +1153,7 @@ def _skip_players(n, player, k, t, rules, behaviour, hand, hcol, hsize, piles, s
     """A1/A2/A7: the k seats after the player miss their turns (round the table if need be).
     A8: a seat about to be skipped that holds the identical Skip t escapes with it (``jump_in``
     probability), and the skip moves on. Returns (the seat that acts next, state)."""
-    s = _step(player, st[ST_DIR], n)
+    s = _next(player, st[ST_DIR], n, st)
     while k > 0:
         escapes = False
         if rules[C.R_SKIP_ESCAPE] != 0 and hand[s, t] > 0:
@@ -1101,7 +1166,7 @@ def _skip_players(n, player, k, t, rules, behaviour, hand, hcol, hsize, piles, s
                                  trace, state)
             if st[ST_WINNER] >= 0:
                 return s, state
-            s = _step(s, st[ST_DIR], n)
+            s = _next(s, st[ST_DIR], n, st)
         else:
             s = _skip_seat(s, n, st, trace)
             k -= 1
@@ -1111,12 +1176,12 @@ def _skip_players(n, player, k, t, rules, behaviour, hand, hcol, hsize, piles, s
 @njit(cache=True)
 def _escalate(n, player, t, count, jumper, hand, hcol, hsize, piles, st, trace, state):
     """A6 extreme: a Draw Two opens or continues the +2/Reverse sequence, a Reverse continues it
-    (with 2 players it only skips); the next seat draws the value, 2 more with each card (A2: a
+    (with 2 seats in the round it only skips); the next seat draws the value, 2 more with each card (A2: a
     double Draw Two adds 4), and is skipped (a jumper draws nothing for a card aimed at itself).
     Returns (next seat, state)."""
-    if _rank_of(t) == K.REVERSE and n > 2:
+    if _rank_of(t) == K.REVERSE and st[ST_LEFT] > 2:
         _reverse(st, trace)
-    victim = _step(player, st[ST_DIR], n)
+    victim = _next(player, st[ST_DIR], n, st)
     st[ST_ESCALATION] += 2 * count
     _, state = _draw(victim, st[ST_ESCALATION] if victim != jumper else 0, C.DRAW_DRAW_TWO, hand,
                      hcol, hsize, piles, st, trace, state)
@@ -1128,7 +1193,7 @@ def _challenge(n, player, t, guilty, colour_before, rules, hand, hcol, hsize, pi
                state):
     """P4: the next seat challenges the restricted black card t; penalties by ``challenge``.
     Returns (the seat that acts next, state)."""
-    victim = _step(player, st[ST_DIR], n)
+    victim = _next(player, st[ST_DIR], n, st)
     st[ST_COUNTERS + C.C_CHALLENGES] += 1
     st[ST_COUNTERS + C.C_CHALLENGES_WON] += guilty
     if st[ST_TRACE]:
@@ -1176,7 +1241,7 @@ def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, 
     played in its turn, not out of turn; ``jumper``: the seat that jumped in on it under
     jump_in extreme, else -1). Returns (the seat that acts next, state)."""
     rank = _rank_of(t)
-    victim = _step(player, st[ST_DIR], n)
+    victim = _next(player, st[ST_DIR], n, st)
     if rank != K.SKIP:
         st[ST_SKIP_RUN] = 0  # A7: any other play ends a Skip run
     if rank != K.DRAW_TWO and rank != K.REVERSE:
@@ -1192,14 +1257,14 @@ def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, 
             return victim, state  # A2: two Reverses cancel
         if pending:  # A6 back: the penalty is now owed by the next seat in the new direction
             _reverse(st, trace)
-            return _step(player, st[ST_DIR], n), state
+            return _next(player, st[ST_DIR], n, st), state
         if st[ST_ESCALATION] > 0:
             return _escalate(n, player, t, count, jumper, hand, hcol, hsize, piles, st, trace,
                              state)
-        if n == 2:  # A1: with two players a Reverse acts as a Skip
+        if st[ST_LEFT] == 2:  # A1: with two players (in the round) a Reverse acts as a Skip
             return _skip_seat(victim, n, st, trace), state
         _reverse(st, trace)
-        return _step(player, st[ST_DIR], n), state
+        return _next(player, st[ST_DIR], n, st), state
     if rank == K.DRAW_TWO:
         if _draw_two_pends(rules) or pending:
             st[ST_PENDING], st[ST_PENDING_REASON] = _chain_after(
@@ -1235,8 +1300,8 @@ def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, 
         elif rules[C.R_SEVEN_ZERO] != 0 and rank == 7:
             _swap_hands(n, player, hand, hcol, hsize, st, trace)
         elif rules[C.R_FIVE_SWAP] != 0 and rank == 5:
-            state = _swap_one(player, _fewest_cards_seat(n, player, st[ST_DIR], hsize), policy,
-                              points, hand, hcol, hsize, st, trace, state)
+            state = _swap_one(player, _fewest_cards_seat(n, player, hsize, st), policy, points,
+                              hand, hcol, hsize, st, trace, state)
         return victim, state
     if t == K.BLANK and rules[C.R_BLANK_EFFECT] == C.BLANK_DRAW_TEN:  # D3
         _, state = _draw(victim, 10, C.DRAW_BLANK, hand, hcol, hsize, piles, st, trace, state)
@@ -1260,22 +1325,24 @@ def _effect(n, player, t, count, in_turn, guilty, colour_before, jumper, rules, 
 @njit(cache=True)
 def _everyone_draws(n, player, count, reason, player_too, hand, hcol, hsize, piles, st, trace,
                     state):
-    """D4, D5: every other seat draws ``count`` in playing order from the player (the player
-    last, if ``player_too``). Returns the state."""
+    """D4, D5: every other seat in the round draws ``count`` in playing order from the player
+    (the player last, if ``player_too`` and it is still in the round). Returns the state."""
+    inside = _in_round(st, player)
     s = player
-    for _ in range(n if player_too else n - 1):
-        s = _step(s, st[ST_DIR], n)
+    for _ in range(st[ST_LEFT] - inside + (inside if player_too else 0)):
+        s = _next(s, st[ST_DIR], n, st)
         _, state = _draw(s, count, reason, hand, hcol, hsize, piles, st, trace, state)
     return state
 
 
 @njit(cache=True)
-def _fewest_cards_seat(n, player, direction, hsize):
-    """The other seat holding the fewest cards; ties to the first in playing order."""
+def _fewest_cards_seat(n, player, hsize, st):
+    """The other seat in the round holding the fewest cards; ties to the first in playing
+    order."""
     best = -1
     s = player
-    for _ in range(n - 1):
-        s = _step(s, direction, n)
+    for _ in range(st[ST_LEFT] - _in_round(st, player)):
+        s = _next(s, st[ST_DIR], n, st)
         if best < 0 or hsize[s] < hsize[best]:
             best = s
     return best
@@ -1293,15 +1360,18 @@ def _exchange_hands(a, b, hand, hcol, hsize):
 
 @njit(cache=True)
 def _pass_hands(n, player, hand, hcol, hsize, st, trace):
-    """N1 0: every hand moves on to the next seat in the direction of play."""
+    """N1 0: every hand in the round moves on to the next seat in the direction of play."""
     direction = st[ST_DIR]
     if st[ST_TRACE]:
         _ev(st, trace, C.EV_PASS_HANDS, player, direction, -1)
     st[ST_COUNTERS + C.C_HAND_SWAPS] += 1
-    s = 0  # exchanges with seat 0 in playing order rotate every hand one seat on
-    for _ in range(n - 1):
-        s = _step(s, direction, n)
-        _exchange_hands(0, s, hand, hcol, hsize)
+    # Exchanges of one seat's hand with each other seat's in playing order rotate every hand
+    # one seat on.
+    pivot = _next(player, direction, n, st)
+    s = pivot
+    for _ in range(st[ST_LEFT] - 1):
+        s = _next(s, direction, n, st)
+        _exchange_hands(pivot, s, hand, hcol, hsize)
 
 
 @njit(cache=True)
@@ -1310,7 +1380,7 @@ def _swap_hands(n, player, hand, hcol, hsize, st, trace):
     (nothing when the player holds none)."""
     if hsize[player] == 0:
         return
-    partner = _fewest_cards_seat(n, player, st[ST_DIR], hsize)
+    partner = _fewest_cards_seat(n, player, hsize, st)
     if st[ST_TRACE]:
         _ev(st, trace, C.EV_SWAP_HANDS, player, partner, -1)
     st[ST_COUNTERS + C.C_HAND_SWAPS] += 1
@@ -1441,7 +1511,7 @@ def _pending(n, p, policy, points, rules, hand, hcol, hsize, piles, st, trace, s
     and is skipped, without a turn."""
     col = st[ST_COL]
     answers = _answers(rules, st[ST_PENDING_REASON], col)
-    threat = hsize[_step(p, st[ST_DIR], n)] <= 2
+    threat = hsize[_next(p, st[ST_DIR], n, st)] <= 2
     answer, state = _pick_by_priority(policy[p], hand, hcol, p, col, st[ST_RANK], answers, False,
                                       points, threat, state)
     if answer >= 0:
@@ -1473,7 +1543,8 @@ def _jump_ins(n, p, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trac
         st[ST_COUNTERS + C.C_JUMP_INS] += 1
         state = _after_plays(n, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trace,
                              state)
-        if _owes_cover(rules, top):  # N6: j took the duty over, so the previous move ends
+        if _owes_cover(rules, top) and j != mover:  # N6: j took the duty over, so the
+            # previous move ends (a seat jumping in on its own 8 owes the new 8's cover)
             state = _end_of_move(n, mover, top, 1, rules, behaviour, hand, hcol, hsize, piles, st,
                                  trace, state)
         mover = j
@@ -1481,7 +1552,7 @@ def _jump_ins(n, p, j, top, rules, behaviour, hand, hcol, hsize, piles, st, trac
         jumps += 1
         if st[ST_WINNER] >= 0:
             break
-        j, state = _race(n, j, top, st[ST_DIR], hand, behaviour, state)
+        j, state = _race(n, j, top, st[ST_DIR], hand, behaviour, st, state)
     return jumps, state
 
 
@@ -1573,7 +1644,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
     silence = rules[C.R_SILENCE]
     eight_cover = rules[C.R_EIGHT_COVER] != 0
     seven_zero = rules[C.R_SEVEN_ZERO] != 0
-    seven_rounds = rules[C.R_ROUND_END] == C.ROUND_END_SEVEN_ROUNDS
+    round_modes = rules[C.R_ROUND_END] != C.ROUND_END_FIRST_OUT  # R9, R10
     five_swap = rules[C.R_FIVE_SWAP] != 0
     turn_start = silence != C.SILENCE_NONE or rules[C.R_MISTAKE_PENALTY] > 0
     colour_cycle = rules[C.R_COLOUR_CYCLE] != 0
@@ -1607,6 +1678,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             hcol[:, :] = 0
             hsize[:] = 0
             st[ST_PENDING:] = 0
+            st[ST_LEFT] = n
             st[ST_SILENCE_OWNER] = -1
             st[ST_SILENCE_COLOUR] = -1
             top, state = _deal_and_flip(n, dealer, hand_size, full_pile, first_card, acceptable,
@@ -1623,6 +1695,9 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             start_direction = direction
 
             # ---- turns
+            # R9: the seats that have finished, as st[ST_OUT] holds it after every call that
+            # may finish one (a local, so the turn's next seat costs no load from st)
+            finished = 0
             winner = -1
             turns = 0
             covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
@@ -1659,7 +1734,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4,
                                                    allow_wild, state)
                     else:
-                        threat = hsize[_step(p, direction, n)] <= 2
+                        threat = hsize[_next_in(p, direction, n, finished)] <= 2
                         allowed = ALL_TYPES
                         if not allow_wd4:
                             allowed ^= 1 << WD4
@@ -1671,12 +1746,13 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         _share_table(st, col, rank, direction)
                         card, state = _draw_cover(n, p, rules, behaviour, hand, hcol, hsize,
                                                   piles, st, trace, state)
+                        finished = st[ST_OUT]
                         if card < 0:  # the duty lapsed and the 8's move ended
                             winner = st[ST_WINNER]
                             if winner >= 0:
                                 break
                             covering = False
-                            p = _step(p, direction, n)
+                            p = _next_in(p, direction, n, finished)
                             continue
                     if card < 0:
                         st[ST_ESCALATION] = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
@@ -1695,7 +1771,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     if card < 0:
                         if tr:
                             _ev(st, trace, C.EV_PASS, p, -1, -1)
-                        p = _step(p, direction, n)
+                        p = _next_in(p, direction, n, finished)
                         continue
 
                 # P4 judges a black card on the hand it was played from (before any UNO
@@ -1748,23 +1824,24 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
 
                 # The end of the move (an 8 under N6: with its cover's, or a jump-in's).
                 move_rank = _rank_of(card)
-                nxt = _step(p, direction, n)
+                nxt = _next_in(p, direction, n, finished)
                 eight = eight_cover and move_rank == 8
                 if uno_penalty > 0 and hsize[p] == 1 and not eight:
                     state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
                                       hcol, hsize, piles, st, trace, state)
                 out = hsize[p] == 0 and not eight
-                if out and seven_rounds:  # R10: a new hand, unless it was the last
+                if out and round_modes:  # R10: a new hand, unless it was the last; R9: finish
                     _share_table(st, col, rank, direction)
-                    out, state = _hand_emptied(p, rules, hand, hcol, hsize, piles, st, trace,
+                    out, state = _hand_emptied(n, p, rules, hand, hcol, hsize, piles, st, trace,
                                                state)
+                    finished = st[ST_OUT]
                 elif out:
                     st[ST_HANDS + p] += 1
                 if out:
-                    winner = p
                     _share_table(st, col, rank, direction)
                     state = _last_card(n, p, card, count, rules, hand, hcol, hsize, piles, st,
                                        trace, state)
+                    winner = st[ST_WINNER]
                     break
                 if (zero_slap > 0 and move_rank == 0) or (silence != C.SILENCE_NONE
                                                           and _starts_silence(silence, card)):
@@ -1778,11 +1855,12 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     top = np.int64(piles[DISCARDS, st[ST_NDISC] - 1])
                     jumper = -1
                     if _jumpable(jump_in, top):
-                        jumper, state = _race(n, p, top, direction, hand, behaviour, state)
+                        jumper, state = _race(n, p, top, direction, hand, behaviour, st, state)
                     if jumper >= 0:
                         _share_table(st, col, rank, direction)
                         jumps, state = _jump_ins(n, p, jumper, top, rules, behaviour, hand,
                                                  hcol, hsize, piles, st, trace, jumpers, state)
+                        finished = st[ST_OUT]
                         col = st[ST_COL]
                         rank = st[ST_RANK]
                         winner = st[ST_WINNER]
@@ -1819,6 +1897,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     rank = st[ST_RANK]
                     direction = st[ST_DIR]
                     winner = st[ST_WINNER]
+                    finished = st[ST_OUT]
                     if winner >= 0:
                         break
                     if st[ST_COVER]:  # N6: a jumper covers the 8 it jumped in with
@@ -1832,14 +1911,14 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                 if move_rank == K.SKIP:
                     skipped = True
                 elif move_rank == K.REVERSE:
-                    if n == 2:  # A1: with two players Reverse acts as Skip
+                    if st[ST_LEFT] == 2:  # A1: with two players (in the round) a Skip
                         skipped = True
                     else:
                         direction = -direction
                         st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
                         if tr:
                             _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
-                        nxt = _step(p, direction, n)
+                        nxt = _next_in(p, direction, n, finished)
                 elif move_rank == K.DRAW_TWO or move_rank == K.WILD_DRAW_FOUR_RANK:
                     penalty, reason = _penalty(move_rank)
                     _, state = _draw(nxt, penalty, reason, hand, hcol, hsize, piles, st, trace,

@@ -201,8 +201,8 @@ def _describe(kind: int, seat: int, a: int, b: int) -> str:
 # --- Supported rules -------------------------------------------------------------------------
 
 # Every rule option the referee knows, with the values it can check (None: any valid value).
-# Kept here rather than read from rules.RULE_OPTIONS.implemented, so that implementing a rule in
-# the engine does not silently claim that the referee checks it too.
+# Kept here rather than read from rules.RULE_OPTIONS, so that adding a rule to the table does not
+# silently claim that the referee checks it too.
 _SUPPORTED: dict[str, tuple | None] = {
     "hand_size": None,
     "first_card": ("official", "number_only", "extreme"),
@@ -1242,8 +1242,8 @@ class _Referee:
             self._check(event.a == top, event,
                         f"a jump-in needs a card identical to the top card {_card(top)} (J1)")
             jump = self._out_of_turn(event)
-            if self._owes_cover(move):
-                self._end_of_move(move)
+            if self._owes_cover(move) and jump.seat != move.seat:
+                self._end_of_move(move)  # N6: its owner owes no cover now (J3: unless it jumped)
             moves.append(jump)
             move = jump
         return moves

@@ -15,7 +15,9 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 - rounds: game, round, dealer_seat, first_seat, winner_seat, winner_position (null when capped),
   the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points, ended_by ("win" | "cap")
 - round_seats: game, round, seat, position (seat offset from the round's first player),
-  cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round)
+  cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round),
+  finish_place (R9 to_the_last: 1, 2, ... in finishing order, the seat left last n; 1 for the
+  winner of the other modes; null for the other seats and for seats holding cards at a cap)
 """
 
 from __future__ import annotations
@@ -295,5 +297,7 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
         "hand_points": seat_rows[:, :, K.RS_HAND_POINTS].reshape(-1).astype(np.int32),
         "score_after": seat_rows[:, :, K.RS_SCORE_AFTER].reshape(-1).astype(np.int32),
         "hands_emptied": seat_rows[:, :, K.RS_HANDS_EMPTIED].reshape(-1).astype(np.int8),
+        "finish_place": pl.Series(seat_rows[:, :, K.RS_FINISH_PLACE].reshape(-1),
+                                  dtype=pl.Int8).replace(0, None),
     })
     return Batch(games, game_seats, rounds, round_seats)
