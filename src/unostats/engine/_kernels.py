@@ -146,19 +146,14 @@ def _step(seat, direction, n):
 
 
 @njit(cache=True, inline="always")
-def _next_in(seat, direction, n, out):
-    """The next seat in the direction of play that is not in the bit mask ``out``."""
-    q = _step(seat, direction, n)
-    while (out >> q) & 1:
-        q = _step(q, direction, n)
-    return q
-
-
-@njit(cache=True, inline="always")
 def _next(seat, direction, n, st):
     """next(seat): the next seat in the round in the direction of play (R9: the seats that have
     finished have left it). Every rule naming "the next seat" means this one."""
-    return _next_in(seat, direction, n, st[ST_OUT])
+    q = _step(seat, direction, n)
+    out = st[ST_OUT]
+    while (out >> q) & 1:
+        q = _step(q, direction, n)
+    return q
 
 
 @njit(cache=True, inline="always")
@@ -1695,9 +1690,6 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
             start_direction = direction
 
             # ---- turns
-            # R9: the seats that have finished, as st[ST_OUT] holds it after every call that
-            # may finish one (a local, so the turn's next seat costs no load from st)
-            finished = 0
             winner = -1
             turns = 0
             covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
@@ -1734,7 +1726,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         card, state = _pick_random(hand, hcol, p, col, rank, allow_wd4,
                                                    allow_wild, state)
                     else:
-                        threat = hsize[_next_in(p, direction, n, finished)] <= 2
+                        threat = hsize[_next(p, direction, n, st)] <= 2
                         allowed = ALL_TYPES
                         if not allow_wd4:
                             allowed ^= 1 << WD4
@@ -1746,13 +1738,12 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         _share_table(st, col, rank, direction)
                         card, state = _draw_cover(n, p, rules, behaviour, hand, hcol, hsize,
                                                   piles, st, trace, state)
-                        finished = st[ST_OUT]
                         if card < 0:  # the duty lapsed and the 8's move ended
                             winner = st[ST_WINNER]
                             if winner >= 0:
                                 break
                             covering = False
-                            p = _next_in(p, direction, n, finished)
+                            p = _next(p, direction, n, st)
                             continue
                     if card < 0:
                         st[ST_ESCALATION] = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
@@ -1771,7 +1762,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     if card < 0:
                         if tr:
                             _ev(st, trace, C.EV_PASS, p, -1, -1)
-                        p = _next_in(p, direction, n, finished)
+                        p = _next(p, direction, n, st)
                         continue
 
                 # P4 judges a black card on the hand it was played from (before any UNO
@@ -1824,7 +1815,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
 
                 # The end of the move (an 8 under N6: with its cover's, or a jump-in's).
                 move_rank = _rank_of(card)
-                nxt = _next_in(p, direction, n, finished)
+                nxt = _next(p, direction, n, st)
                 eight = eight_cover and move_rank == 8
                 if uno_penalty > 0 and hsize[p] == 1 and not eight:
                     state = _uno_call(p, direction, n, uno_penalty, uno_slap, behaviour, hand,
@@ -1834,7 +1825,6 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     _share_table(st, col, rank, direction)
                     out, state = _hand_emptied(n, p, rules, hand, hcol, hsize, piles, st, trace,
                                                state)
-                    finished = st[ST_OUT]
                 elif out:
                     st[ST_HANDS + p] += 1
                 if out:
@@ -1860,7 +1850,6 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         _share_table(st, col, rank, direction)
                         jumps, state = _jump_ins(n, p, jumper, top, rules, behaviour, hand,
                                                  hcol, hsize, piles, st, trace, jumpers, state)
-                        finished = st[ST_OUT]
                         col = st[ST_COL]
                         rank = st[ST_RANK]
                         winner = st[ST_WINNER]
@@ -1897,7 +1886,6 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                     rank = st[ST_RANK]
                     direction = st[ST_DIR]
                     winner = st[ST_WINNER]
-                    finished = st[ST_OUT]
                     if winner >= 0:
                         break
                     if st[ST_COVER]:  # N6: a jumper covers the 8 it jumped in with
@@ -1918,7 +1906,7 @@ def _play_games(n, rules, deck, points, policy, behaviour, seed, game_lo, game_h
                         st[ST_COUNTERS + C.C_DIRECTION_CHANGES] += 1
                         if tr:
                             _ev(st, trace, C.EV_DIRECTION, -1, direction, -1)
-                        nxt = _next_in(p, direction, n, finished)
+                        nxt = _next(p, direction, n, st)
                 elif move_rank == K.DRAW_TWO or move_rank == K.WILD_DRAW_FOUR_RANK:
                     penalty, reason = _penalty(move_rank)
                     _, state = _draw(nxt, penalty, reason, hand, hcol, hsize, piles, st, trace,
