@@ -1,47 +1,12 @@
 """Integer codes shared by the rule table, the kernels, the referee and the store.
 
-Only constants live here: the positions of rule switches in the kernel's rule vector, policy and
-behaviour indices, trace event kinds and per-round counters. Enum-valued rules are coded as the
-index of the value in the rule table's ``values`` tuple (the default is always 0).
+Only constants live here: the codes of rule values, policy and behaviour indices, trace event
+kinds and per-round counters. Enum-valued rules are coded as the index of the value in the rule
+table's ``values`` tuple (the default is always 0).
 """
 
-# --- Positions in the int64 rule vector handed to the kernels (filled by rules.RuleSet). ---
-R_HAND_SIZE = 0
-R_FIRST_CARD = 1
-R_WILD_DRAW_FOUR = 2
-R_WILD = 3
-R_CHALLENGE = 4
-R_DRAW = 5
-R_COLOUR_CYCLE = 6
-R_DOUBLE_ACTION = 7
-R_STACK_DRAW_TWO = 8
-R_STACK_DRAW_FOUR = 9
-R_DRAW_TWO_ON_DRAW_FOUR = 10
-R_REVERSE_DEFLECTS = 11
-R_STACK_SKIP = 12
-R_SKIP_ESCAPE = 13
-R_JUMP_IN = 14
-R_MULTI_PLAY = 15
-R_SEVEN_ZERO = 16
-R_FIVE_SWAP = 17
-R_ZERO_SLAP = 18
-R_UNO_SLAP = 19
-R_SILENCE = 20
-R_EIGHT_COVER = 21
-R_UNO_PENALTY = 22
-R_MISTAKE_PENALTY = 23
-R_SCORING = 24
-R_TARGET_SCORE = 25
-R_LONE_ZERO_VALUE = 26
-R_H2O_BONUS = 27
-R_ROUND_END = 28
-R_MAX_TURNS = 29
-R_MAX_ROUNDS = 30
-R_BLANK_EFFECT = 31
-R_CUSTOM_WILD_EFFECT = 32
-N_RULE_SLOTS = 33
-
-# Enum value codes (index into the rule table's values; keep in step with rules.py).
+# Enum value codes: the index of the value in the rule table's ``values`` (rules.py), as
+# tests/test_codes.py checks for every value.
 FIRST_CARD_OFFICIAL, FIRST_CARD_NUMBER_ONLY, FIRST_CARD_EXTREME = 0, 1, 2
 WD4_NO_MATCHING_COLOUR, WD4_FREE = 0, 1
 WILD_FREE, WILD_NO_MATCHING_COLOUR = 0, 1
@@ -61,7 +26,7 @@ SCORING_CARD_COUNT = 3
 SCORING_LAZY = 4
 ROUND_END_FIRST_OUT, ROUND_END_TO_THE_LAST, ROUND_END_SEVEN_ROUNDS = 0, 1, 2
 
-# --- Play policies (B2), by position in rules.POLICIES. ---
+# --- Play policies (B2), by position in rules.POLICIES (tests/test_codes.py checks). ---
 POLICY_RANDOM = 0
 POLICY_FIRST_LEGAL = 1
 POLICY_COLOUR_FIRST = 2

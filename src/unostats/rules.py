@@ -1,9 +1,9 @@
 """The rule table: every rule option of RULES.md section 12, its type, default and catalogue id.
 
 This table is the single source of truth. It drives scenario validation, defaults, the rules
-documentation and the kernel's int64 rule vector. The engine implements every value of every
-option; ``RuleSet.from_mapping`` rejects anything else with a clear message, so no rule is ever
-silently ignored.
+documentation and the kernel's options record (engine/_layout.py: one field per option, named
+by its key). The engine implements every value of every option; ``RuleSet.from_mapping`` rejects
+anything else with a clear message, so no rule is ever silently ignored.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ class RuleOption:
     key: str
     rule_ids: str  # RULES.md ids, e.g. "P5"
     doc: str
-    slot: int  # position in the kernel rule vector
     values: tuple[Any, ...] | None = None  # enum or bool values, default first
     int_range: tuple[int, int] | None = None  # inclusive bounds for integer options
     default: Any = None
@@ -44,7 +43,8 @@ class RuleOption:
         return ", ".join(_show(v) for v in self.values)
 
     def code(self, value: Any) -> int:
-        """The kernel's integer for a (validated) value."""
+        """The kernel's integer for a (validated) value: an enum's index in ``values`` (so the
+        codes.py constant of each value is that index; tests/test_codes.py checks them all)."""
         if self.int_range is not None:
             return int(value)
         return self.values.index(value)
@@ -54,16 +54,16 @@ def _show(v: Any) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
 
-def _enum(key, ids, doc, slot, values):
-    return RuleOption(key, ids, doc, slot, values=tuple(values), default=values[0])
+def _enum(key, ids, doc, values):
+    return RuleOption(key, ids, doc, values=tuple(values), default=values[0])
 
 
-def _bool(key, ids, doc, slot):
-    return RuleOption(key, ids, doc, slot, values=(False, True), default=False)
+def _bool(key, ids, doc):
+    return RuleOption(key, ids, doc, values=(False, True), default=False)
 
 
-def _int(key, ids, doc, slot, lo, hi, default):
-    return RuleOption(key, ids, doc, slot, int_range=(lo, hi), default=default)
+def _int(key, ids, doc, lo, hi, default):
+    return RuleOption(key, ids, doc, int_range=(lo, hi), default=default)
 
 
 TARGET_SCORE_DEFAULTS = {
@@ -76,69 +76,62 @@ TARGET_SCORE_DEFAULTS = {
 
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
-    _int("hand_size", "S1", "Cards dealt to each player.", codes.R_HAND_SIZE, 1, 20, 7),
-    _enum("first_card", "S2", "What the first discard does.", codes.R_FIRST_CARD,
+    _int("hand_size", "S1", "Cards dealt to each player.", 1, 20, 7),
+    _enum("first_card", "S2", "What the first discard does.",
           ("official", "number_only", "extreme")),
-    _enum("wild_draw_four", "P2", "When a Wild Draw Four may be played.", codes.R_WILD_DRAW_FOUR,
+    _enum("wild_draw_four", "P2", "When a Wild Draw Four may be played.",
           ("no_matching_colour", "free")),
-    _enum("wild", "P3", "When a plain Wild may be played.", codes.R_WILD,
+    _enum("wild", "P3", "When a plain Wild may be played.",
           ("free", "no_matching_colour")),
     _enum("challenge", "P4", "Penalties when a restricted black card is challenged.",
-          codes.R_CHALLENGE, ("official", "house", "extreme")),
-    _enum("draw", "P5", "What a player with no playable card does.", codes.R_DRAW,
+          ("official", "house", "extreme")),
+    _enum("draw", "P5", "What a player with no playable card does.",
           ("one_may_play", "one_then_pass", "two", "until_playable")),
-    _bool("colour_cycle", "P7", "Black cards set the next colour of a fixed cycle.",
-          codes.R_COLOUR_CYCLE),
-    _bool("double_action", "A2", "Two identical coloured action cards in one turn.",
-          codes.R_DOUBLE_ACTION),
-    _enum("stack_draw_two", "A3", "Draw Two stacking.", codes.R_STACK_DRAW_TWO,
+    _bool("colour_cycle", "P7", "Black cards set the next colour of a fixed cycle."),
+    _bool("double_action", "A2", "Two identical coloured action cards in one turn."),
+    _enum("stack_draw_two", "A3", "Draw Two stacking.",
           ("none", "sum", "pass_on")),
-    _enum("stack_draw_four", "A4", "Wild Draw Four stacking.", codes.R_STACK_DRAW_FOUR,
+    _enum("stack_draw_four", "A4", "Wild Draw Four stacking.",
           ("none", "sum", "pass_on")),
-    _bool("draw_two_on_draw_four", "A5", "Escape a +4 with a Draw Two of the named colour.",
-          codes.R_DRAW_TWO_ON_DRAW_FOUR),
+    _bool("draw_two_on_draw_four", "A5", "Escape a +4 with a Draw Two of the named colour."),
     _enum("reverse_deflects", "A6", "A Reverse sends a pending draw penalty back.",
-          codes.R_REVERSE_DEFLECTS, ("none", "back", "extreme")),
-    _bool("stack_skip", "A7", "A Skip on a Skip skips one more player.", codes.R_STACK_SKIP),
-    _bool("skip_escape", "A8", "A skipped player escapes by jumping in with an identical Skip.",
-          codes.R_SKIP_ESCAPE),
-    _enum("jump_in", "J1-J4", "Out-of-turn play of an identical card.", codes.R_JUMP_IN,
+          ("none", "back", "extreme")),
+    _bool("stack_skip", "A7", "A Skip on a Skip skips one more player."),
+    _bool("skip_escape", "A8", "A skipped player escapes by jumping in with an identical Skip."),
+    _enum("jump_in", "J1-J4", "Out-of-turn play of an identical card.",
           ("none", "numbers", "all_but_draw_four", "extreme")),
-    _enum("multi_play", "N3", "Several cards in one turn.", codes.R_MULTI_PLAY,
+    _enum("multi_play", "N3", "Several cards in one turn.",
           ("none", "same_rank", "two_matching")),
-    _bool("seven_zero", "N1", "7 swaps hands with a chosen player; 0 passes all hands on.",
-          codes.R_SEVEN_ZERO),
-    _bool("five_swap", "N2", "A 5 swaps one card with any player.", codes.R_FIVE_SWAP),
-    _int("zero_slap", "N4", "Cards the slowest player draws after a 0 (0 = off).",
-         codes.R_ZERO_SLAP, 0, 20, 0),
+    _bool("seven_zero", "N1", "7 swaps hands with a chosen player; 0 passes all hands on."),
+    _bool("five_swap", "N2", "A 5 swaps one card with any player."),
+    _int("zero_slap", "N4", "Cards the slowest player draws after a 0 (0 = off).", 0, 20, 0),
     _int("uno_slap", "N4", "Cards the slowest player draws after an UNO call (0 = off).",
-         codes.R_UNO_SLAP, 0, 20, 0),
-    _enum("silence", "N5", "Silence rules.", codes.R_SILENCE, ("none", "seven", "two", "black")),
-    _bool("eight_cover", "N6", "An 8 must be covered by its player.", codes.R_EIGHT_COVER),
+         0, 20, 0),
+    _enum("silence", "N5", "Silence rules.", ("none", "seven", "two", "black")),
+    _bool("eight_cover", "N6", "An 8 must be covered by its player."),
     _int("uno_penalty", "U1", "Cards drawn when caught without calling UNO (0 = no UNO rule).",
-         codes.R_UNO_PENALTY, 0, 10, 2),
-    _int("mistake_penalty", "U2", "Cards drawn per rule mistake.", codes.R_MISTAKE_PENALTY,
+         0, 10, 2),
+    _int("mistake_penalty", "U2", "Cards drawn per rule mistake.",
          0, 2, 0),
-    _enum("scoring", "R2-R6", "How rounds are scored and a game is won.", codes.R_SCORING,
+    _enum("scoring", "R2-R6", "How rounds are scored and a game is won.",
           ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count",
            "lazy")),
     _int("target_score", "R2-R5",
          "Score that ends a game (default by scoring: 500; 200 for own_points_lose_at; "
-         "100 for card_count; 5 rounds won for lazy).", codes.R_TARGET_SCORE, 1, 100_000, None),
+         "100 for card_count; 5 rounds won for lazy).", 1, 100_000, None),
     _int("lone_zero_value", "R7", "Value of a hand of exactly one 0 at round end (0 = off).",
-         codes.R_LONE_ZERO_VALUE, 0, 100, 0),
-    _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off.",
-          codes.R_H2O_BONUS),
-    _enum("round_end", "R9-R10", "When a round ends.", codes.R_ROUND_END,
+         0, 100, 0),
+    _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off."),
+    _enum("round_end", "R9-R10", "When a round ends.",
           ("first_out", "to_the_last", "seven_rounds")),
     _int("max_turns", "-", "Safety cap on turns per round; a capped round has no winner.",
-         codes.R_MAX_TURNS, 10, 1_000_000, 5000),
+         10, 1_000_000, 5000),
     _int("max_rounds", "-", "Safety cap on rounds per game; a capped game has no winner.",
-         codes.R_MAX_ROUNDS, 1, 100_000, 1000),
-    _enum("blank_effect", "D3", "What a blank card does.", codes.R_BLANK_EFFECT,
+         1, 100_000, 1000),
+    _enum("blank_effect", "D3", "What a blank card does.",
           ("none", "draw_ten")),
     _enum("custom_wild_effect", "D5", "What a customizable wild does.",
-          codes.R_CUSTOM_WILD_EFFECT, ("everyone_draws_two", "swap_one_with_next")),
+          ("everyone_draws_two", "swap_one_with_next")),
 )
 RULES_BY_KEY: dict[str, RuleOption] = {o.key: o for o in RULE_OPTIONS}
 OWN_POINTS_SCORING = ("own_points_low_wins", "own_points_lose_at")  # R3, R4
@@ -150,7 +143,6 @@ CONFLICTS: tuple[tuple[str, Any, str, str], ...] = (
     ("eight_cover", True, "multi_play",
      "an 8 is covered by one card of its player, not by the extra cards of a turn"),
 )
-assert len({o.slot for o in RULE_OPTIONS}) == codes.N_RULE_SLOTS
 
 DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS), D1/D3-D6
 DECK_RANGE = (0, 40)
@@ -295,12 +287,6 @@ class RuleSet:
 
     def deck_counts(self) -> np.ndarray:
         return cards.deck_counts(self.deck)
-
-    def rule_vector(self) -> np.ndarray:
-        vec = np.zeros(codes.N_RULE_SLOTS, dtype=np.int64)
-        for opt in RULE_OPTIONS:
-            vec[opt.slot] = opt.code(self.values[opt.key])
-        return vec
 
     def check_players(self, players: int) -> str | None:
         """Message if this deck cannot deal ``players`` hands plus a first discard."""

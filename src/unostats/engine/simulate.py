@@ -34,7 +34,8 @@ import polars as pl
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, policy_codes
 from ..seats import Seat, resolve_seats
-from . import _kernels as K
+from . import _layout as L
+from . import _turns as T
 
 
 class Batch(NamedTuple):
@@ -117,16 +118,18 @@ def trace_scripted_game(
 def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
            stack: np.ndarray | None = None, first_dealer: int = -1) -> Trace:
     max_rounds = rules.values["max_rounds"]
-    if stack is None:
-        stack = np.zeros(0, dtype=np.int64)
+    tables = inputs.tables(1, tracing=True, stack=stack)
     capacity = 1 << 16
     while True:
         out = _Outputs(1, max_rounds, inputs.players)
         trace = np.full((capacity, 4), -1, dtype=np.int64)
-        _, _, used = K._play_games(
-            inputs.players, inputs.rule_vector, inputs.deck, inputs.points, inputs.policy,
-            inputs.behaviour, np.uint64(seed), game, game + 1, out.game, out.game_seat,
-            out.round, out.round_seat, trace, 1, stack, first_dealer)
+        tables[0]["tpos"] = 0
+        T.play_traced(tables, inputs.options, np.uint64(seed), game, out.game, out.game_seat,
+                      out.round, out.round_seat, trace, first_dealer)
+        used = int(tables[0]["tpos"])
+        if used < 0:
+            raise RuntimeError(f"game {game}: more trace events in one step than the kernel's "
+                               f"ring holds ({L.RING}); the trace is incomplete")
         if used <= capacity:
             return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
                          seed=seed, game=game, deck_counts=inputs.deck,
@@ -140,7 +143,7 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
 @dataclass(frozen=True)
 class _KernelInputs:
     players: int
-    rule_vector: np.ndarray
+    options: np.ndarray  # one OPTIONS record
     deck: np.ndarray
     points: np.ndarray
     policy: np.ndarray
@@ -149,8 +152,8 @@ class _KernelInputs:
 
     @classmethod
     def build(cls, rules: RuleSet, players: int, seats: Seat | Sequence[Seat]) -> _KernelInputs:
-        if not 2 <= players <= 10:
-            raise ValueError(f"players must be from 2 to 10, got {players}")
+        if not 2 <= players <= L.MAX_SEATS:
+            raise ValueError(f"players must be from 2 to {L.MAX_SEATS}, got {players}")
         problem = rules.check_players(players)
         if problem:
             raise ValueError(problem)
@@ -158,13 +161,32 @@ class _KernelInputs:
         policies = tuple(s.policy for s in seat_list)
         return cls(
             players=players,
-            rule_vector=rules.rule_vector(),
+            options=L.options_record(rules),
             deck=rules.deck_counts(),
             points=cards.card_points(),
             policy=policy_codes(list(policies)),
             behaviour=behaviour_array([dict(s.behaviour) for s in seat_list]),
             policies=policies,
         )
+
+    def tables(self, k: int, tracing: bool = False, stack: np.ndarray | None = None) -> np.ndarray:
+        """``k`` TABLE records holding the seats and the deck to deal: ``stack`` (a scripted
+        order, its first card dealt first) or the deck in card-type order."""
+        if stack is None:
+            pile = np.repeat(np.arange(cards.N_TYPES, dtype=np.uint8), self.deck)
+        else:
+            pile = np.asarray(stack, dtype=np.uint8)[::-1]  # the top of the pile is its end
+        tables = np.zeros(k, dtype=L.TABLE)
+        n = self.players
+        tables["n"] = n
+        tables["tracing"] = int(tracing)
+        tables["stacked"] = int(stack is not None)
+        tables["policy"][:, :n] = self.policy
+        tables["behaviour"][:, :n] = self.behaviour
+        tables["points"] = self.points
+        tables["full"][:, :len(pile)] = pile
+        tables["ncards"] = len(pile)
+        return tables
 
 
 def _set_threads(threads: int | None) -> None:
@@ -193,10 +215,10 @@ class _Outputs:
     """Preallocated kernel outputs for ``games`` games and ``rounds`` round rows."""
 
     def __init__(self, games: int, rounds: int, players: int) -> None:
-        self.game = np.zeros((games, K.N_GO), dtype=np.int64)
-        self.game_seat = np.zeros((games, players, K.N_GS), dtype=np.int64)
-        self.round = np.zeros((rounds, K.N_RO), dtype=np.int64)
-        self.round_seat = np.zeros((rounds, players, K.N_RS), dtype=np.int64)
+        self.game = np.zeros((games, L.N_GO), dtype=np.int64)
+        self.game_seat = np.zeros((games, players, L.N_GS), dtype=np.int64)
+        self.round = np.zeros((rounds, L.N_RO), dtype=np.int64)
+        self.round_seat = np.zeros((rounds, players, L.N_RS), dtype=np.int64)
 
 
 def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
@@ -237,9 +259,8 @@ def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
 
 
 def _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds) -> None:
-    K._play_batch(inputs.players, inputs.rule_vector, inputs.deck, inputs.points, inputs.policy,
-                  inputs.behaviour, np.uint64(seed), starts, ends, round_cap, out.game,
-                  out.game_seat, out.round, out.round_seat, done, rounds)
+    T.play_batch(inputs.tables(len(starts)), inputs.options, np.uint64(seed), starts, ends,
+                 round_cap, out.game, out.game_seat, out.round, out.round_seat, done, rounds)
 
 
 _ROUND_ENDS = pl.Enum(list(codes.ROUND_END_NAMES))
@@ -254,50 +275,50 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
     n = inputs.players
     n_games = len(game_rows)
     games = pl.DataFrame({
-        "game": game_rows[:, K.GO_GAME],
-        "rounds": game_rows[:, K.GO_ROUNDS].astype(np.int32),
-        "turns": game_rows[:, K.GO_TURNS],
-        "first_seat": game_rows[:, K.GO_FIRST].astype(np.int8),
-        "winner_seat": _seat_or_null(game_rows[:, K.GO_WINNER]),
-        "margin": game_rows[:, K.GO_MARGIN].astype(np.int32),
-        "ended_by": pl.Series(np.array(codes.GAME_END_NAMES)[game_rows[:, K.GO_ENDED_BY]],
+        "game": game_rows[:, L.GO_GAME],
+        "rounds": game_rows[:, L.GO_ROUNDS].astype(np.int32),
+        "turns": game_rows[:, L.GO_TURNS],
+        "first_seat": game_rows[:, L.GO_FIRST].astype(np.int8),
+        "winner_seat": _seat_or_null(game_rows[:, L.GO_WINNER]),
+        "margin": game_rows[:, L.GO_MARGIN].astype(np.int32),
+        "ended_by": pl.Series(np.array(codes.GAME_END_NAMES)[game_rows[:, L.GO_ENDED_BY]],
                               dtype=_GAME_ENDS),
     })
     seat_ids = np.tile(np.arange(n, dtype=np.int8), n_games)
-    winners = np.repeat(game_rows[:, K.GO_WINNER], n)
+    winners = np.repeat(game_rows[:, L.GO_WINNER], n)
     game_seats = pl.DataFrame({
-        "game": np.repeat(game_rows[:, K.GO_GAME], n),
+        "game": np.repeat(game_rows[:, L.GO_GAME], n),
         "seat": seat_ids,
         "policy": pl.Series(np.array(inputs.policies)[seat_ids], dtype=pl.Categorical),
-        "final_score": game_seat_rows[:, :, K.GS_FINAL_SCORE].reshape(-1).astype(np.int32),
-        "rank": game_seat_rows[:, :, K.GS_RANK].reshape(-1).astype(np.int8),
+        "final_score": game_seat_rows[:, :, L.GS_FINAL_SCORE].reshape(-1).astype(np.int32),
+        "rank": game_seat_rows[:, :, L.GS_RANK].reshape(-1).astype(np.int8),
         "is_winner": winners == seat_ids,
-        "is_loser": game_seat_rows[:, :, K.GS_IS_LOSER].reshape(-1).astype(bool),
+        "is_loser": game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1).astype(bool),
     })
     rounds = pl.DataFrame({
-        "game": round_rows[:, K.RO_GAME],
-        "round": round_rows[:, K.RO_ROUND].astype(np.int32),
-        "dealer_seat": round_rows[:, K.RO_DEALER].astype(np.int8),
-        "first_seat": round_rows[:, K.RO_FIRST].astype(np.int8),
-        "winner_seat": _seat_or_null(round_rows[:, K.RO_WINNER]),
-        "winner_position": _seat_or_null(round_rows[:, K.RO_WINNER_POS]),
-        **{name: round_rows[:, K.RO_COUNTERS + i].astype(np.int32)
+        "game": round_rows[:, L.RO_GAME],
+        "round": round_rows[:, L.RO_ROUND].astype(np.int32),
+        "dealer_seat": round_rows[:, L.RO_DEALER].astype(np.int8),
+        "first_seat": round_rows[:, L.RO_FIRST].astype(np.int8),
+        "winner_seat": _seat_or_null(round_rows[:, L.RO_WINNER]),
+        "winner_position": _seat_or_null(round_rows[:, L.RO_WINNER_POS]),
+        **{name: round_rows[:, L.RO_COUNTERS + i].astype(np.int32)
            for i, name in enumerate(codes.COUNTER_NAMES)},
-        "points": round_rows[:, K.RO_POINTS].astype(np.int32),
-        "ended_by": pl.Series(np.array(codes.ROUND_END_NAMES)[round_rows[:, K.RO_ENDED_BY]],
+        "points": round_rows[:, L.RO_POINTS].astype(np.int32),
+        "ended_by": pl.Series(np.array(codes.ROUND_END_NAMES)[round_rows[:, L.RO_ENDED_BY]],
                               dtype=_ROUND_ENDS),
-        "loser_seat": _seat_or_null(round_rows[:, K.RO_LOSER]),
+        "loser_seat": _seat_or_null(round_rows[:, L.RO_LOSER]),
     })
     round_seats = pl.DataFrame({
-        "game": np.repeat(round_rows[:, K.RO_GAME], n),
-        "round": np.repeat(round_rows[:, K.RO_ROUND], n).astype(np.int32),
+        "game": np.repeat(round_rows[:, L.RO_GAME], n),
+        "round": np.repeat(round_rows[:, L.RO_ROUND], n).astype(np.int32),
         "seat": np.tile(np.arange(n, dtype=np.int8), len(round_rows)),
-        "position": seat_rows[:, :, K.RS_POSITION].reshape(-1).astype(np.int8),
-        "cards_left": seat_rows[:, :, K.RS_CARDS_LEFT].reshape(-1).astype(np.int16),
-        "hand_points": seat_rows[:, :, K.RS_HAND_POINTS].reshape(-1).astype(np.int32),
-        "score_after": seat_rows[:, :, K.RS_SCORE_AFTER].reshape(-1).astype(np.int32),
-        "hands_emptied": seat_rows[:, :, K.RS_HANDS_EMPTIED].reshape(-1).astype(np.int8),
-        "finish_place": pl.Series(seat_rows[:, :, K.RS_FINISH_PLACE].reshape(-1),
+        "position": seat_rows[:, :, L.RS_POSITION].reshape(-1).astype(np.int8),
+        "cards_left": seat_rows[:, :, L.RS_CARDS_LEFT].reshape(-1).astype(np.int16),
+        "hand_points": seat_rows[:, :, L.RS_HAND_POINTS].reshape(-1).astype(np.int32),
+        "score_after": seat_rows[:, :, L.RS_SCORE_AFTER].reshape(-1).astype(np.int32),
+        "hands_emptied": seat_rows[:, :, L.RS_HANDS_EMPTIED].reshape(-1).astype(np.int8),
+        "finish_place": pl.Series(seat_rows[:, :, L.RS_FINISH_PLACE].reshape(-1),
                                   dtype=pl.Int8).replace(0, None),
     })
     return Batch(games, game_seats, rounds, round_seats)

@@ -1,0 +1,136 @@
+"""The kernels' data layout: the rule options record, the table record and the output columns.
+
+Plain numpy, no Numba: simulate.py fills these records and reads the outputs, the jitted family
+files read and write them. Every kernel takes two records instead of long argument lists:
+
+``opt`` (``OPTIONS``): one int64 field per option of the rule table (``rules.RULE_OPTIONS``),
+    named by its scenario key (``opt.stack_draw_two``) and holding ``RuleOption.code`` of the
+    value (an enum's index in its ``values``, a bool as 0/1, an integer as itself). Built from the
+    rule table, so a new option needs no layout change here.
+
+``st`` (``TABLE``): everything a game changes, as named fields (below), plus the seats' policies,
+    behaviour and the card points, copied in once per call. A record reaches a jitted function as
+    a pointer: passing it costs no reference counting, which is why the helpers of the turn loop
+    take records and scalars only and need no inlining to be fast.
+
+Trace events go to ``st.ring`` and the game loop moves them to the caller's trace array after each
+step (``_trace.flush``), so no helper needs the trace array either.
+"""
+
+import numpy as np
+
+from .. import cards, codes, rules
+
+MAX_SEATS = 10
+# The largest deck a scenario may build: every deck key at the top of rules.DECK_RANGE.
+MAX_CARDS = (cards.N_COLOURS * (1 + 9 + 3) + 7) * rules.DECK_RANGE[1]
+MAX_JUMPS = rules.DECK_RANGE[1] + 1  # jump-ins in one turn: at most the copies of a card type
+# Trace rows one step of the game loop may record before a flush: every card of the largest
+# deck drawn (each after a reshuffle) with room to spare.
+RING = 4 * MAX_CARDS
+
+OPTIONS = np.dtype([(o.key, np.int64) for o in rules.RULE_OPTIONS], align=True)
+
+
+def options_record(rule_set: rules.RuleSet) -> np.ndarray:
+    """A one-element OPTIONS array holding the kernel codes of ``rule_set``'s values."""
+    rec = np.zeros(1, dtype=OPTIONS)
+    for o in rules.RULE_OPTIONS:
+        rec[0][o.key] = o.code(rule_set.values[o.key])
+    return rec
+
+
+TABLE = np.dtype([
+    # The call: seats, scripted decks, tracing.
+    ("n", np.int64),  # seats at the table
+    ("tracing", np.int64),  # 1: record every event
+    ("stacked", np.int64),  # 1: the deck order is scripted (tests); draws take the top card
+    ("ring_n", np.int64),  # trace rows in ``ring`` since the last flush
+    ("tpos", np.int64),  # trace rows flushed so far (may pass the trace's end: see _trace)
+    ("policy", np.int64, (MAX_SEATS,)),  # B2 policy code per seat (codes.POLICY_*)
+    ("behaviour", np.float64, (MAX_SEATS, codes.N_BEHAVIOUR)),  # B1 probabilities per seat
+    ("points", np.int64, (cards.N_TYPES,)),  # D2 scoring value per card type
+    ("full", np.uint8, (MAX_CARDS,)),  # the draw pile before a deal (top last), ncards cards
+    ("ncards", np.int64),
+    ("acceptable", np.int64),  # S2: cards of the deck that may stay as the first discard
+    # The game.
+    ("scores", np.int64, (MAX_SEATS,)),  # running totals (R2-R5)
+    ("lost", np.int64, (MAX_SEATS,)),  # R6 lazy: rounds each seat lost
+    # The cards of the round.
+    ("hand", np.int64, (MAX_SEATS, cards.N_TYPES)),  # copies of each card type per seat
+    ("hcol", np.int64, (MAX_SEATS, cards.N_COLOURS + 1)),  # cards per colour (4: black)
+    ("hsize", np.int64, (MAX_SEATS,)),  # cards held
+    ("piles", np.uint8, (2, MAX_CARDS)),  # DRAW_PILE[:npile], DISCARDS[:ndisc] (top last)
+    ("npile", np.int64),
+    ("ndisc", np.int64),
+    # The table: what the next move plays on.
+    ("col", np.int64),  # current colour (4: none, after a black first card that stays)
+    ("rank", np.int64),  # rank of the top card
+    ("dir", np.int64),  # direction of play: 1 clockwise, -1 counter-clockwise
+    ("winner", np.int64),  # the round's winner once a seat has gone out, else -1
+    # Pending penalties and runs (A3-A7).
+    ("pending", np.int64),  # cards owed by the seat that acts next, 0 if none
+    ("pending_reason", np.int64),  # the chain's kind: DRAW_DRAW_TWO or DRAW_DRAW_FOUR
+    ("escalation", np.int64),  # A6 extreme: value of the open +2/Reverse sequence, 0 if closed
+    ("skip_run", np.int64),  # A7: players the last Skip skipped
+    # Jump-ins (J1-J4): the seats of a turn's jump-ins, and the last one's card, whether its
+    # player held the colour it covered (P4) and that colour.
+    ("jumpers", np.int64, (MAX_JUMPS,)),
+    ("jump_card", np.int64),
+    ("jump_guilty", np.int64),
+    ("jump_colour", np.int64),
+    # Number-card rules (N5, N6).
+    ("silence_owner", np.int64),  # the seat whose next turn ends a seven/two silence, else -1
+    ("silence_colour", np.int64),  # the colour whose change ends a black silence, else -1
+    ("cover", np.int64),  # 1: the seat the effect returned must now cover its 8
+    # Round modes and scoring (R8-R10).
+    ("hands", np.int64, (MAX_SEATS,)),  # R10: hands each seat has emptied
+    ("place", np.int64, (MAX_SEATS,)),  # R9: finishing place, 0 while in the round
+    ("bonus", np.int64, (MAX_SEATS,)),  # R8: what the hand-emptying card takes off the score
+    ("out", np.int64),  # R9: bit mask of the seats that have finished
+    ("left", np.int64),  # R9: seats in the round
+    ("counters", np.int64, (codes.N_COUNTERS,)),  # the round's counters (codes.C_*)
+    ("ring", np.int64, (RING, 4)),  # trace rows (kind, seat, a, b) not yet flushed
+], align=True)
+
+# Rows of ``st.piles``.
+DRAW_PILE = 0
+DISCARDS = 1
+
+# Columns of the round output (followed by the counters).
+RO_GAME = 0
+RO_ROUND = 1
+RO_DEALER = 2
+RO_FIRST = 3
+RO_WINNER = 4
+RO_WINNER_POS = 5
+RO_ENDED_BY = 6
+RO_POINTS = 7
+RO_LOSER = 8  # R6 lazy, R9 to_the_last: the round's loser (-1: none)
+RO_COUNTERS = 9
+N_RO = RO_COUNTERS + codes.N_COUNTERS
+
+# Columns of the round-seat output [round, seat, col].
+RS_POSITION = 0
+RS_CARDS_LEFT = 1
+RS_HAND_POINTS = 2
+RS_SCORE_AFTER = 3
+RS_HANDS_EMPTIED = 4
+RS_FINISH_PLACE = 5  # R9: 1.. in finishing order; 1 for the winner of other modes; 0: none
+N_RS = 6
+
+# Columns of the game output.
+GO_GAME = 0
+GO_ROUNDS = 1
+GO_TURNS = 2
+GO_FIRST = 3
+GO_WINNER = 4
+GO_MARGIN = 5
+GO_ENDED_BY = 6
+N_GO = 7
+
+# Columns of the game-seat output [game, seat, col].
+GS_FINAL_SCORE = 0
+GS_RANK = 1
+GS_IS_LOSER = 2
+N_GS = 3

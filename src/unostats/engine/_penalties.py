@@ -1,0 +1,102 @@
+"""Pending penalties and stacking (njit): Draw Twos and Wild Draw Fours that wait for an answer.
+
+Rules here: A3 stack_draw_two (sum, pass_on), A4 stack_draw_four (sum, pass_on), A5
+draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on; extreme: the
++2/Reverse escalation). Without these options a Draw Two or a Wild Draw Four is drawn at once
+(A1, _actions.py). docs/engine.md "Stacking".
+"""
+
+from numba import njit
+
+from .. import cards as K
+from .. import codes as C
+from ._cards import draw
+from ._policies import pick_by_priority
+from ._table import BLACK, WD4, next_seat, rank_of, reverse, skip_seat
+
+
+@njit(cache=True, forceinline=True)
+def draw_two_pends(opt):
+    """A3, A6 back: a Draw Two waits for an answer instead of being drawn at once."""
+    return opt.stack_draw_two != C.STACK_NONE or opt.reverse_deflects == C.DEFLECT_BACK
+
+
+@njit(cache=True, forceinline=True)
+def draw_four_pends(opt):
+    """A4, A5, A6 back: a Wild Draw Four waits for an answer."""
+    return (opt.stack_draw_four != C.STACK_NONE or opt.draw_two_on_draw_four != 0
+            or opt.reverse_deflects == C.DEFLECT_BACK)
+
+
+@njit(cache=True)
+def _answers(opt, reason, col):
+    """A3-A6: the card types (a bit mask) that answer a pending chain of kind ``reason``."""
+    mask = 0
+    if opt.reverse_deflects == C.DEFLECT_BACK and col < BLACK:
+        mask |= 1 << (col * 13 + K.REVERSE)  # A6 back: a Reverse of the current colour
+    if reason == C.DRAW_DRAW_TWO:
+        if opt.stack_draw_two != C.STACK_NONE:  # A3: a Draw Two of any colour
+            for c in range(4):
+                mask |= 1 << (c * 13 + K.DRAW_TWO)
+    else:
+        if opt.stack_draw_four != C.STACK_NONE:  # A4
+            mask |= 1 << WD4
+        if opt.draw_two_on_draw_four != 0 and col < BLACK:  # A5: the named colour
+            mask |= 1 << (col * 13 + K.DRAW_TWO)
+    return mask
+
+
+@njit(cache=True)
+def chain_after(opt, is_draw_two, count, total, reason):
+    """A3-A5: the pending chain (total, reason; total 0 for none) once ``count`` Draw Twos (or
+    Wild Draw Fours) are put on it."""
+    for _ in range(count):
+        if is_draw_two:
+            if total == 0 or reason == C.DRAW_DRAW_FOUR:
+                total, reason = 2, C.DRAW_DRAW_TWO  # a new chain; A5 cancels the +4
+            elif opt.stack_draw_two != C.STACK_PASS_ON:
+                total += 2
+        elif total == 0:
+            total, reason = 4, C.DRAW_DRAW_FOUR
+        elif opt.stack_draw_four != C.STACK_PASS_ON:
+            total += 4
+    return total, reason
+
+
+@njit(cache=True)
+def put_on_chain(st, opt, is_draw_two, count):
+    """A3-A5: ``count`` Draw Twos (or Wild Draw Fours) join the pending chain."""
+    st.pending, st.pending_reason = chain_after(opt, is_draw_two, count, st.pending,
+                                                st.pending_reason)
+
+
+@njit(cache=True)
+def answer_or_pay(st, opt, p, state):
+    """A3-A6: seat p owes the pending penalty. Returns (the card it answers with, p, state), or
+    (-1, the seat that acts next, state) when it cannot answer: then it draws the whole penalty
+    and is skipped, without a turn."""
+    col = st.col
+    answers = _answers(opt, st.pending_reason, col)
+    threat = st.hsize[next_seat(st, p)] <= 2
+    answer, state = pick_by_priority(st, p, col, st.rank, answers, False, threat, state)
+    if answer >= 0:
+        return answer, p, state
+    _, state = draw(st, p, st.pending, st.pending_reason, state)
+    st.pending = 0
+    st.escalation = 0
+    st.skip_run = 0
+    return -1, skip_seat(st, p), state
+
+
+@njit(cache=True)
+def escalate(st, player, t, count, jumper, state):
+    """A6 extreme: a Draw Two opens or continues the +2/Reverse sequence, a Reverse continues it
+    (with 2 seats in the round it only skips); the next seat draws the value, 2 more with each
+    card (A2: a double Draw Two adds 4), and is skipped (a jumper draws nothing for a card aimed
+    at itself). Returns (next seat, state)."""
+    if rank_of(t) == K.REVERSE and st.left > 2:
+        reverse(st)
+    victim = next_seat(st, player)
+    st.escalation += 2 * count
+    _, state = draw(st, victim, st.escalation if victim != jumper else 0, C.DRAW_DRAW_TWO, state)
+    return skip_seat(st, victim), state

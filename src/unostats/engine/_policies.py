@@ -1,0 +1,231 @@
+"""Play policies (njit): which card a seat plays, which colour it names, what it gives away.
+
+Rules here: B2 policies (random, first_legal, colour_first, number_first, actions_first,
+save_actions, high_value_first, wild_last, strategist), P7 colour choice by policy, P2/P3 bluffs
+(B1 ``bluff``) and the N2/D5 choice of the card given away. docs/engine.md "Policies".
+"""
+
+from numba import njit
+
+from .. import cards as K
+from .. import codes as C
+from ._rng import bounded, uniform
+from ._table import (
+    ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, next_seat, rank_of,
+)
+
+
+@njit(cache=True, forceinline=True)
+def choose_colour(st, s):
+    """P7 by policy: the colour held most, ties to the lowest colour index."""
+    best = 0
+    for c in range(1, 4):
+        if st.hcol[s, c] > st.hcol[s, best]:
+            best = c
+    return best
+
+
+@njit(cache=True, forceinline=True)
+def bluffs(st, s, state):
+    """Whether seat s plays a restricted black card anyway (P2/P3), by its ``bluff``
+    probability; returns (bool, state)."""
+    u, state = uniform(state)
+    return u < st.behaviour[s, C.B_BLUFF], state
+
+
+@njit(cache=True)
+def if_playable(st, opt, card, s, state):
+    """A drawn card (or -1) if seat s may play it now (P1, P2/P3 with a bluff), else -1."""
+    if card >= 0 and not is_legal(card, st.col, st.rank):
+        return -1, state
+    restricted = ((card == WD4 and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR)
+                  or (card == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR))
+    if restricted and holds_colour(st, s, st.col):
+        bluff, state = bluffs(st, s, state)
+        if not bluff:
+            return -1, state
+    return card, state
+
+
+@njit(cache=True, forceinline=True)
+def pick_random(st, s, allow_wd4, allow_wild, state):
+    """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
+
+    Returns (card, state).
+    """
+    col = st.col
+    rank = st.rank
+    ncol = st.hcol[s, col]
+    nblack = st.hcol[s, BLACK]
+    nrank = 0
+    if rank < 13:
+        for c in range(4):
+            nrank += st.hand[s, c * 13 + rank]
+        nrank -= st.hand[s, col * 13 + rank]  # counted in ncol
+    if not allow_wd4:
+        nblack -= st.hand[s, WD4]
+    if not allow_wild:
+        nblack -= st.hand[s, K.WILD]
+    total = ncol + nrank + nblack
+    if total == 0:
+        return -1, state
+    k, state = bounded(state, total)
+    if k < ncol:
+        t = col * 13
+        while k >= st.hand[s, t]:
+            k -= st.hand[s, t]
+            t += 1
+        return t, state
+    k -= ncol
+    if k < nrank:
+        for c in range(4):
+            if c != col:
+                m = st.hand[s, c * 13 + rank]
+                if k < m:
+                    return c * 13 + rank, state
+                k -= m
+    k -= nrank
+    for t in range(FIRST_BLACK, NT):
+        if (t == WD4 and not allow_wd4) or (t == K.WILD and not allow_wild):
+            continue
+        if k < st.hand[s, t]:
+            return t, state
+        k -= st.hand[s, t]
+    return -1, state  # unreachable: the counts above add up
+
+
+@njit(cache=True)
+def priority(st, policy, t, col, rank, threat, held):
+    """Preference of ``policy`` for legal card type t on ``col``/``rank``; the highest class is
+    played (B2).
+    ``threat``: the next seat holds two cards or fewer (the strategist attacks it); ``held``:
+    cards of t's colour in the player's hand (the strategist stays in its longest colour)."""
+    black = t >= FIRST_BLACK
+    colour_match = (not black) and colour_of(t) == col
+    number = (not black) and rank_of(t) <= 9
+    if policy == C.POLICY_FIRST_LEGAL:
+        return -t
+    if policy == C.POLICY_COLOUR_FIRST:
+        return 2 if colour_match else (0 if black else 1)
+    if policy == C.POLICY_NUMBER_FIRST:
+        return 0 if black else (1 if colour_match and rank_of(t) != rank else 2)
+    if policy == C.POLICY_ACTIONS_FIRST:
+        return 1 if black else (0 if number else 2)
+    if policy == C.POLICY_SAVE_ACTIONS:
+        return 0 if black else (2 if number else 1)
+    if policy == C.POLICY_HIGH_VALUE_FIRST:
+        return st.points[t]
+    if policy == C.POLICY_WILD_LAST:
+        return 0 if black else 1
+    if policy == C.POLICY_STRATEGIST:
+        if threat and (t == WD4 or rank_of(t) == K.DRAW_TWO):
+            return 300
+        if threat and not black and rank_of(t) >= K.SKIP:
+            return 200
+        if black:
+            return 0  # kept for the end: played only when nothing else is legal
+        # Stay in (or move to) the colour held most, shedding high numbers first and keeping
+        # actions for an attack.
+        return 100 + 20 * held + (st.points[t] if number else 0)
+    return 0
+
+
+@njit(cache=True)
+def pick_by_priority(st, s, col, rank, allowed, legal_only, threat, state):
+    """Uniform over the instances, in seat s's policy's most preferred class, of the card types
+    in the bit mask ``allowed`` (and legal on ``col``/``rank``, if ``legal_only``); -1 if none.
+    Returns (card, state)."""
+    policy = st.policy[s]
+    best = -(1 << 40)
+    n_best = 0
+    for t in range(NT):
+        m = st.hand[s, t]
+        if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
+            continue
+        p = priority(st, policy, t, col, rank, threat, st.hcol[s, colour_of(t)])
+        if p > best:
+            best = p
+            n_best = m
+        elif p == best:
+            n_best += m
+    if n_best == 0:
+        return -1, state
+    k = 0
+    if policy != C.POLICY_FIRST_LEGAL:
+        k, state = bounded(state, n_best)
+    for t in range(NT):
+        m = st.hand[s, t]
+        if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
+            continue
+        if priority(st, policy, t, col, rank, threat, st.hcol[s, colour_of(t)]) == best:
+            if k < m:
+                return t, state
+            k -= m
+    return -1, state  # unreachable
+
+
+@njit(cache=True)
+def prefer(st, s, first, second, threat, state):
+    """P5 two: of two legal drawn cards, the one seat s's policy prefers (a fair coin between
+    equals, but first_legal). Returns (card, state)."""
+    policy = st.policy[s]
+    a = priority(st, policy, first, st.col, st.rank, threat, st.hcol[s, colour_of(first)])
+    b = priority(st, policy, second, st.col, st.rank, threat, st.hcol[s, colour_of(second)])
+    if a == b and policy != C.POLICY_FIRST_LEGAL:
+        coin, state = bounded(state, 2)
+        return (first if coin == 0 else second), state
+    return (first if a >= b else second), state
+
+
+@njit(cache=True)
+def least_useful(st, s, state):
+    """N2, D5: the card seat s gives away. random: any card instance; high_value_first: the most
+    points; other policies: numbers before coloured actions before black cards, then the most
+    points. Ties to the lowest card id. Returns (card, state)."""
+    pol = st.policy[s]
+    if pol == C.POLICY_RANDOM:
+        k, state = bounded(state, st.hsize[s])
+        t = 0
+        while k >= st.hand[s, t]:
+            k -= st.hand[s, t]
+            t += 1
+        return t, state
+    best = -1
+    best_key = 0
+    for t in range(NT):
+        if st.hand[s, t] > 0:
+            if pol == C.POLICY_HIGH_VALUE_FIRST:
+                key = -st.points[t]
+            else:
+                kind = 2 if t >= FIRST_BLACK else (0 if rank_of(t) <= 9 else 1)
+                key = kind * 1000 - st.points[t]
+            if best < 0 or key < best_key:
+                best, best_key = t, key
+    return best, state
+
+
+@njit(cache=True)
+def choose_card(st, opt, p, state):
+    """B2: the card seat p plays in its turn, or -1 if it holds no legal card. P2/P3: a
+    restricted black card is legal without a card of the colour, or as a bluff (one draw per
+    turn covers both kinds). Returns (card, threat, state); ``threat``: the next seat holds two
+    cards or fewer (what the strategist attacks; False for random, which ignores it)."""
+    wd4_restricted = opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR
+    wild_restricted = opt.wild == C.WILD_NO_MATCHING_COLOUR
+    allow = True
+    if ((wd4_restricted and st.hand[p, WD4] > 0) or (wild_restricted and st.hand[p, K.WILD] > 0)) \
+            and holds_colour(st, p, st.col):
+        allow, state = bluffs(st, p, state)
+    allow_wd4 = allow or not wd4_restricted
+    allow_wild = allow or not wild_restricted
+    if st.policy[p] == C.POLICY_RANDOM:
+        card, state = pick_random(st, p, allow_wd4, allow_wild, state)
+        return card, False, state
+    threat = st.hsize[next_seat(st, p)] <= 2
+    allowed = ALL_TYPES
+    if not allow_wd4:
+        allowed ^= 1 << WD4
+    if not allow_wild:
+        allowed ^= 1 << K.WILD
+    card, state = pick_by_priority(st, p, st.col, st.rank, allowed, True, threat, state)
+    return card, threat, state
