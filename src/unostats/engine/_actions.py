@@ -9,11 +9,11 @@ penalties to _penalties.py and number cards' effects to _numbers.py. docs/engine
 cards".
 """
 
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
 from ._cards import add, draw, everyone_draws, lay_down
+from ._jit import kernel
 from ._numbers import has_number_effect, number_effect, owes_cover, swap_hands, swap_one
 from ._penalties import draw_four_pends, draw_two_pends, escalate, put_on_chain
 from ._rng import uniform
@@ -21,7 +21,7 @@ from ._scoring import end_of_move
 from ._table import FIRST_BLACK, WD4, ev, is_number, next_seat, rank_of, reverse, skip_seat
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def has_effect(opt, t, jumps):
     """Does a move of card t (after ``jumps`` jump-ins on it) have an effect to play? Every
     action and black card has; a number card only under N1/N2 or once jumped in on (N6: an 8's
@@ -29,7 +29,7 @@ def has_effect(opt, t, jumps):
     return jumps > 0 or not is_number(t) or has_number_effect(opt, t)
 
 
-@njit(cache=True)
+@kernel
 def _skip_players(st, opt, player, k, t, state):
     """A1/A2/A7: the k seats after the player miss their turns (round the table if need be).
     A8: a seat about to be skipped that holds the identical Skip t escapes with it (``jump_in``
@@ -53,7 +53,7 @@ def _skip_players(st, opt, player, k, t, state):
     return s, state
 
 
-@njit(cache=True)
+@kernel
 def _take_back(st, player, t, colour_before):
     """P4 house/extreme: the guilty player's card goes back to its hand; if it was on top, the
     previous top card and colour are current again. Nothing is taken back once a reshuffle has
@@ -77,7 +77,7 @@ def _take_back(st, player, t, colour_before):
         st.rank = rank_of(st.piles[1, nd - 2])
 
 
-@njit(cache=True)
+@kernel
 def _challenge(st, opt, player, t, guilty, colour_before, state):
     """P4: the next seat challenges the restricted black card t; penalties by ``challenge``.
     Returns (the seat that acts next, state)."""
@@ -99,7 +99,7 @@ def _challenge(st, opt, player, t, guilty, colour_before, state):
     return victim, state
 
 
-@njit(cache=True)
+@kernel
 def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, state):
     """A1 and its variants: the effect of a move (``count`` cards t by ``player``; ``in_turn``:
     played in its turn, not out of turn; ``guilty``: the player held the colour ``colour_before``

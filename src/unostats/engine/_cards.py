@@ -7,10 +7,10 @@ seat drawing (D4/D5) and hands exchanged (N1/D5). docs/engine.md "Deal", "A turn
 """
 
 import numpy as np
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
+from ._jit import kernel
 from ._layout import DISCARDS, DRAW_PILE
 from ._policies import choose_colour, if_playable, prefer
 from ._rng import bounded
@@ -20,33 +20,33 @@ from ._table import (
 )
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def add(st, s, t):
     st.hand[s, t] += 1
     st.hcol[s, colour_of(t)] += 1
     st.hsize[s] += 1
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def remove(st, s, t):
     st.hand[s, t] -= 1
     st.hcol[s, colour_of(t)] -= 1
     st.hsize[s] -= 1
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def discard(st, t):
     n = st.ndisc
     st.piles[DISCARDS, n] = t
     st.ndisc = n + 1
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def top_card(st):
     return np.int64(st.piles[DISCARDS, st.ndisc - 1])
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _pop(st, n, state):
     """Take a card from the draw pile of ``n`` > 0 cards; its last card fills the emptied slot.
 
@@ -61,7 +61,7 @@ def _pop(st, n, state):
     return t, state
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _reshuffle(st):
     """P6: the discard pile except its top card becomes the draw pile; returns the cards moved."""
     moved = st.ndisc - 1
@@ -74,7 +74,7 @@ def _reshuffle(st):
     return moved
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def draw(st, s, count, reason, state):
     """Seat ``s`` draws ``count`` cards, reshuffling (P6) when the pile is empty and stopping if
     both piles run out (``draw_fail``). Returns (the last card drawn, or -1 if the piles ran
@@ -101,7 +101,7 @@ def draw(st, s, count, reason, state):
     return card, state
 
 
-@njit(cache=True)
+@kernel
 def draw_turn(st, opt, s, threat, state):
     """P5: seat s has no legal card and draws as ``opt.draw`` says. Returns (the drawn card it
     plays, or -1 to pass, state).
@@ -132,7 +132,7 @@ def draw_turn(st, opt, s, threat, state):
     return card, state
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def lay_down(st, opt, s, t, kind, tag):
     """Seat s plays card t (``kind``: EV_PLAY, or EV_JUMP_IN out of turn with ``tag`` 1 for an
     A8 escape, else -1); a black card names the colour (P7: by policy, or the cycle's next)."""
@@ -155,7 +155,7 @@ def lay_down(st, opt, s, t, kind, tag):
     st.rank = rank_of(t)
 
 
-@njit(cache=True)
+@kernel
 def everyone_draws(st, player, count, reason, player_too, state):
     """D4, D5: every other seat in the round draws ``count`` in playing order from the player
     (the player last, if ``player_too`` and it is still in the round). Returns the state."""
@@ -167,7 +167,7 @@ def everyone_draws(st, player, count, reason, player_too, state):
     return state
 
 
-@njit(cache=True)
+@kernel
 def exchange_hands(st, a, b):
     """Seats a and b exchange their whole hands."""
     for t in range(NT):
@@ -180,7 +180,7 @@ def exchange_hands(st, a, b):
 # ---------------------------------------------------------------- the deal
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def stays_first(t, first_card):
     """S2: may card type t stay as the first discard? (extreme: every card stays)"""
     if first_card == C.FIRST_CARD_NUMBER_ONLY:
@@ -188,7 +188,7 @@ def stays_first(t, first_card):
     return first_card == C.FIRST_CARD_EXTREME or t < FIRST_BLACK or t == K.WILD
 
 
-@njit(cache=True)
+@kernel
 def new_round(st, opt, dealer, state):
     """A fresh round: empty hands and a cleared table, the deal (S1) from ``st.full`` and the
     first discard (S2). Returns (the first discard, state)."""
@@ -254,7 +254,7 @@ def new_round(st, opt, dealer, state):
     return t, state
 
 
-@njit(cache=True)
+@kernel
 def first_card_effect(st, opt, top, dealer, f, state):
     """S2 official and extreme: the effect of an action or black card turned up first, on the
     first player f (the dealer's left, or R6 lazy's previous winner); sets the direction and

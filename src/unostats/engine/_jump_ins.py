@@ -7,19 +7,19 @@ and ``reaction`` speed; with N6 a jump-in on an 8 takes the cover duty over.
 docs/engine.md "Jump-ins".
 """
 
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
 from ._actions import effect
 from ._cards import lay_down, top_card
+from ._jit import kernel
 from ._numbers import owes_cover
 from ._rng import uniform
 from ._scoring import end_of_move
 from ._table import BLACK, FIRST_BLACK, holds_colour, next_seat, rank_of
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _jumpable(mode, t):
     """J1: may a card identical to the top card t be played on it out of turn?"""
     if mode == C.JUMP_IN_NUMBERS:
@@ -29,7 +29,7 @@ def _jumpable(mode, t):
     return mode == C.JUMP_IN_EXTREME and t < FIRST_BLACK
 
 
-@njit(cache=True)
+@kernel
 def _race(st, mover, t, state):
     """J4: the seat that jumps in on card t just played by ``mover``, or -1.
 
@@ -64,17 +64,25 @@ def _race(st, mover, t, state):
     return fastest, state
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def jump_ins(st, opt, p, state):
     """J1-J4 after seat p's move: the race to jump in on the top card, then the jump-ins after
     it, each on the one before, until nobody jumps in (or a jumper goes out). The jumpers go to
     ``st.jumpers``; the last jump-in's card, guilt and covered colour to st. N6: a jump-in on an
     8 takes the cover duty over and ends the previous move. Returns (the number of jump-ins,
     state)."""
-    top = top_card(st)
-    if opt.jump_in == C.JUMP_IN_NONE or not _jumpable(opt.jump_in, top):
+    if opt.jump_in == C.JUMP_IN_NONE or not _jumpable(opt.jump_in, top_card(st)):
         return 0, state
-    j, state = _race(st, p, top, state)
+    j, state = _race(st, p, top_card(st), state)
+    if j < 0:
+        return 0, state
+    return _chain(st, opt, p, j, state)
+
+
+@kernel
+def _chain(st, opt, p, j, state):
+    """J1-J4: seat j has won the race to jump in on p's move (see ``jump_ins``)."""
+    top = top_card(st)
     jumps = 0
     mover = p
     st.jump_card = top
@@ -97,7 +105,7 @@ def jump_ins(st, opt, p, state):
     return jumps, state
 
 
-@njit(cache=True)
+@kernel
 def effects_after_jump_ins(st, opt, p, card, count, guilty, colour_before, jumps, state):
     """The effects once someone jumped in: of the last card only (a jump-in cancels the card it
     jumped on), or under jump_in extreme of every card in turn, the last deciding who acts next.

@@ -17,6 +17,8 @@ Trace events go to ``st.ring`` and the game loop moves them to the caller's trac
 step (``_trace.flush``), so no helper needs the trace array either.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from .. import cards, codes, rules
@@ -29,15 +31,12 @@ MAX_JUMPS = rules.DECK_RANGE[1] + 1  # jump-ins in one turn: at most the copies 
 # deck drawn (each after a reshuffle) with room to spare.
 RING = 4 * MAX_CARDS
 
-OPTIONS = np.dtype([(o.key, np.int64) for o in rules.RULE_OPTIONS], align=True)
+Options = namedtuple("Options", [o.key for o in rules.RULE_OPTIONS])
 
 
-def options_record(rule_set: rules.RuleSet) -> np.ndarray:
-    """A one-element OPTIONS array holding the kernel codes of ``rule_set``'s values."""
-    rec = np.zeros(1, dtype=OPTIONS)
-    for o in rules.RULE_OPTIONS:
-        rec[0][o.key] = o.code(rule_set.values[o.key])
-    return rec
+def options_record(rule_set: rules.RuleSet) -> Options:
+    """The kernel codes of ``rule_set``'s values."""
+    return Options(*(np.int64(o.code(rule_set.values[o.key])) for o in rules.RULE_OPTIONS))
 
 
 TABLE = np.dtype([

@@ -6,11 +6,11 @@ slap race (also U1's uno_slap), N5 silence (seven, two, black), N6 eight_cover.
 docs/engine.md "Number-card rules".
 """
 
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
 from ._cards import add, draw, exchange_hands, lay_down, remove
+from ._jit import kernel
 from ._policies import least_useful, pick_by_priority
 from ._rng import bounded, uniform
 from ._table import BLACK, FIRST_BLACK, colour_of, ev, in_round, next_seat, rank_of
@@ -19,7 +19,7 @@ from ._table import BLACK, FIRST_BLACK, colour_of, ev, in_round, next_seat, rank
 # ---------------------------------------------------------------- N1, N2: hands that move
 
 
-@njit(cache=True)
+@kernel
 def fewest_cards_seat(st, player):
     """The other seat in the round holding the fewest cards; ties to the first in playing
     order."""
@@ -32,7 +32,7 @@ def fewest_cards_seat(st, player):
     return best
 
 
-@njit(cache=True)
+@kernel
 def pass_hands(st, player):
     """N1 0: every hand in the round moves on to the next seat in the direction of play."""
     if st.tracing:
@@ -47,7 +47,7 @@ def pass_hands(st, player):
         exchange_hands(st, pivot, s)
 
 
-@njit(cache=True)
+@kernel
 def swap_hands(st, player):
     """N1 7, D5 Wild Swap Hands: the player swaps hands with the seat holding the fewest cards
     (nothing when the player holds none)."""
@@ -60,7 +60,7 @@ def swap_hands(st, player):
     exchange_hands(st, player, partner)
 
 
-@njit(cache=True)
+@kernel
 def swap_one(st, player, partner, state):
     """N2 five_swap, D5 swap one: each side gives its least useful card, both chosen from the
     hands as they are. Returns the state."""
@@ -79,14 +79,14 @@ def swap_one(st, player, partner, state):
     return state
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def has_number_effect(opt, t):
     """N1, N2: does number card t have an effect under these rules?"""
     r = rank_of(t)
     return (opt.seven_zero != 0 and (r == 0 or r == 7)) or (opt.five_swap != 0 and r == 5)
 
 
-@njit(cache=True)
+@kernel
 def number_effect(st, opt, player, t, state):
     """N1 0 and 7, N2 5: the effect of number card t played by ``player``. Returns the state."""
     r = rank_of(t)
@@ -102,7 +102,7 @@ def number_effect(st, opt, player, t, state):
 # ---------------------------------------------------------------- N3: more cards in a turn
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _may_add(st, rule, p, first, start_col, start_rank):
     """N3: might seat p add a number card after ``first``? (A cheap test before the policy's
     choice: a card of the number for same_rank; for two_matching a card of the colour the turn
@@ -122,7 +122,7 @@ def _may_add(st, rule, p, first, start_col, start_rank):
     return by_colour or by_rank > 0
 
 
-@njit(cache=True)
+@kernel
 def _pick_matching_number(st, p, start_col, start_rank, state):
     """N3 two_matching for the random policy: uniform over the number cards in p's hand of the
     colour or number the turn started with; -1 if none. Returns (card, state)."""
@@ -148,14 +148,20 @@ def _pick_matching_number(st, p, start_col, start_rank, state):
     return card, state
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def extras(st, opt, p, first, start_col, start_rank, state):
     """N3: the number cards a turn adds after its first card ``first`` (played on the table
     ``start_col``/``start_rank``). Returns the state."""
-    rule = opt.multi_play
-    if rule == C.MULTI_PLAY_NONE or not _may_add(st, rule, p, first, start_col, start_rank):
+    if opt.multi_play == C.MULTI_PLAY_NONE or not _may_add(st, opt.multi_play, p, first,
+                                                           start_col, start_rank):
         return state
-    if rule == C.MULTI_PLAY_SAME_RANK:
+    return _add_numbers(st, opt, p, first, start_col, start_rank, state)
+
+
+@kernel
+def _add_numbers(st, opt, p, first, start_col, start_rank, state):
+    """N3 once a number may be added (see ``extras``)."""
+    if opt.multi_play == C.MULTI_PLAY_SAME_RANK:
         r = rank_of(first)
         if r <= 9:  # every other card of the number, in card-id order
             for c in range(4):
@@ -179,7 +185,7 @@ def extras(st, opt, p, first, start_col, start_rank, state):
 # ---------------------------------------------------------------- N4, N5: slaps and silence
 
 
-@njit(cache=True)
+@kernel
 def slap(st, starter, kind, count, state):
     """N4: the seats in the round other than ``starter`` race to slap; the slowest (probability
     in proportion to 1 / reaction; a reaction of 0 is slowest for certain) draws ``count``.
@@ -221,7 +227,7 @@ def slap(st, starter, kind, count, state):
     return state
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _starts_silence(rule, t):
     """N5: does card t start (or renew) a silence?"""
     if rule == C.SILENCE_SEVEN:
@@ -231,7 +237,7 @@ def _starts_silence(rule, t):
     return rule == C.SILENCE_BLACK and t >= FIRST_BLACK
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def move_marks(st, opt, s, t, state):
     """After seat s's move of card t (unless it ended the round): the N4 zero slap, then the N5
     silence it starts or renews (unless s has just finished, R9). Returns the state."""
@@ -245,7 +251,7 @@ def move_marks(st, opt, s, t, state):
     return state
 
 
-@njit(cache=True)
+@kernel
 def silence_at_turn(st, opt, p, state):
     """N5 at the start of p's turn: the owner's turn ends its silence; a silence that holds may
     be broken by the seats asked in playing order from p, the first that breaks it drawing its
@@ -276,13 +282,13 @@ def silence_at_turn(st, opt, p, state):
 # ---------------------------------------------------------------- N6: an 8 is covered
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def owes_cover(opt, t):
     """N6: a move of an 8 waits for its cover (its end of move comes with the cover's)."""
     return opt.eight_cover != 0 and t < FIRST_BLACK and rank_of(t) == 8
 
 
-@njit(cache=True)
+@kernel
 def draw_cover(st, opt, s, state):
     """N6: seat s holds no card to cover its 8 with: it draws one card at a time until one is
     legal (a restricted black card only without a card of the colour). Returns (that card, or
@@ -295,7 +301,7 @@ def draw_cover(st, opt, s, state):
     return card, state
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _legal_cover(st, opt, s, card):
     """N6: card (or -1) if it may cover the 8 now (no bluff: the card is drawn to be played)."""
     if card < 0 or not (card >= FIRST_BLACK or colour_of(card) == st.col

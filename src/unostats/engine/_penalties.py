@@ -6,29 +6,29 @@ draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on
 (A1, _actions.py). docs/engine.md "Stacking".
 """
 
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
 from ._cards import draw
+from ._jit import kernel
 from ._policies import pick_by_priority
 from ._table import BLACK, WD4, next_seat, rank_of, reverse, skip_seat
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def draw_two_pends(opt):
     """A3, A6 back: a Draw Two waits for an answer instead of being drawn at once."""
     return opt.stack_draw_two != C.STACK_NONE or opt.reverse_deflects == C.DEFLECT_BACK
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def draw_four_pends(opt):
     """A4, A5, A6 back: a Wild Draw Four waits for an answer."""
     return (opt.stack_draw_four != C.STACK_NONE or opt.draw_two_on_draw_four != 0
             or opt.reverse_deflects == C.DEFLECT_BACK)
 
 
-@njit(cache=True)
+@kernel
 def _answers(opt, reason, col):
     """A3-A6: the card types (a bit mask) that answer a pending chain of kind ``reason``."""
     mask = 0
@@ -46,7 +46,7 @@ def _answers(opt, reason, col):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def chain_after(opt, is_draw_two, count, total, reason):
     """A3-A5: the pending chain (total, reason; total 0 for none) once ``count`` Draw Twos (or
     Wild Draw Fours) are put on it."""
@@ -63,14 +63,14 @@ def chain_after(opt, is_draw_two, count, total, reason):
     return total, reason
 
 
-@njit(cache=True)
+@kernel
 def put_on_chain(st, opt, is_draw_two, count):
     """A3-A5: ``count`` Draw Twos (or Wild Draw Fours) join the pending chain."""
     st.pending, st.pending_reason = chain_after(opt, is_draw_two, count, st.pending,
                                                 st.pending_reason)
 
 
-@njit(cache=True)
+@kernel
 def answer_or_pay(st, opt, p, state):
     """A3-A6: seat p owes the pending penalty. Returns (the card it answers with, p, state), or
     (-1, the seat that acts next, state) when it cannot answer: then it draws the whole penalty
@@ -88,7 +88,7 @@ def answer_or_pay(st, opt, p, state):
     return -1, skip_seat(st, p), state
 
 
-@njit(cache=True)
+@kernel
 def escalate(st, player, t, count, jumper, state):
     """A6 extreme: a Draw Two opens or continues the +2/Reverse sequence, a Reverse continues it
     (with 2 seats in the round it only skips); the next seat draws the value, 2 more with each

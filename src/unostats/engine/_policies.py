@@ -5,17 +5,17 @@ save_actions, high_value_first, wild_last, strategist), P7 colour choice by poli
 (B1 ``bluff``) and the N2/D5 choice of the card given away. docs/engine.md "Policies".
 """
 
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
+from ._jit import kernel
 from ._rng import bounded, uniform
 from ._table import (
     ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, next_seat, rank_of,
 )
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def choose_colour(st, s):
     """P7 by policy: the colour held most, ties to the lowest colour index."""
     best = 0
@@ -25,7 +25,7 @@ def choose_colour(st, s):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def bluffs(st, s, state):
     """Whether seat s plays a restricted black card anyway (P2/P3), by its ``bluff``
     probability; returns (bool, state)."""
@@ -33,7 +33,7 @@ def bluffs(st, s, state):
     return u < st.behaviour[s, C.B_BLUFF], state
 
 
-@njit(cache=True)
+@kernel
 def if_playable(st, opt, card, s, state):
     """A drawn card (or -1) if seat s may play it now (P1, P2/P3 with a bluff), else -1."""
     if card >= 0 and not is_legal(card, st.col, st.rank):
@@ -47,7 +47,7 @@ def if_playable(st, opt, card, s, state):
     return card, state
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def pick_random(st, s, allow_wd4, allow_wild, state):
     """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
 
@@ -94,7 +94,7 @@ def pick_random(st, s, allow_wd4, allow_wild, state):
     return -1, state  # unreachable: the counts above add up
 
 
-@njit(cache=True)
+@kernel
 def priority(st, policy, t, col, rank, threat, held):
     """Preference of ``policy`` for legal card type t on ``col``/``rank``; the highest class is
     played (B2).
@@ -130,7 +130,7 @@ def priority(st, policy, t, col, rank, threat, held):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def pick_by_priority(st, s, col, rank, allowed, legal_only, threat, state):
     """Uniform over the instances, in seat s's policy's most preferred class, of the card types
     in the bit mask ``allowed`` (and legal on ``col``/``rank``, if ``legal_only``); -1 if none.
@@ -164,7 +164,7 @@ def pick_by_priority(st, s, col, rank, allowed, legal_only, threat, state):
     return -1, state  # unreachable
 
 
-@njit(cache=True)
+@kernel
 def prefer(st, s, first, second, threat, state):
     """P5 two: of two legal drawn cards, the one seat s's policy prefers (a fair coin between
     equals, but first_legal). Returns (card, state)."""
@@ -177,7 +177,7 @@ def prefer(st, s, first, second, threat, state):
     return (first if a >= b else second), state
 
 
-@njit(cache=True)
+@kernel
 def least_useful(st, s, state):
     """N2, D5: the card seat s gives away. random: any card instance; high_value_first: the most
     points; other policies: numbers before coloured actions before black cards, then the most
@@ -204,7 +204,7 @@ def least_useful(st, s, state):
     return best, state
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def choose_card(st, opt, p, state):
     """B2: the card seat p plays in its turn, or -1 if it holds no legal card. P2/P3: a
     restricted black card is legal without a card of the colour, or as a bluff (one draw per

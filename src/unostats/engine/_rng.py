@@ -9,7 +9,8 @@ reference counting in the kernels' hot loops.
 """
 
 import numpy as np
-from numba import njit
+
+from ._jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -18,19 +19,19 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _splitmix(x):
     z = (x ^ (x >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def seed_stream(seed, index):
     """The state of stream ``index``: four splitmix64 outputs from seed + 4 * index * golden."""
     x = np.uint64(seed) + np.uint64(index) * np.uint64(4) * _GOLDEN
@@ -38,7 +39,7 @@ def seed_stream(seed, index):
             _splitmix(x + np.uint64(3) * _GOLDEN), _splitmix(x + np.uint64(4) * _GOLDEN))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _next(state):
     """xoshiro256**: (64 random bits, next state)."""
     s0, s1, s2, s3 = state
@@ -53,7 +54,7 @@ def _next(state):
     return result, (s0, s1, s2, s3)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def bounded(state, n):
     """(uniform integer in [0, n), next state) for 1 <= n < 2**32.
 
@@ -72,7 +73,7 @@ def bounded(state, n):
     return np.int64(m >> np.uint64(32)), state
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def uniform(state):
     """(uniform float in [0, 1) with 53 random bits, next state)."""
     r, state = _next(state)

@@ -7,11 +7,11 @@ starts), R7 lone zero, R8 the H2O finishing bonus, R11 the game's winner and los
 of every move: U1's call, then a hand emptied, else N4/N5's marks. docs/engine.md "Scoring".
 """
 
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
 from ._cards import draw, everyone_draws, top_card
+from ._jit import kernel
 from ._layout import (
     GO_ENDED_BY, GO_FIRST, GO_GAME, GO_MARGIN, GO_ROUNDS, GO_TURNS, GO_WINNER, GS_FINAL_SCORE,
     GS_IS_LOSER, GS_RANK, RO_COUNTERS, RO_DEALER, RO_ENDED_BY, RO_FIRST, RO_GAME, RO_LOSER,
@@ -24,13 +24,13 @@ from ._table import NT, WD4, ev, in_round, next_seat, position, rank_of
 from ._uno_call import uno_call
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def _h2o_bonus(t):
     """R8: what emptying a hand with card t takes off the seat's score (if the rule is on)."""
     return 20 if t == K.HIT_ALL_ONE else (40 if t == K.HIT_ALL_TWO else 0)
 
 
-@njit(cache=True)
+@kernel
 def _hand_emptied(st, opt, s, state):
     """Seat s has emptied its hand. R10 seven_rounds: unless it was its last hand it takes a new
     one of one card fewer (``new_hand``, then refill draws) and stays in the round. R9
@@ -58,7 +58,7 @@ def _hand_emptied(st, opt, s, state):
     return False, state
 
 
-@njit(cache=True)
+@kernel
 def _last_card(st, opt, s, t, count, state):
     """Seat s has gone out with the move of ``count`` cards ``t`` (its first card): the draws
     it makes others do still happen before counting (a Draw Two / Wild Draw Four: the total its
@@ -94,7 +94,7 @@ def _last_card(st, opt, s, t, count, state):
     return state
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def end_of_move(st, opt, s, t, count, state):
     """U1, a win (or R9 finish, R10 new hand), N4 and N5 at the end of seat s's move (``count``
     cards, the first of them t; N6: the move of an 8 ends with its cover's, so callers wait).
@@ -114,13 +114,13 @@ def end_of_move(st, opt, s, t, count, state):
 # ---------------------------------------------------------------- rounds and games
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def own_points(scoring):
     """R3/R4: every seat keeps its own points and the lowest total is best."""
     return scoring == C.SCORING_OWN_POINTS_LOW_WINS or scoring == C.SCORING_OWN_POINTS_LOSE_AT
 
 
-@njit(cache=True)
+@kernel
 def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
                  round_seat_out, row):
     """R1, R7 hand points; R2, R3/R4, R5 or R6 scoring, R8; the round's records (row ``row`` of
@@ -203,7 +203,7 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
     return round_points
 
 
-@njit(cache=True)
+@kernel
 def finish_game(st, opt, g, rounds, turns, first_seat, ended_by, game_out, game_seat_out, gi):
     """The best total wins (R2, R5: the highest; R3/R4: the lowest; ties: lowest seat); margin
     over the next best; ranks (equal totals share the better); the losers by the scoring mode

@@ -11,10 +11,10 @@ inlines them after Numba compiled each once. The random state is a tuple of scal
 """
 
 import numpy as np
-from numba import njit
 
 from .. import cards as K
 from .. import codes as C
+from ._jit import kernel
 from ._layout import RING
 
 NT = K.N_TYPES
@@ -31,28 +31,28 @@ _TYPE_COLOUR = K.TYPE_COLOUR.astype(np.uint8)
 _TYPE_RANK = K.TYPE_RANK.astype(np.uint8)
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def colour_of(t):
     return _TYPE_COLOUR[t]
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def rank_of(t):
     return _TYPE_RANK[t]
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def is_legal(t, col, rank):
     """P1 matching, before any black-card restriction."""
     return t >= FIRST_BLACK or colour_of(t) == col or rank_of(t) == rank
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def is_number(t):
     return t < FIRST_BLACK and rank_of(t) <= 9
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def step(seat, direction, n):
     """The seat after ``seat`` in ``direction``, finished or not."""
     q = seat + direction
@@ -63,7 +63,7 @@ def step(seat, direction, n):
     return q
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def next_seat(st, seat):
     """next(seat): the next seat in the round in the direction of play (R9: the seats that have
     finished have left it). Every rule naming "the next seat" means this one."""
@@ -73,27 +73,27 @@ def next_seat(st, seat):
     return q
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def in_round(st, seat):
     """R9: 1 while the seat is in the round, 0 once it has finished."""
     return 1 - ((st.out >> seat) & 1)
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def next_in_cycle(col, direction):
     """P7 colour_cycle: the colour after ``col`` on the cards' cycle in the direction of play;
     clockwise red -> blue -> green -> yellow -> red, i.e. one colour index down (mod 4)."""
     return (col - direction) & 3
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def holds_colour(st, s, col):
     """P2/P4: does seat s hold a card of colour ``col``? No colour is current (col 4) after a
     black first card that stays, and then nobody does."""
     return (st.hcol[s, col] > 0) & (col < BLACK)
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def position(s, first, direction, n):
     """How many seats after ``first`` seat ``s`` plays, in the given direction of play."""
     d = (s - first) * direction
@@ -103,7 +103,7 @@ def position(s, first, direction, n):
 # ---------------------------------------------------------------- trace
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def ev(st, kind, seat, a, b):
     """Record one event in the ring (callers check ``st.tracing`` first). A ring that is full
     keeps its last row, and ``flush`` reports the overflow."""
@@ -115,7 +115,7 @@ def ev(st, kind, seat, a, b):
     st.ring_n += 1
 
 
-@njit(cache=True)
+@kernel
 def flush(st, trace):
     """Move the ring's events to the end of ``trace``. Rows past the trace's end are counted in
     ``st.tpos`` but not stored, so the caller can retry with a trace of that size; a ring that
@@ -132,7 +132,7 @@ def flush(st, trace):
     st.ring_n = 0
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def trace_draw(st, s, card, moved, reason):
     """The events of one draw: the reshuffle before it, then the draw or, for card -1, its
     failure."""
@@ -141,7 +141,7 @@ def trace_draw(st, s, card, moved, reason):
     ev(st, C.EV_DRAW if card >= 0 else C.EV_DRAW_FAIL, s, card, reason)
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def skip_seat(st, s):
     """A1: seat s misses its turn; returns the seat after it."""
     if st.tracing:
@@ -150,7 +150,7 @@ def skip_seat(st, s):
     return next_seat(st, s)
 
 
-@njit(cache=True, forceinline=True)
+@kernel(inline=True)
 def reverse(st):
     """A1: the direction of play flips."""
     st.dir = -st.dir

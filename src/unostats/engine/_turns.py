@@ -6,18 +6,15 @@ or extra numbers (N3), the move ends (U1 call, going out, N4/N5 marks: _scoring)
 in (_jump_ins), and the card's effect decides who acts next (_actions). N6's cover is the same
 seat's next move. docs/engine.md is the specification; engine/referee.py checks traces.
 
-Entry points (called by simulate.py only): ``play_traced`` plays games one by one with every
-event recorded, ``play_batch`` plays chunks of games in parallel. Both play through
-``play_games``, compiled once for both.
+The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
+threads: the function releases the GIL). It is compiled once, for every rule set.
 """
-
-import numpy as np
-from numba import njit, prange
 
 from .. import cards as K
 from .. import codes as C
 from ._actions import effect, has_effect
 from ._cards import draw, draw_turn, first_card_effect, lay_down, new_round, stays_first, top_card
+from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
 from ._layout import RO_LOSER
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
@@ -29,7 +26,7 @@ from ._table import FIRST_BLACK, ev, flush, holds_colour, next_seat, rank_of, st
 from ._uno_call import mistake
 
 
-@njit(cache=True)
+@kernel
 def _play_round(st, opt, p, trace, state):
     """The turns of a round from seat p until a seat wins (``st.winner``) or the turn cap.
     Returns (turns, state)."""
@@ -127,7 +124,7 @@ def _play_round(st, opt, p, trace, state):
     return turns, state
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
                round_seat_out, trace, first_dealer):
     """Play games [game_lo, game_hi) into the outputs (rows from 0).
@@ -200,30 +197,3 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
         if st.tracing:
             flush(st, trace)
     return game_hi - game_lo, r_pos
-
-
-@njit(cache=True)
-def play_traced(states, options, seed, game, game_out, game_seat_out, round_out, round_seat_out,
-                trace, first_dealer):
-    """Game ``game`` with every event recorded in ``trace`` (``states[0].tracing`` is 1)."""
-    return play_games(states[0], options[0], seed, game, game + 1, game_out, game_seat_out,
-                      round_out, round_seat_out, trace, first_dealer)
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch(states, options, seed, chunk_lo, chunk_hi, round_cap, game_out, game_seat_out,
-               round_out, round_seat_out, games_done, rounds_done):
-    """Chunks of games in parallel, chunk c with table ``states[c]``; chunk c writes rounds from
-    row c * round_cap of round_out."""
-    no_trace = np.zeros((1, 4), dtype=np.int64)
-    for c in prange(chunk_lo.shape[0]):
-        lo = chunk_lo[c]
-        hi = chunk_hi[c]
-        g0 = lo - chunk_lo[0]
-        r0 = c * round_cap
-        done, rounds = play_games(states[c], options[0], seed, lo, hi,
-                                  game_out[g0:g0 + hi - lo], game_seat_out[g0:g0 + hi - lo],
-                                  round_out[r0:r0 + round_cap],
-                                  round_seat_out[r0:r0 + round_cap], no_trace, -np.int64(1))
-        games_done[c] = done
-        rounds_done[c] = rounds

@@ -5,16 +5,16 @@ follows a call) and U2 (a rule mistake per turn, by the seat's ``mistake`` proba
 docs/engine.md "UNO".
 """
 
-from numba import njit
 
 from .. import codes as C
 from ._cards import draw
+from ._jit import kernel
 from ._numbers import slap
 from ._rng import uniform
 from ._table import ev, next_seat
 
 
-@njit(cache=True)
+@kernel
 def uno_call(st, opt, p, state):
     """U1: seat p, down to one card, calls UNO (N4: then the UNO slap), or forgets and may be
     caught by the others, asked in playing order from the next seat. Returns the state."""
@@ -40,7 +40,7 @@ def uno_call(st, opt, p, state):
     return state
 
 
-@njit(cache=True)
+@kernel
 def mistake(st, opt, p, state):
     """U2 at the start of p's turn: p makes a mistake with its ``mistake`` probability and
     draws ``mistake_penalty``. Returns the state."""

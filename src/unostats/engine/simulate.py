@@ -23,6 +23,8 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 from __future__ import annotations
 
 import math
+import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -34,6 +36,7 @@ import polars as pl
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, policy_codes
 from ..seats import Seat, resolve_seats
+from . import _cache
 from . import _layout as L
 from . import _turns as T
 
@@ -124,8 +127,8 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
         out = _Outputs(1, max_rounds, inputs.players)
         trace = np.full((capacity, 4), -1, dtype=np.int64)
         tables[0]["tpos"] = 0
-        T.play_traced(tables, inputs.options, np.uint64(seed), game, out.game, out.game_seat,
-                      out.round, out.round_seat, trace, first_dealer)
+        T.play_games(tables[0], inputs.options, np.uint64(seed), game, game + 1, out.game,
+                     out.game_seat, out.round, out.round_seat, trace, first_dealer)
         used = int(tables[0]["tpos"])
         if used < 0:
             raise RuntimeError(f"game {game}: more trace events in one step than the kernel's "
@@ -143,7 +146,7 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
 @dataclass(frozen=True)
 class _KernelInputs:
     players: int
-    options: np.ndarray  # one OPTIONS record
+    options: L.Options
     deck: np.ndarray
     points: np.ndarray
     policy: np.ndarray
@@ -189,11 +192,15 @@ class _KernelInputs:
         return tables
 
 
+_threads = numba.config.NUMBA_NUM_THREADS  # threads that play chunks of games
+
+
 def _set_threads(threads: int | None) -> None:
+    global _threads
     available = numba.config.NUMBA_NUM_THREADS
     if threads is not None and not 1 <= threads <= available:
         raise ValueError(f"threads must be from 1 to {available}, got {threads}")
-    numba.set_num_threads(threads or available)
+    _threads = threads or available
 
 
 class _RoundsEstimate:
@@ -225,7 +232,7 @@ def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
                 estimate: _RoundsEstimate) -> Batch:
     """Play games [lo, hi) in parallel chunks; retry any chunk whose round buffer ran out."""
     games = hi - lo
-    chunk = max(1, min(256, math.ceil(games / (4 * numba.get_num_threads()))))
+    chunk = max(1, min(256, math.ceil(games / (4 * _threads))))
     starts = np.arange(lo, hi, chunk, dtype=np.int64)
     ends = np.minimum(starts + chunk, hi)
     round_cap = int(chunk * estimate.per_game() * 1.5) + 64
@@ -258,9 +265,32 @@ def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
     return _frames(inputs, out.game, out.game_seat, round_rows, seat_rows)
 
 
+_NO_TRACE = np.zeros((1, 4), dtype=np.int64)
+
+
 def _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds) -> None:
-    T.play_batch(inputs.tables(len(starts)), inputs.options, np.uint64(seed), starts, ends,
-                 round_cap, out.game, out.game_seat, out.round, out.round_seat, done, rounds)
+    """Chunk c plays games [starts[c], ends[c]) into rows from c * round_cap of the round
+    outputs. Threads (the kernel releases the GIL) take the next chunk as they finish one, each
+    with a table of its own."""
+    seed = np.uint64(seed)
+    chunks = iter(range(len(starts)))  # shared: each chunk is taken once
+    workers = min(_threads, len(starts))
+    tables = inputs.tables(workers)
+
+    def work(w: int) -> None:
+        for c in chunks:
+            lo, hi = int(starts[c]), int(ends[c])
+            g0, r0 = lo - int(starts[0]), c * round_cap
+            done[c], rounds[c] = T.play_games(
+                tables[w], inputs.options, seed, lo, hi, out.game[g0:g0 + hi - lo],
+                out.game_seat[g0:g0 + hi - lo], out.round[r0:r0 + round_cap],
+                out.round_seat[r0:r0 + round_cap], _NO_TRACE, -1)
+
+    if workers == 1:
+        work(0)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(work, range(workers)))
 
 
 _ROUND_ENDS = pl.Enum(list(codes.ROUND_END_NAMES))
@@ -322,3 +352,16 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
                                   dtype=pl.Int8).replace(0, None),
     })
     return Batch(games, game_seats, rounds, round_seats)
+
+
+def ensure_compiled() -> float | None:
+    """Compile the engine now if this version has no cached machine code yet (one small game
+    compiles every kernel), and remember how long it took. Returns the seconds it took, or None
+    when the cache was warm."""
+    if _cache.is_warm():
+        return None
+    start = time.perf_counter()
+    trace_game(rules=RuleSet.from_mapping({}), players=2, seats=Seat(), seed=0, game=0)
+    seconds = time.perf_counter() - start
+    _cache.record_compile_time(seconds)
+    return seconds

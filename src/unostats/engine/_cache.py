@@ -1,0 +1,81 @@
+"""Where the compiled engine is cached, keyed on everything it is compiled from.
+
+Numba's own cache checks only the source file of each function it compiled, so an edited
+constant in codes.py or a helper in another family file would leave stale machine code running.
+Here the cache directory's name carries a hash of every source the kernels are built from (the
+engine's modules and the leaf modules whose constants they freeze: cards, codes, rules) and of
+the Python and Numba versions: change any of them and the engine compiles afresh.
+
+The base directory is ``$UNOSTATS_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else the user's cache
+folder (``$XDG_CACHE_HOME/unostats``, by default ``~/.cache/unostats``). Plain Python: importing
+this module compiles nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import numba
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # src/unostats
+_LEAVES = ("cards.py", "codes.py", "rules.py")
+_COMPILE_TIME_FILE = "compile_seconds"
+DEFAULT_COMPILE_ESTIMATE_S = 20.0
+
+
+def sources(package: Path = _PACKAGE) -> list[Path]:
+    """The files the compiled engine depends on, in a fixed order."""
+    engine = sorted((package / "engine").glob("_*.py"))
+    return engine + [package / name for name in _LEAVES]
+
+
+def key(package: Path = _PACKAGE) -> str:
+    """A hash of the engine's sources and of the Python and Numba versions."""
+    h = hashlib.sha256(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
+    for path in sources(package):
+        h.update(path.relative_to(package).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def base_dir() -> Path:
+    for var in ("UNOSTATS_CACHE_DIR", "NUMBA_CACHE_DIR"):
+        if os.environ.get(var):
+            return Path(os.environ[var])
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "unostats"
+
+
+def cache_dir() -> Path:
+    """This engine's cache directory: ``engine-<key>`` under the base directory."""
+    return base_dir() / f"engine-{key()}"
+
+
+def is_warm() -> bool:
+    """Has this engine been compiled and cached? (Its entry point's index file exists.)"""
+    return any(cache_dir().rglob("_turns.play_games-*.nbi"))
+
+
+def compile_estimate() -> float:
+    """Seconds a cold compile took last time on this machine (any engine version), else the
+    default."""
+    times = []
+    for f in base_dir().glob(f"engine-*/{_COMPILE_TIME_FILE}"):
+        try:
+            times.append((f.stat().st_mtime, float(f.read_text())))
+        except (OSError, ValueError):
+            continue
+    return max(times)[1] if times else DEFAULT_COMPILE_ESTIMATE_S
+
+
+def record_compile_time(seconds: float) -> None:
+    """Remember how long this engine's cold compile took (for the next estimate)."""
+    try:
+        d = cache_dir()
+        d.mkdir(parents=True, exist_ok=True)
+        (d / _COMPILE_TIME_FILE).write_text(f"{seconds:.1f}\n")
+    except OSError:
+        pass  # a read-only cache folder only costs the estimate
