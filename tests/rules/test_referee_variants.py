@@ -10,13 +10,22 @@ from __future__ import annotations
 import re
 
 import pytest
-from referee_helpers import broken, builder, numbers, the_round, with_rules
 from test_referee import piles_run_dry
-from trace_builder import card, changed, deleted, find, inserted
+from traces import (
+    broken,
+    builder,
+    card,
+    changed,
+    deleted,
+    find,
+    inserted,
+    numbers,
+    the_round,
+    with_rules,
+)
 
 from unostats import codes
 from unostats.engine.referee import check_trace, format_trace
-
 
 # --- S2 first_card: extreme ------------------------------------------------------------------
 

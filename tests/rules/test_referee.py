@@ -9,8 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from referee_helpers import broken
-from trace_builder import ONE_OF_EACH, TraceBuilder, card, changed, deleted, find, inserted
+from traces import ONE_OF_EACH, TraceBuilder, broken, card, changed, deleted, find, inserted
 
 from unostats import codes
 from unostats.engine.referee import (

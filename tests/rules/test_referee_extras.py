@@ -12,30 +12,25 @@ import dataclasses
 import re
 
 import pytest
-from referee_helpers import broken, builder, numbers, the_round, with_rules
-from trace_builder import (
+from traces import (
     ONE_OF_EACH,
     TraceBuilder,
+    broken,
+    builder,
     card,
     changed,
     deleted,
     find,
     inserted,
+    numbers,
+    one_turn,
+    the_round,
     with_policies,
+    with_rules,
 )
 
 from unostats import cards, codes
 from unostats.engine.referee import RefereeError, check_trace, format_trace
-
-# One round only, whatever the scores (a capped round ends it at once with max_turns).
-ONE_ROUND = {"uno_penalty": 0, "max_rounds": 1, "target_score": 10_000}
-
-
-def one_turn(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
-    """A round capped after its first turn (max_turns 1): enough to check an effect's result."""
-    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
-                        **{**ONE_ROUND, "max_turns": 1, **rules})
-
 
 # --- N1 seven_zero ---------------------------------------------------------------------------
 

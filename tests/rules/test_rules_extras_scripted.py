@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from scripted import (
+from cases import (
     BASE_RULES,
     deck_order,
     draws,
@@ -31,7 +31,7 @@ from scripted import (
     scores,
     seat_all,
 )
-from trace_builder import rule_set
+from traces import rule_set
 
 from unostats import cards, codes
 from unostats import rules as rules_mod

@@ -11,10 +11,9 @@ The expected events were checked against the referee by building each game by ha
 from __future__ import annotations
 
 import pytest
-from scripted import draws, play, racer, scores, seat
+from cases import draws, play, racer, scores, seat
 
 from unostats import cards, codes
-
 
 # ---------------------------------------------------------------- S2 first_card: extreme
 
@@ -907,7 +906,7 @@ def _escapes(game) -> list[tuple[int, str, int]]:
 @pytest.mark.parametrize(("escape", "willing", "expected"), [
     # Seat 2 escapes with the identical Skip, out of turn; the skip moves on to seat 0.
     pytest.param(True, 1.0, [
-        ("jump_in", 2, "R-skip"), ("skip", 0),
+        ("jump_in", 2, "R-skip", "escape"), ("skip", 0),
         ("turn", 1), ("draw", 1, "Y9", "normal"), ("pass", 1),
         ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
         ("turn", 0), ("play", 0, "R3"),
@@ -939,7 +938,7 @@ def test_skip_escape_two_players_the_skip_moves_on_to_the_player():  # A8
         ("flip", "R5"),
         ("turn", 1), ("play", 1, "R-skip"),
         # Seat 0 escapes; the seat after it is seat 1, which played the Skip: it is skipped.
-        ("jump_in", 0, "R-skip"), ("skip", 1),
+        ("jump_in", 0, "R-skip", "escape"), ("skip", 1),
         ("turn", 0), ("play", 0, "R3"),
     ])
     assert game.ending() == [("round_end", 0, "win", 1), *scores((0, 1), (1, 0))]
@@ -949,9 +948,10 @@ def test_skip_escape_two_players_the_skip_moves_on_to_the_player():  # A8
 @pytest.mark.parametrize(("stack", "expected"), [
     # Seat 0's Skip skips 2 (A7); seat 1 escapes the first of them and the skip moves on to
     # seats 2 and 0: seat 1 plays next.
-    pytest.param(True, [("jump_in", 1, "Y-skip"), ("skip", 2), ("skip", 0), ("turn", 1)],
-                 id="stack_skip"),
-    pytest.param(False, [("jump_in", 1, "Y-skip"), ("skip", 2), ("turn", 0)], id="no-stack_skip"),
+    pytest.param(True, [("jump_in", 1, "Y-skip", "escape"), ("skip", 2), ("skip", 0),
+                        ("turn", 1)], id="stack_skip"),
+    pytest.param(False, [("jump_in", 1, "Y-skip", "escape"), ("skip", 2), ("turn", 0)],
+                 id="no-stack_skip"),
 ])
 def test_skip_escape_from_a_skip_run(stack, expected):  # A8, A7
     hands = {1: ["R-skip", "Y-skip", "B1"], 2: ["Y1", "Y2", "Y3"], 0: ["Y-skip", "G4", "G5"]}

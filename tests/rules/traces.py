@@ -1,8 +1,11 @@
-"""Write game traces by hand for the referee tests, and damage them on purpose.
+"""Game traces written by hand for the referee tests, damaged on purpose, and the checks on them.
 
 ``TraceBuilder`` only records events (it knows no rules, so a test's expectations stay written out
 in the test); cards and colours are given by name: "R5", "Y-skip", "G+2", "B-reverse", "wild",
-"+4"; "red", "yellow", "green", "blue".
+"+4"; "red", "yellow", "green", "blue". ``builder`` and ``one_turn`` start short games; ``find``,
+``changed``, ``deleted``, ``inserted``, ``with_rules`` and ``with_policies`` damage a legal trace;
+``broken`` asserts the referee rejects it, naming the problem; ``the_round`` and ``numbers`` read
+what the referee computed.
 """
 
 from __future__ import annotations
@@ -10,21 +13,19 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
+from cases import card
 
 from unostats import cards, codes
+from unostats.engine.referee import RefereeError, check_trace
 from unostats.engine.simulate import Trace
 from unostats.rules import RULES_BY_KEY, RuleSet
 
-CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
 REASONS = {name: code for code, name in enumerate(codes.DRAW_REASON_NAMES)}
 
 # A 54-card deck with one card of every standard type (numbers 0-9, actions, wild, +4).
 ONE_OF_EACH = {"zero": 1, "numbers": 1, "skip": 1, "reverse": 1, "draw_two": 1,
                "wild": 1, "wild_draw_four": 1}
-
-
-def card(name: str) -> int:
-    return CARD_IDS[name]
 
 
 def rule_set(**rules) -> RuleSet:
@@ -224,3 +225,50 @@ def inserted(trace: Trace, index: int, kind: int, seat: int = -1, a: int = -1,
     rows = trace.events.tolist()
     rows.insert(index, [kind, seat, a, b])
     return with_events(trace, rows)
+
+
+# Checking with the referee.
+
+
+def broken(trace: Trace, match: str) -> RefereeError:
+    """The referee must reject ``trace`` with a message matching ``match``."""
+    with pytest.raises(RefereeError, match=match) as caught:
+        check_trace(trace)
+    return caught.value
+
+
+def the_round(trace: Trace):
+    """The one round the referee computes for a one-round trace."""
+    (r,) = check_trace(trace).rounds
+    return r
+
+
+def numbers(r, *names: str) -> tuple:
+    return tuple(getattr(r, name) for name in names)
+
+
+def with_rules(trace: Trace, **values) -> Trace:
+    """The trace with some rules switched (not validated: the referee must refuse bad pairs)."""
+    rules = RuleSet(values={**trace.rules.values, **values}, deck=trace.rules.deck)
+    return dataclasses.replace(trace, rules=rules)
+
+
+# Short games.
+
+# The first round decides the game.
+GAME = {"uno_penalty": 0, "target_score": 1}
+# One round only, whatever the scores (a capped round ends it at once with max_turns).
+ONE_ROUND = {"uno_penalty": 0, "max_rounds": 1, "target_score": 10_000}
+
+
+def builder(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
+    """A game decided by its first round, on ONE_OF_EACH with ``deck``'s counts on top."""
+    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
+                        **{**GAME, **rules})
+
+
+def one_turn(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
+    """A round capped after its first turn (max_turns 1): enough to check an effect's result."""
+    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
+                        **{**ONE_ROUND, "max_turns": 1, **rules})
+

@@ -10,7 +10,7 @@ be covered by scripted tests.
 from __future__ import annotations
 
 import pytest
-from scripted import draws, play, run, scores, seat, small_deck
+from cases import draws, play, run, scores, seat, small_deck
 
 from unostats import rules as rules_mod
 from unostats.rules import RuleError, RuleSet
