@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_referee import piles_run_dry
 from traces import (
     broken,
     builder,
@@ -28,49 +27,6 @@ from unostats import codes
 from unostats.engine.referee import check_trace, format_trace
 
 # --- S2 first_card: extreme ------------------------------------------------------------------
-
-
-def extreme_black_first_card(first_card: str):
-    """The black first card stays: seat 1 draws 4 and is skipped, the dealer names yellow."""
-    b = builder(3, 2, first_card="extreme")
-    b.round_start(0).deal(0, {1: ["R1", "R5"], 2: ["Y1", "Y2"], 0: ["Y7", "G8"]})
-    b.flip(first_card).draw(1, "B1", "B2", "B3", "B4", reason="draw_four").skip(1)
-    b.colour(0, "yellow")
-    b.turn_play(2, "Y1").turn_play(0, "Y7")
-    b.turn(1).draw(1, "B9").pass_(1)
-    b.turn_play(2, "Y2")
-    b.round_won(2, 33).scores((8, 0), (25, 0), (0, 33)).game_won(2)
-    return b.build()
-
-
-@pytest.mark.parametrize("first_card", ["wild", "+4"])
-def test_extreme_black_first_card(first_card):
-    trace = extreme_black_first_card(first_card)
-    r = the_round(trace)
-    assert numbers(r, "first_seat", "winner_position", "turns", "penalty_cards", "skips") == (
-        2, 0, 4, 4, 1)
-    broken(deleted(trace, find(trace, codes.EV_DRAW, seat=1, nth=3)),
-           r"expected draw by seat 1 \(draw_four, card 4 of 4\)")
-    broken(deleted(trace, find(trace, codes.EV_SKIP)), "expected skip of seat 1")
-    broken(changed(trace, find(trace, codes.EV_COLOUR), seat=1),
-           "expected colour named by the dealer, seat 0")
-    broken(changed(trace, find(trace, codes.EV_COLOUR), a=4),
-           "the dealer must name one of the four colours")
-
-
-def test_extreme_dealer_colour_is_any_colour():
-    """Red is as good a random colour as yellow: the trace then fails only at the Y1 play."""
-    trace = extreme_black_first_card("wild")
-    err = broken(changed(trace, find(trace, codes.EV_COLOUR), a=0), "illegal play: Y1")
-    assert err.index == find(trace, codes.EV_PLAY, seat=2)
-
-
-def test_extreme_first_card_stays():
-    trace = extreme_black_first_card("+4")
-    at = find(trace, codes.EV_FLIP) + 1
-    broken(inserted(trace, at, codes.EV_FLIP_RETURN, a=card("+4")),
-           r"\+4 must stay: it is an acceptable first card")
-    broken(with_rules(trace, first_card="official"), r"expected flip_return of \+4")
 
 
 # --- P3 wild: no_matching_colour, P4 challenge -----------------------------------------------
@@ -176,70 +132,6 @@ def test_innocent_draw_four_challenger_is_skipped():
 
 
 # --- P5 draw ---------------------------------------------------------------------------------
-
-
-def drawing(draw: str, drawn: list[str], then_play: str | None):
-    """2 players: seat 0 cannot play Y1 on R5 and draws; seat 1 then wins with R3."""
-    b = builder(2, 1, draw=draw)
-    b.round_start(1).deal(1, {0: ["Y1"], 1: ["R3"]}).flip("R5")
-    b.turn(0).draw(0, *drawn)
-    if then_play:
-        b.play(0, then_play)
-    else:
-        b.pass_(0)
-    b.turn_play(1, "R3")
-    points = 1 + sum(int(name[1]) for name in drawn if name != then_play)
-    b.round_won(1, points).scores((points, 0), (0, points)).game_won(1)
-    return b.build()
-
-
-@pytest.mark.parametrize("draw, drawn, then_play", [
-    ("one_then_pass", ["R6"], None),
-    ("two", ["B7", "R6"], "R6"),
-    ("two", ["B7", "G8"], None),
-    ("until_playable", ["B7", "G8", "R6"], "R6"),
-])
-def test_drawing_variants(draw, drawn, then_play):
-    r = the_round(drawing(draw, drawn, then_play))
-    assert numbers(r, "normal_draws", "cards_played", "turns") == (
-        len(drawn), 2 if then_play else 1, 2)
-
-
-def test_one_then_pass_never_plays_the_drawn_card():
-    trace = drawing("one_then_pass", ["R6"], None)
-    broken(changed(trace, find(trace, codes.EV_PASS), kind=codes.EV_PLAY, a=card("R6")),
-           r"expected pass of seat 0 \(draw: one_then_pass passes even with a playable card\)")
-
-
-def test_draw_two_draws_two():
-    trace = drawing("two", ["B7", "R6"], "R6")
-    broken(deleted(trace, find(trace, codes.EV_DRAW)), r"card 2 of 2")
-    broken(changed(trace, find(trace, codes.EV_PLAY, seat=0), kind=codes.EV_PASS, a=-1),
-           r"expected play by seat 0 of a drawn playable card \(R6\)")
-    broken(changed(trace, find(trace, codes.EV_PLAY, seat=0), a=card("B7")),
-           r"expected play by seat 0 of a drawn playable card \(R6\)")
-
-
-def test_draw_two_plays_a_drawn_card_only():
-    trace = drawing("two", ["B7", "G8"], None)
-    broken(changed(trace, find(trace, codes.EV_PASS), kind=codes.EV_PLAY, a=card("Y1")),
-           "expected pass of seat 0")
-
-
-def test_until_playable_draws_until_a_playable_card():
-    trace = drawing("until_playable", ["B7", "G8", "R6"], "R6")
-    at = find(trace, codes.EV_DRAW, a=card("R6"))
-    broken(changed(trace, at, kind=codes.EV_PASS, a=-1, b=-1),
-           r"expected draw by seat 0 \(normal, card 3, until a playable one comes\)")
-    broken(inserted(trace, at + 1, codes.EV_DRAW, 0, card("B9"), codes.DRAW_NORMAL),
-           "expected play of R6 by seat 0: the drawn card is playable")
-
-
-@pytest.mark.parametrize("draw", ["one_then_pass", "two", "until_playable"])
-def test_every_draw_rule_passes_after_a_draw_fail(draw):
-    """Both piles are empty in seat 1's third turn: it passes under every draw rule."""
-    r = the_round(with_rules(piles_run_dry(), draw=draw))
-    assert numbers(r, "turns", "normal_draws") == (5, 0)
 
 
 # --- P7 colour_cycle -------------------------------------------------------------------------

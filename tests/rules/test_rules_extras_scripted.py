@@ -650,13 +650,3 @@ def test_zero_slap_the_slowest_is_any_other_seat_by_reaction():
                                 ("slap", 2, 1, "zero")]
 
 
-def test_deck_counts_are_validated():  # D6
-    with pytest.raises(rules_mod.RuleError, match="deck.zero"):
-        rules_mod.RuleSet.from_mapping({"deck": {"zero": -1}})
-    with pytest.raises(rules_mod.RuleError, match="deck.wilds: unknown card kind"):
-        rules_mod.RuleSet.from_mapping({"deck": {"wilds": 4}})
-    small = rules_mod.RuleSet.from_mapping({"deck": {"zero": 0, "numbers": 1, "skip": 0,
-                                                     "reverse": 0, "draw_two": 0, "wild": 0,
-                                                     "wild_draw_four": 0}})
-    assert small.check_players(5) is None  # 36 cards: 5 x 7 + 1
-    assert "too few to deal" in small.check_players(6)

@@ -17,49 +17,6 @@ from unostats import cards, codes
 
 # ---------------------------------------------------------------- S2 first_card: extreme
 
-# The first player (seat 1) holds only green; seat 2 holds a 1 and the dealer a 2 of every colour,
-# so whatever colour is named, each of them plays the one card of that colour.
-FIRST_CARD_HANDS = {1: ["G3", "G4", "G6", "G7"], 2: ["R1", "Y1", "G1", "B1"],
-                    0: ["R2", "Y2", "G2", "B2"]}
-FIRST_CARD_DRAWS = ["Y9", "Y8", "B9", "B8", "R9", "R8", "R7", "R6", "R4", "R3", "Y7", "Y6", "Y5",
-                    "Y4", "Y3", "B7", "B6", "B5", "B4", "B3"]
-
-
-@pytest.mark.parametrize("first", ["wild", "+4"])
-def test_first_card_extreme_black_card_first_player_draws_four_and_dealer_names_colour(first):
-    game = play(3, FIRST_CARD_HANDS, first, FIRST_CARD_DRAWS, first_card="extreme")
-    table = game.table()
-    # The black card stays (even a +4): seat 1 draws 4 and is skipped, without a turn.
-    assert table[:6] == [("flip", first), *draws(1, ["Y9", "Y8", "B9", "B8"], "draw_four"),
-                         ("skip", 1)]
-    # The dealer names a colour at random: any of the four.
-    kind, named_by, colour = table[6]
-    assert (kind, named_by) == ("colour", 0) and colour in cards.COLOURS
-    # Play then follows that colour: seat 2 plays its 1, the dealer its 2 of the named colour.
-    letter = "RYGB"[cards.COLOURS.index(colour)]
-    assert table[7:11] == [("turn", 2), ("play", 2, f"{letter}1"),
-                           ("turn", 0), ("play", 0, f"{letter}2")]
-    rnd = game.result.rounds[0]
-    assert (rnd.first_seat, rnd.skips, rnd.penalty_cards) == (2, 1, 4)
-
-
-def test_first_card_official_same_deal_first_player_names_the_colour_of_a_wild():  # S2 switch
-    game = play(3, FIRST_CARD_HANDS, "wild", FIRST_CARD_DRAWS, first_card="official")
-    game.expect([
-        ("flip", "wild"), ("colour", 1, "green"),
-        ("turn", 1), ("play", 1, "G3"),
-        ("turn", 2), ("play", 2, "G1"),
-        ("turn", 0), ("play", 0, "G2"),
-        ("turn", 1), ("play", 1, "G4"),
-        ("turn", 2), ("draw", 2, "Y9", "normal"), ("pass", 2),
-        ("turn", 0), ("draw", 0, "Y8", "normal"), ("pass", 0),
-        ("turn", 1), ("play", 1, "G6"),
-        ("turn", 2), ("draw", 2, "B9", "normal"), ("pass", 2),
-        ("turn", 0), ("draw", 0, "B8", "normal"), ("pass", 0),
-        ("turn", 1), ("play", 1, "G7"),
-    ])
-    assert game.ending() == [("round_end", 1, "win", 43), *scores((22, 0), (0, 43), (21, 0))]
-
 
 # ---------------------------------------------------------------- P3 wild: no_matching_colour
 
@@ -216,87 +173,6 @@ def test_challenge_innocent_challenger_draws(black, challenge, count):  # P4, P2
 
 
 # ---------------------------------------------------------------- P5 draw
-
-DRAW_HANDS = {1: ["Y7"], 0: ["G3"]}
-
-
-@pytest.mark.parametrize(("rule", "expected", "ending"), [
-    pytest.param("one_may_play", [
-        ("turn", 1), ("draw", 1, "R3", "normal"), ("play", 1, "R3"),
-        ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 7), *scores((0, 7), (7, 0))], id="one_may_play"),
-    pytest.param("one_then_pass", [
-        ("turn", 1), ("draw", 1, "R3", "normal"), ("pass", 1),  # playable, kept
-        ("turn", 0), ("draw", 0, "G5", "normal"), ("pass", 0),  # playable, kept
-        ("turn", 1), ("play", 1, "R3"),
-        ("turn", 0), ("play", 0, "G3"),
-        ("turn", 1), ("draw", 1, "G7", "normal"), ("pass", 1),
-        ("turn", 0), ("play", 0, "G5"),
-    ], [("round_end", 0, "win", 14), *scores((0, 14), (14, 0))], id="one_then_pass"),
-])
-def test_draw_one_then_pass_keeps_a_playable_drawn_card(rule, expected, ending):  # P5
-    game = play(2, DRAW_HANDS, "R5", ["R3", "G5", "G7"], draw=rule)
-    game.expect([("flip", "R5"), *expected])
-    assert game.ending() == ending
-
-
-@pytest.mark.parametrize(("rule", "expected", "ending"), [
-    pytest.param("one_may_play", [
-        ("turn", 1), ("draw", 1, "B9", "normal"), ("pass", 1),
-        ("turn", 0), ("draw", 0, "R3", "normal"), ("play", 0, "R3"),
-        ("turn", 1), ("draw", 1, "B8", "normal"), ("pass", 1),
-        ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 24), *scores((0, 24), (24, 0))], id="one_may_play"),
-    # The second of the two drawn cards is the playable one.
-    pytest.param("two", [
-        ("turn", 1), ("draw", 1, "B9", "normal"), ("draw", 1, "R3", "normal"), ("play", 1, "R3"),
-        ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 16), *scores((0, 16), (16, 0))], id="two"),
-])
-def test_draw_two_plays_the_playable_one_of_the_two(rule, expected, ending):  # P5
-    game = play(2, DRAW_HANDS, "R5", ["B9", "R3", "B8"], draw=rule)
-    game.expect([("flip", "R5"), *expected])
-    assert game.ending() == ending
-
-
-def test_draw_two_passes_when_neither_is_playable_and_the_policy_picks_among_two():  # P5
-    game = play(2, DRAW_HANDS, "R5", ["B9", "B8", "G5", "R3", "Y1", "Y2", "Y4", "Y6"],
-                draw="two")
-    game.expect([
-        ("flip", "R5"),
-        ("turn", 1), *draws(1, ["B9", "B8"], "normal"), ("pass", 1),
-        # Both drawn cards are playable on R5: first_legal plays the lower card id.
-        ("turn", 0), *draws(0, ["G5", "R3"], "normal"), ("play", 0, "R3"),
-        ("turn", 1), *draws(1, ["Y1", "Y2"], "normal"), ("pass", 1),
-        ("turn", 0), ("play", 0, "G3"),
-        ("turn", 1), *draws(1, ["Y4", "Y6"], "normal"), ("pass", 1),
-        ("turn", 0), ("play", 0, "G5"),
-    ])
-    assert game.ending() == [("round_end", 0, "win", 37), *scores((0, 37), (37, 0))]
-    assert game.result.rounds[0].normal_draws == 8
-
-
-@pytest.mark.parametrize(("rule", "expected", "ending"), [
-    pytest.param("one_may_play", [
-        ("turn", 1), ("draw", 1, "B9", "normal"), ("pass", 1),
-        ("turn", 0), ("draw", 0, "B8", "normal"), ("pass", 0),
-        ("turn", 1), ("draw", 1, "Y1", "normal"), ("pass", 1),
-        ("turn", 0), ("draw", 0, "R3", "normal"), ("play", 0, "R3"),
-        ("turn", 1), ("draw", 1, "B2", "normal"), ("pass", 1),
-        ("turn", 0), ("play", 0, "G3"),
-        ("turn", 1), ("draw", 1, "B3", "normal"), ("play", 1, "B3"),
-        ("turn", 0), ("play", 0, "B8"),
-    ], [("round_end", 0, "win", 19), *scores((0, 19), (19, 0))], id="one_may_play"),
-    # Three unplayable cards come first, then R3, which is played at once.
-    pytest.param("until_playable", [
-        ("turn", 1), *draws(1, ["B9", "B8", "Y1", "R3"], "normal"), ("play", 1, "R3"),
-        ("turn", 0), ("play", 0, "G3"),
-    ], [("round_end", 0, "win", 25), *scores((0, 25), (25, 0))], id="until_playable"),
-])
-def test_draw_until_playable_draws_past_unplayable_cards(rule, expected, ending):  # P5
-    game = play(2, DRAW_HANDS, "R5", ["B9", "B8", "Y1", "R3", "B2", "B3"], draw=rule)
-    game.expect([("flip", "R5"), *expected])
-    assert game.ending() == ending
 
 
 # ---------------------------------------------------------------- P7 colour_cycle
