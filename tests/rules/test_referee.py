@@ -261,24 +261,6 @@ def test_uno_miss_caught_by_the_player_itself():
            "the catching seat must be another seat")
 
 
-def test_wrong_colour_choice():
-    trace = action_cards()
-    at = find(trace, codes.EV_COLOUR, seat=1)
-    broken(changed(trace, at, a=3), "must name green")
-
-
-def test_colour_must_follow_a_black_card():
-    trace = action_cards()
-    broken(deleted(trace, find(trace, codes.EV_COLOUR, seat=1)),
-           "expected colour named by seat 1 after wild")
-
-
-def test_colour_after_a_coloured_card():
-    trace = quick_win()
-    at = find(trace, codes.EV_TURN, nth=1)
-    broken(inserted(trace, at, codes.EV_COLOUR, 1, 0), "expected turn of seat 0")
-
-
 def test_wrong_direction():
     trace = action_cards()
     broken(changed(trace, find(trace, codes.EV_DIRECTION), a=1), "expected direction -1")

@@ -157,19 +157,6 @@ def test_five_swap_least_useful_card():
     broken(with_rules(trace, five_swap=False), "expected turn of seat 1")
 
 
-def test_least_useful_by_class_then_points():
-    """Numbers before coloured actions before black cards; the most points; the lowest id."""
-    b = builder(2, 4, five_swap=True)
-    b.round_start(1).deal(1, {0: ["R5", "R-skip", "wild", "G-reverse"],
-                              1: ["Y1", "Y-skip", "+4", "B2"]}).flip("R3")
-    b.turn_play(0, "R5").give(0, "R-skip", 1).give(1, "B2", 0)
-    b.round_capped().scores((72, 0), (91, 0)).game_capped()
-    trace = with_policies(b.build(), "save_actions", "wild_last")
-    trace = with_rules(trace, max_turns=1, max_rounds=1, target_score=10_000)
-    r = the_round(trace)
-    assert r.card_swaps == 1 and r.cards_left == (3, 4)
-
-
 # --- N4 zero_slap, uno_slap -------------------------------------------------------------------
 
 

@@ -145,27 +145,6 @@ def test_one_may_play_a_drawn_wild_draw_four_is_played():  # P5, P2
 # ---------------------------------------------------------------- P7: colour choice
 
 
-@pytest.mark.parametrize(("hand", "top", "colour"), [
-    (["Y1", "G2", "G3", "B4"], "R9", "green"),  # the colour held most
-    (["R1", "R2", "B3", "B4", "B5"], "Y9", "blue"),
-    (["Y1", "B2", "B3", "Y4"], "R9", "yellow"),  # tie yellow/blue: the lower index
-    (["R1", "B2"], "Y9", "red"),  # tie red/blue
-    (["B1", "G2"], "R9", "green"),  # tie green/blue
-])
-def test_colour_named_is_the_colour_held_most_after_playing(hand, top, colour):  # P7
-    # Only the wild matches the top card, so seat 1 plays it and names a colour.
-    filler = ["G8", "G8", "B8", "B8", "Y8", "Y8"][:len(hand) + 1]
-    game = play(2, {1: ["wild", *hand], 0: filler}, top)
-    game.expect([("flip", top), ("turn", 1), ("play", 1, "wild"), ("colour", 1, colour)],
-                prefix=True)
-
-
-def test_colour_named_with_an_empty_hand_is_red():  # P7 (tie of zeros), R1
-    game = play(2, {1: ["wild"], 0: ["Y8"]}, "B9")
-    game.expect([("flip", "B9"), ("turn", 1), ("play", 1, "wild"), ("colour", 1, "red")])
-    assert game.ending() == [("round_end", 1, "win", 8), *scores((8, 0), (0, 8))]
-
-
 # ---------------------------------------------------------------- A1: action cards
 
 
