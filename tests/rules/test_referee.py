@@ -38,30 +38,6 @@ from unostats.rules import RuleSet
 # --- Legal games -----------------------------------------------------------------------------
 
 
-def draw_fours():
-    """3 players: an innocent +4 challenged, an unchallenged +4, a drawn card played."""
-    b = TraceBuilder(3, hand_size=2, uno_penalty=0, target_score=1,
-                     deck={**ONE_OF_EACH, "wild_draw_four": 2})
-    b.round_start(2).deal(2, {0: ["+4", "Y1"], 1: ["B5", "B6"], 2: ["+4", "G1"]}).flip("R5")
-    b.turn_play(0, "+4", "yellow").challenge(1, 0, guilty=False)
-    b.draw(1, "B1", "B2", "B3", "B4", "B7", "B8", reason="challenge").skip(1)
-    b.turn_play(2, "+4", "green").draw(0, "R1", "R2", "R3", "R4", reason="draw_four").skip(0)
-    b.turn(1).draw(1, "G9").play(1, "G9")
-    b.turn_play(2, "G1")
-    b.round_won(2, 47).scores((11, 0), (36, 0), (0, 47)).game_won(2)
-    return b.build()
-
-
-def free_draw_four():
-    b = TraceBuilder(2, hand_size=2, uno_penalty=0, target_score=1, wild_draw_four="free",
-                     deck=ONE_OF_EACH)
-    b.round_start(0).deal(0, {1: ["+4", "R1"], 0: ["Y1", "Y2"]}).flip("R5")
-    b.turn_play(1, "+4", "red").draw(0, "B1", "B2", "B3", "B4", reason="draw_four").skip(0)
-    b.turn_play(1, "R1")
-    b.round_won(1, 13).scores((13, 0), (0, 13)).game_won(1)
-    return b.build()
-
-
 def last_card(name: str, colour: str | None, reason: str, drawn: list[str], points: int):
     """Seat 1 goes out with ``name``; seat 0 draws the final penalty."""
     b = TraceBuilder(2, hand_size=1, target_score=1, deck=ONE_OF_EACH)
@@ -71,24 +47,7 @@ def last_card(name: str, colour: str | None, reason: str, drawn: list[str], poin
     return b.build()
 
 
-def uno_penalty_before_challenge():
-    """Seat 0 plays an honest +4, is caught missing UNO and draws two red cards (red was the
-    colour before the +4): the challenge is still innocent, judged on the hand at the play."""
-    b = TraceBuilder(3, hand_size=2, uno_penalty=2, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(2).deal(2, {0: ["+4", "Y1"], 1: ["B5", "B6"], 2: ["Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "+4", "yellow").uno_miss(0, caught_by=2).draw(0, "R1", "R2", reason="uno")
-    b.challenge(1, 0, guilty=False)
-    b.draw(1, "B3", "B4", "B7", "B8", "B9", "G7", reason="challenge").skip(1)
-    b.turn_play(2, "Y2").uno_call(2)
-    b.turn_play(0, "Y1")
-    b.turn(1).draw(1, "G9").pass_(1)
-    b.turn_play(2, "Y3")
-    b.round_won(2, 61).scores((3, 0), (58, 0), (0, 61)).game_won(2)
-    return b.build()
-
-
-LEGAL_GAMES = [quick_win, action_cards, capped_round_then_win, draw_fours, free_draw_four,
-               uno_penalty_before_challenge]
+LEGAL_GAMES = [quick_win, action_cards, capped_round_then_win]
 
 
 @pytest.mark.parametrize("game", LEGAL_GAMES, ids=lambda g: g.__name__)
@@ -130,12 +89,6 @@ def test_capped_round_and_capped_game():
     assert (result.winner_seat, result.ended_by, result.final_scores) == (None, "cap", (8, 0))
 
 
-def test_draw_four_counters():
-    (r,) = check_trace(draw_fours()).rounds
-    assert (r.challenges, r.challenges_won, r.penalty_cards, r.normal_draws) == (1, 0, 10, 1)
-    assert r.winner_position == 2
-
-
 @pytest.mark.parametrize("name, colour, reason, drawn, points", [
     ("R+2", None, "draw_two", ["B1", "B2"], 4),
     ("+4", "red", "draw_four", ["B1", "B2", "B3", "B4"], 11),
@@ -164,79 +117,6 @@ def test_wrong_seat_takes_a_turn():
     broken(changed(trace, find(trace, codes.EV_TURN, nth=1), seat=1), "expected turn of seat 0")
 
 
-def test_missed_skip():
-    trace = action_cards()
-    broken(deleted(trace, find(trace, codes.EV_SKIP, seat=2)),
-           r"expected skip of seat 2 \(R\+2 played by seat 0\)")
-
-
-def test_draw_two_penalty_too_short():
-    trace = action_cards()
-    broken(deleted(trace, find(trace, codes.EV_DRAW, seat=2)),
-           r"expected draw by seat 2 \(draw_two, card 2 of 2\)")
-
-
-def test_draw_two_penalty_too_long():
-    trace = action_cards()
-    at = find(trace, codes.EV_SKIP, seat=2)
-    broken(inserted(trace, at, codes.EV_DRAW, 2, card("B1"), codes.DRAW_DRAW_TWO),
-           "expected skip of seat 2")
-
-
-def test_wrong_draw_reason():
-    trace = action_cards()
-    broken(changed(trace, find(trace, codes.EV_DRAW, seat=2), b=codes.DRAW_DRAW_FOUR),
-           "expected draw reason draw_two")
-
-
-def test_wrong_guilty_flag_on_a_bluff():
-    trace = action_cards()
-    broken(changed(trace, find(trace, codes.EV_CHALLENGE), b=0),
-           "guilty flag b = 0, expected 1: seat 0 held green card")
-
-
-def test_wrong_guilty_flag_on_an_honest_draw_four():
-    trace = draw_fours()
-    broken(changed(trace, find(trace, codes.EV_CHALLENGE), b=1),
-           "guilty flag b = 1, expected 0: seat 0 held no red card")
-
-
-def test_guilt_ignores_cards_drawn_after_the_play():
-    trace = uno_penalty_before_challenge()
-    broken(changed(trace, find(trace, codes.EV_CHALLENGE), b=1),
-           "expected 0: seat 0 held no red card")
-
-
-def test_innocent_challenger_draws_six():
-    trace = draw_fours()
-    broken(deleted(trace, find(trace, codes.EV_DRAW, seat=1, nth=5)),
-           r"expected draw by seat 1 \(challenge, card 6 of 6\)")
-
-
-def test_guilty_player_draws_and_victim_plays_on():
-    trace = action_cards()
-    broken(inserted(trace, find(trace, codes.EV_TURN, seat=2, nth=0), codes.EV_SKIP, 2),
-           "expected turn of seat 2")
-
-
-def test_challenge_names_the_player_of_the_draw_four():
-    trace = action_cards()
-    broken(changed(trace, find(trace, codes.EV_CHALLENGE), a=1),
-           "expected the challenged seat a = 0")
-
-
-def test_unchallenged_draw_four_skips_the_victim():
-    trace = draw_fours()
-    broken(deleted(trace, find(trace, codes.EV_SKIP, seat=0)), "expected skip of seat 0")
-
-
-def test_challenge_under_free_draw_four():
-    trace = free_draw_four()
-    at = find(trace, codes.EV_DRAW)
-    broken(inserted(trace, at, codes.EV_CHALLENGE, 0, 1, 0),
-           "no challenge is possible when wild_draw_four is free")
-
-
 def test_missing_uno_call():
     trace = action_cards()
     broken(deleted(trace, find(trace, codes.EV_UNO_CALL)),
@@ -259,11 +139,6 @@ def test_uno_miss_caught_by_the_player_itself():
     trace = action_cards()
     broken(changed(trace, find(trace, codes.EV_UNO_MISS), a=0),
            "the catching seat must be another seat")
-
-
-def test_wrong_direction():
-    trace = action_cards()
-    broken(changed(trace, find(trace, codes.EV_DIRECTION), a=1), "expected direction -1")
 
 
 def test_wrong_round_points():

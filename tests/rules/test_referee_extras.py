@@ -20,7 +20,6 @@ from traces import (
     changed,
     deleted,
     find,
-    hit_all,
     inserted,
     numbers,
     one_turn,
@@ -505,99 +504,11 @@ def test_uno_penalty(penalty):
 # --- D3-D5 deck extras -----------------------------------------------------------------------
 
 
-def blank_ten():
-    b = builder(2, 2, {"blank": 1}, blank_effect="draw_ten")
-    b.round_start(1).deal(1, {0: ["blank", "R1"], 1: ["Y2", "Y3"]}).flip("R5")
-    tens = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "G1"]
-    b.turn_play(0, "blank", "red").draw(1, *tens, reason="blank").skip(1)
-    b.turn_play(0, "R1")
-    b.round_won(0, 51).scores((0, 51), (51, 0)).game_won(0)
-    return b.build()
-
-
-def test_blank_draw_ten():
-    trace = blank_ten()
-    assert numbers(the_round(trace), "penalty_cards", "skips", "turns") == (10, 1, 2)
-    broken(deleted(trace, find(trace, codes.EV_DRAW, nth=9)),
-           r"card 10 of 10; blank played by seat 0 \(blank_effect: draw_ten\)")
-    broken(deleted(trace, find(trace, codes.EV_SKIP)), "expected skip of seat 1")
-    broken(with_rules(trace, blank_effect="none"), "expected turn of seat 1")
-
-
-def test_blank_without_effect_is_a_wild():
-    b = builder(2, 2, {"blank": 1})
-    b.round_start(1).deal(1, {0: ["blank", "R1"], 1: ["Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "blank", "red").turn(1).draw(1, "B1").pass_(1).turn_play(0, "R1")
-    b.round_won(0, 6).scores((0, 6), (6, 0)).game_won(0)
-    trace = b.build()
-    assert the_round(trace).penalty_cards == 0
-    broken(changed(trace, find(trace, codes.EV_COLOUR), a=1), "must name red")
-
-
-def test_a_last_blank_still_makes_the_next_draw_ten():
-    b = builder(2, 1, {"blank": 1}, blank_effect="draw_ten")
-    b.round_start(1).deal(1, {0: ["blank"], 1: ["Y2"]}).flip("R5")
-    tens = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "G1"]
-    b.turn_play(0, "blank", "red").draw(1, *tens, reason="blank")
-    b.round_won(0, 48).scores((0, 48), (48, 0)).game_won(0)
-    trace = b.build()
-    assert the_round(trace).penalty_cards == 10
-    broken(deleted(trace, find(trace, codes.EV_DRAW)), "card 10 of 10; a last blank")
-
-
-def test_hit_all():
-    trace = hit_all()
-    assert numbers(the_round(trace), "penalty_cards", "skips", "turns") == (4, 0, 4)
-    broken(changed(trace, find(trace, codes.EV_DRAW, nth=2), seat=0, b=codes.DRAW_HIT_ALL),
-           r"expected draw by seat 2 \(hit_all, card 1 of 2")
-    broken(changed(trace, find(trace, codes.EV_DRAW), b=codes.DRAW_DRAW_TWO),
-           "expected draw reason hit_all")
-
-
 def test_no_jump_in_on_an_extra_black_card():
     b = builder(3, 2, {"hit_all_one": 2}, jump_in="all_but_draw_four")
     b.round_start(2).deal(2, {0: ["hit+1", "R1"], 1: ["Y2", "Y3"], 2: ["hit+1", "G4"]})
     b.flip("R5").turn_play(0, "hit+1", "red").jump_in(2, "hit+1", "green")
     broken(b.build(), "jump_in: all_but_draw_four does not allow jumping in on hit[+]1")
-
-
-def test_wild_swap_hands():
-    """Seats 1 and 2 hold three cards each: the tie goes to seat 1, first in playing order."""
-    b = one_turn(3, 3, {"swap_hands": 1})
-    b.round_start(2).deal(2, {0: ["swap-hands", "R1", "R2"], 1: ["Y1", "Y2", "Y3"],
-                              2: ["G1", "G2", "G3"]}).flip("R5")
-    b.turn_play(0, "swap-hands", "red").swap_hands(0, 1)
-    b.round_capped().scores((6, 0), (3, 0), (6, 0)).game_capped()
-    trace = b.build()
-    r = the_round(trace)
-    assert numbers(r, "hand_swaps", "cards_left") == (1, (3, 2, 3))
-    broken(changed(trace, find(trace, codes.EV_SWAP_HANDS), a=2),
-           r"expected swap_hands of seat 0 with seat 1, the fewest-cards seat")
-
-
-def test_customizable_wild_everyone_draws_two():
-    b = one_turn(3, 2, {"custom_wild": 1}, custom_wild_effect="everyone_draws_two")
-    b.round_start(2).deal(2, {0: ["custom-wild", "R1"], 1: ["Y2", "Y3"], 2: ["G4", "G6"]})
-    b.flip("R5").turn_play(0, "custom-wild", "red")
-    b.draw(1, "B1", "B2", reason="custom_wild").draw(2, "B3", "B4", reason="custom_wild")
-    b.draw(0, "B5", "B6", reason="custom_wild")
-    b.round_capped().scores((12, 0), (8, 0), (17, 0)).game_capped()
-    trace = b.build()
-    assert numbers(the_round(trace), "penalty_cards", "cards_left") == (6, (3, 4, 4))
-    broken(deleted(trace, find(trace, codes.EV_DRAW, seat=0, nth=1)),
-           r"expected draw by seat 0 \(custom_wild, card 2 of 2")
-
-
-def test_customizable_wild_swap_one_with_next():
-    b = one_turn(3, 3, {"custom_wild": 1}, custom_wild_effect="swap_one_with_next")
-    b.round_start(2).deal(2, {0: ["custom-wild", "R1", "B9"], 1: ["Y2", "Y3", "Y-skip"],
-                              2: ["G4", "G6", "G7"]}).flip("R5")
-    b.turn_play(0, "custom-wild", "red").give(0, "B9", 1).give(1, "Y3", 0)
-    b.round_capped().scores((4, 0), (31, 0), (17, 0)).game_capped()
-    trace = with_policies(b.build(), "first_legal", "first_legal", "first_legal")
-    assert numbers(the_round(trace), "card_swaps", "cards_left") == (1, (2, 3, 3))
-    broken(changed(trace, find(trace, codes.EV_GIVE, seat=0), b=2),
-           "expected give by seat 0 of its least useful card to seat 1")
 
 
 # --- R7 lone zero, R3-R6 scoring, R8 H2O bonus ------------------------------------------------
