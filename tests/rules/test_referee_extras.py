@@ -501,16 +501,6 @@ def test_uno_penalty(penalty):
                "expected round_end at the turn cap")
 
 
-# --- D3-D5 deck extras -----------------------------------------------------------------------
-
-
-def test_no_jump_in_on_an_extra_black_card():
-    b = builder(3, 2, {"hit_all_one": 2}, jump_in="all_but_draw_four")
-    b.round_start(2).deal(2, {0: ["hit+1", "R1"], 1: ["Y2", "Y3"], 2: ["hit+1", "G4"]})
-    b.flip("R5").turn_play(0, "hit+1", "red").jump_in(2, "hit+1", "green")
-    broken(b.build(), "jump_in: all_but_draw_four does not allow jumping in on hit[+]1")
-
-
 # --- R7 lone zero, R3-R6 scoring, R8 H2O bonus ------------------------------------------------
 
 

@@ -554,5 +554,3 @@ def test_zero_slap_the_slowest_is_any_other_seat_by_reaction():
                 ["B1", "B2", "B3", "B4"], seats=seats, zero_slap=4)
     assert game.table()[:4] == [("flip", "R5"), ("turn", 1), ("play", 1, "R0"),
                                 ("slap", 2, 1, "zero")]
-
-

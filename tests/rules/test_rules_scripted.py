@@ -15,30 +15,6 @@ from cases import draws, play, run, scores, seat
 from unostats import rules as rules_mod
 from unostats.rules import RuleError, RuleSet
 
-# ---------------------------------------------------------------- S1, S3: deal and dealer
-
-
-# ---------------------------------------------------------------- S2: the first discard
-
-
-# ---------------------------------------------------------------- P1: matching
-
-
-# ---------------------------------------------------------------- P2, P4: Wild Draw Four
-
-
-# ---------------------------------------------------------------- P5: no legal card
-
-
-# ---------------------------------------------------------------- P6: empty draw pile
-
-
-# ---------------------------------------------------------------- P7: colour choice
-
-
-# ---------------------------------------------------------------- A1: action cards
-
-
 # ---------------------------------------------------------------- U1: UNO call
 
 UNO_HANDS = {1: ["R1", "G5"], 0: ["Y7", "Y8"]}
@@ -188,9 +164,6 @@ def test_a_win_on_the_last_allowed_turn_is_a_win():  # max_turns boundary
     game.expect(expected)
     assert game.ending() == [("round_end", 0, "win", 52), *scores((0, 52), (52, 0))]
     assert (game.result.rounds[0].turns, game.result.rounds[0].ended_by) == (10, "win")
-
-
-# ---------------------------------------------------------------- a black first card that stays
 
 
 # ---------------------------------------------------------------- the rule table
