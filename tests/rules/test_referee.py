@@ -117,30 +117,6 @@ def test_wrong_seat_takes_a_turn():
     broken(changed(trace, find(trace, codes.EV_TURN, nth=1), seat=1), "expected turn of seat 0")
 
 
-def test_missing_uno_call():
-    trace = action_cards()
-    broken(deleted(trace, find(trace, codes.EV_UNO_CALL)),
-           r"expected uno_call or uno_miss by seat 1 \(it has one card left\)")
-
-
-def test_uno_event_without_uno_rule():
-    trace = quick_win()
-    at = find(trace, codes.EV_TURN, nth=1)
-    broken(inserted(trace, at, codes.EV_UNO_CALL, 1), "expected turn of seat 0")
-
-
-def test_uno_penalty_too_short():
-    trace = action_cards()
-    broken(deleted(trace, find(trace, codes.EV_DRAW, seat=0, nth=1)),
-           r"expected draw by seat 0 \(uno, card 2 of 2\)")
-
-
-def test_uno_miss_caught_by_the_player_itself():
-    trace = action_cards()
-    broken(changed(trace, find(trace, codes.EV_UNO_MISS), a=0),
-           "the catching seat must be another seat")
-
-
 def test_wrong_round_points():
     trace = quick_win()
     broken(changed(trace, find(trace, codes.EV_ROUND_END), b=3), "round points b = 3, expected 2")

@@ -16,11 +16,9 @@ from traces import (
     TraceBuilder,
     broken,
     builder,
-    card,
     changed,
     deleted,
     find,
-    inserted,
     numbers,
     one_turn,
     the_round,
@@ -29,77 +27,6 @@ from traces import (
 
 from unostats import codes
 from unostats.engine.referee import check_trace, format_trace
-
-# --- U1 uno_penalty, U2 mistake_penalty -------------------------------------------------------
-
-
-def mistake():
-    """Seat 0 errs in its first turn: it draws R6 and plays on."""
-    b = builder(2, 2, mistake_penalty=1)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn(0).mistake(0, 1).draw(0, "R6", reason="mistake").play(0, "R1")
-    b.turn(1).draw(1, "G7").pass_(1)
-    b.turn_play(0, "R2")
-    b.turn(1).draw(1, "G8").pass_(1)
-    b.turn_play(0, "R6")
-    b.round_won(0, 22).scores((0, 22), (22, 0)).game_won(0)
-    return b.build()
-
-
-def test_mistake():
-    trace = mistake()
-    r = the_round(trace)
-    assert numbers(r, "mistakes", "penalty_cards", "turns") == (1, 1, 5)
-    at = find(trace, codes.EV_MISTAKE)
-    broken(changed(trace, at, seat=1), r"expected mistake by seat 0, the seat taking its turn")
-    broken(changed(trace, at, a=2), "a mistake costs mistake_penalty = 1 cards, a = 2")
-    broken(with_rules(trace, mistake_penalty=2), "a mistake costs mistake_penalty = 2 cards, a = 1")
-    broken(with_rules(trace, mistake_penalty=0), r"mistake_penalty: 0 turns mistakes off \(U2\)")
-    broken(deleted(trace, at + 1), r"expected draw by seat 0 \(mistake, card 1 of 1; its mistake")
-
-
-def test_two_mistakes_cost_two_cards_each():
-    b = builder(2, 2, mistake_penalty=2)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn(0).mistake(0, 2).draw(0, "B1", "B2", reason="mistake").play(0, "R1")
-    b.turn(1).mistake(1, 2).draw(1, "G1", "G2", reason="mistake").play(1, "G1")
-    b.turn_play(0, "B1")
-    b.turn(1).draw(1, "B3").play(1, "B3")
-    b.turn_play(0, "B2")
-    b.turn_play(1, "G2")
-    b.turn_play(0, "R2")
-    b.round_won(0, 7).scores((0, 7), (7, 0)).game_won(0)
-    assert numbers(the_round(b.build()), "mistakes", "penalty_cards") == (2, 4)
-
-
-def test_no_mistake_without_a_turn():
-    """A seat drawing a penalty without a turn (here after a Draw Two) makes no mistake."""
-    b = builder(2, 2, mistake_penalty=1)
-    b.round_start(1).deal(1, {0: ["R+2", "R1"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R+2").mistake(1, 1)
-    broken(b.build(), r"expected draw by seat 1 \(draw_two, card 1 of 2\)")
-
-
-@pytest.mark.parametrize("penalty", [0, 2, 4])
-def test_uno_penalty(penalty):
-    """0 turns the UNO rule off (nothing is written); otherwise a caught miss costs it."""
-    b = one_turn(2, 2, uno_penalty=penalty)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R1")
-    drawn = ["B1", "B2", "B3", "B4"][:penalty]
-    if penalty:
-        b.uno_miss(0, caught_by=1).draw(0, *drawn, reason="uno")
-    b.round_capped().scores((2 + sum(range(1, penalty + 1)), 0), (7, 0)).game_capped()
-    trace = b.build()
-    r = the_round(trace)
-    assert numbers(r, "uno_penalties", "penalty_cards") == (int(penalty > 0), penalty)
-    if penalty:
-        broken(deleted(trace, find(trace, codes.EV_UNO_MISS)),
-               "expected uno_call or uno_miss by seat 0")
-    else:
-        broken(inserted(trace, find(trace, codes.EV_PLAY) + 1, codes.EV_UNO_CALL, 0),
-               "expected round_end at the turn cap")
-
 
 # --- R7 lone zero, R3-R6 scoring, R8 H2O bonus ------------------------------------------------
 
@@ -333,22 +260,6 @@ def test_format_trace_shows_the_new_events():
 
 
 # --- Combinations with the turn variants -------------------------------------------------------
-
-
-def test_a_mistake_before_answering_a_pending_penalty():
-    """Seat 1 owes a Draw Two it can answer: its turn starts with a mistake, then it answers."""
-    b = one_turn(2, 2, stack_draw_two="sum", mistake_penalty=1, max_turns=3)
-    b.round_start(1).deal(1, {0: ["R+2", "R1"], 1: ["G+2", "Y5"]}).flip("R5")
-    b.turn_play(0, "R+2")
-    b.turn(1).mistake(1, 1).draw(1, "B9", reason="mistake").play(1, "G+2")
-    b.draw(0, "B1", "B2", "B3", "B4", reason="draw_two").skip(0)
-    b.turn(1).draw(1, "G7").play(1, "G7")
-    b.round_capped().scores((11, 0), (14, 0)).game_capped()
-    trace = b.build()
-    assert numbers(the_round(trace), "mistakes", "penalty_cards", "turns") == (1, 5, 3)
-    # No mistake for seat 0, which pays the penalty without a turn.
-    broken(inserted(trace, find(trace, codes.EV_DRAW, a=card("B1")), codes.EV_MISTAKE, 0, 1),
-           r"expected draw by seat 0 \(draw_two, card 1 of 4")
 
 
 def test_a_capped_round_to_the_last_keeps_its_finishers():

@@ -79,58 +79,6 @@ def case(**kw) -> Case:
     return c
 
 
-# ---------------------------------------------------------------- U1 uno_penalty
-
-# Seat 1 always forgets to call, seat 0 always catches it (and calls its own UNO).
-UNO = dict(players=2, hands={1: ["R1", "R2"], 0: ["R3", "Y2"]}, flip="R5",
-           draws=("B4", "B6", "B7", "B8"),
-           seats={1: {"forget_uno": 1.0}, 0: {"catch_uno": 1.0}})
-for penalty, drawn in ((2, ["B4", "B6"]), (4, ["B4", "B6", "B7", "B8"])):
-    points = sum(int(n[1]) for n in drawn)
-    case(id=f"uno_penalty-{penalty}", rules={"uno_penalty": penalty}, **UNO, rounds=one_round([
-        ("flip", "R5"),
-        ("turn", 1), ("play", 1, "R1"), ("uno_miss", 1, 0), *draws(1, drawn, "uno"),
-        ("turn", 0), ("play", 0, "R3"), ("uno_call", 0),
-        ("turn", 1), ("play", 1, "R2"),
-        ("turn", 0), ("play", 0, "Y2"),
-    ], [("round_end", 0, "win", points), *scores((0, points), (points, 0))]))
-case(id="uno_penalty-0", rules={"uno_penalty": 0}, **UNO, rounds=one_round([
-    ("flip", "R5"),
-    ("turn", 1), ("play", 1, "R1"),
-    ("turn", 0), ("play", 0, "R3"),
-    ("turn", 1), ("play", 1, "R2"),
-], [("round_end", 1, "win", 2), *scores((2, 0), (0, 2))]))
-
-# ---------------------------------------------------------------- U2 mistake_penalty
-
-# Seat 0 errs in every turn (mistake 1): it draws the penalty first, then takes its turn.
-MISTAKE = dict(players=2, hands={1: ["R1", "R2"], 0: ["Y3", "Y4"]}, flip="R5",
-               seats={0: {"mistake": 1.0}})
-case(id="mistake_penalty-1", rules={"mistake_penalty": 1}, **MISTAKE, draws=("B6", "G7"),
-     rounds=one_round([
-         ("flip", "R5"),
-         ("turn", 1), ("play", 1, "R1"),
-         ("turn", 0), ("mistake", 0, 1), ("draw", 0, "B6", "mistake"),
-         ("draw", 0, "G7", "normal"), ("pass", 0),
-         ("turn", 1), ("play", 1, "R2"),
-     ], [("round_end", 1, "win", 20), *scores((20, 0), (0, 20))]),
-     check=lambda r: r.rounds[0].mistakes == 1 or pytest.fail("mistakes"))
-case(id="mistake_penalty-2", rules={"mistake_penalty": 2}, **MISTAKE, draws=("B6", "B7", "G8"),
-     rounds=one_round([
-         ("flip", "R5"),
-         ("turn", 1), ("play", 1, "R1"),
-         ("turn", 0), ("mistake", 0, 2), *draws(0, ["B6", "B7"], "mistake"),
-         ("draw", 0, "G8", "normal"), ("pass", 0),
-         ("turn", 1), ("play", 1, "R2"),
-     ], [("round_end", 1, "win", 28), *scores((28, 0), (0, 28))]))
-case(id="mistake_penalty-0", rules={"mistake_penalty": 0}, **MISTAKE, draws=("B6", "G7"),
-     rounds=one_round([
-         ("flip", "R5"),
-         ("turn", 1), ("play", 1, "R1"),
-         ("turn", 0), ("draw", 0, "B6", "normal"), ("pass", 0),
-         ("turn", 1), ("play", 1, "R2"),
-     ], [("round_end", 1, "win", 13), *scores((13, 0), (0, 13))]))
-
 # ---------------------------------------------------------------- R7 lone zero, R3-R5, R8
 
 # Seat 0 is left holding Y0 alone.
@@ -322,10 +270,9 @@ def test_the_expected_events_pass_the_referee(c: Case):
 
 def test_every_option_of_issue_5_has_a_case():
     keys = {k for c in CASES for k in c.rules} | {k for c in CASES for k in c.rules.get("deck", {})}
-    # The deck extras (D3-D5) and the number-card rules (N1-N6) are played on and off in
-    # tests/rules/test_actions.py and tests/rules/test_numbers.py.
-    for key in ("uno_penalty", "mistake_penalty", "scoring", "lone_zero_value", "h2o_bonus",
-                "round_end"):
+    # The deck extras (D3-D5), the number-card rules (N1-N6) and U1-U2 are played on and off in
+    # tests/rules/test_actions.py, test_numbers.py and test_uno_call.py.
+    for key in ("scoring", "lone_zero_value", "h2o_bonus", "round_end"):
         assert key in keys, key
     values = {(k, str(v)) for c in CASES for k, v in c.rules.items() if k != "deck"}
     for key in ("scoring", "round_end"):

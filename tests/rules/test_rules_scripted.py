@@ -15,67 +15,6 @@ from cases import draws, play, run, scores, seat
 from unostats import rules as rules_mod
 from unostats.rules import RuleError, RuleSet
 
-# ---------------------------------------------------------------- U1: UNO call
-
-UNO_HANDS = {1: ["R1", "G5"], 0: ["Y7", "Y8"]}
-UNO_OPENING = [("flip", "R4"), ("turn", 1), ("play", 1, "R1")]
-PENALTY_CARDS = ["B6", "B7", "B8", "B9", "B5"]
-
-
-@pytest.mark.parametrize(("penalty", "forget", "catch", "after_play"), [
-    (2, 1.0, 1.0, [("uno_miss", 1, 0), *draws(1, PENALTY_CARDS[:2], "uno")]),
-    (2, 0.0, 1.0, [("uno_call", 1)]),
-    (2, 1.0, 0.0, [("uno_miss", 1, -1)]),
-    (5, 1.0, 1.0, [("uno_miss", 1, 0), *draws(1, PENALTY_CARDS, "uno")]),
-    (0, 1.0, 1.0, []),
-], ids=["caught-penalty-2", "called", "nobody-catches", "caught-penalty-5", "no-uno-rule"])
-def test_uno_call_and_penalty(penalty, forget, catch, after_play):  # U1
-    game = play(2, UNO_HANDS, "R4", PENALTY_CARDS, uno_penalty=penalty,
-                seats={1: seat(forget_uno=forget), 0: seat(catch_uno=catch)})
-    game.expect([*UNO_OPENING, *after_play, ("turn", 0)], prefix=True)
-    if penalty == 0:
-        assert not game.kinds() & {"uno_call", "uno_miss"}
-
-
-@pytest.mark.parametrize(("catch2", "catch0", "catcher"), [
-    (1.0, 1.0, 2), (0.0, 1.0, 0), (1.0, 0.0, 2), (0.0, 0.0, -1),
-])
-def test_uno_catchers_are_asked_in_playing_order_from_the_next_seat(catch2, catch0, catcher):
-    hands = {1: ["R1", "G5"], 2: ["Y7", "Y8"], 0: ["B7", "B8"]}
-    game = play(3, hands, "R4", ["B6", "B9"], uno_penalty=2,
-                seats={1: seat(forget_uno=1.0), 2: seat(catch_uno=catch2),
-                       0: seat(catch_uno=catch0)})
-    penalty = draws(1, ["B6", "B9"], "uno") if catcher >= 0 else []
-    game.expect([*UNO_OPENING, ("uno_miss", 1, catcher), *penalty, ("turn", 2)], prefix=True)
-
-
-def test_uno_catchers_are_asked_before_a_reverse_takes_effect():  # U1 then A1
-    hands = {1: ["R-reverse", "G5"], 2: ["Y7", "Y8"], 0: ["B7", "B8"]}
-    game = play(3, hands, "R4", ["B6", "B9"], uno_penalty=2,
-                seats={1: seat(forget_uno=1.0), 2: seat(catch_uno=1.0), 0: seat(catch_uno=1.0)})
-    game.expect([*UNO_OPENING[:2], ("play", 1, "R-reverse"), ("uno_miss", 1, 2),
-                 *draws(1, ["B6", "B9"], "uno"), ("direction", -1), ("turn", 0)], prefix=True)
-
-
-def test_uno_catchers_are_asked_counter_clockwise_when_play_goes_that_way():  # U1
-    hands = {1: ["Y7", "Y8"], 2: ["B7", "B8"], 0: ["R1", "G5"]}
-    game = play(3, hands, "R-reverse", ["B6", "B9"], uno_penalty=2,
-                seats={0: seat(forget_uno=1.0), 1: seat(catch_uno=1.0), 2: seat(catch_uno=1.0)})
-    game.expect([("flip", "R-reverse"), ("direction", -1), ("turn", 0), ("play", 0, "R1"),
-                 ("uno_miss", 0, 2), *draws(0, ["B6", "B9"], "uno"), ("turn", 2)], prefix=True)
-
-
-def test_uno_penalty_is_drawn_before_the_cards_effect():  # U1 then A1
-    game = play(2, {1: ["R+2", "G5"], 0: ["Y7", "Y8"]}, "R4", ["B6", "B7", "B8", "B9"],
-                uno_penalty=2, seats={1: seat(forget_uno=1.0), 0: seat(catch_uno=1.0)})
-    game.expect([
-        ("flip", "R4"), ("turn", 1), ("play", 1, "R+2"),
-        ("uno_miss", 1, 0), *draws(1, ["B6", "B7"], "uno"),
-        *draws(0, ["B8", "B9"], "draw_two"), ("skip", 0),
-        ("turn", 1),
-    ], prefix=True)
-
-
 # ---------------------------------------------------------------- R1, R2: scoring
 
 
