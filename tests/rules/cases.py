@@ -330,16 +330,6 @@ class Game:
         assert self.events[-1][0] == "game_end"
         return self.events[-1]
 
-    def kinds(self) -> set[str]:
-        return {e[0] for e in self.events}
-
-    def expect(self, expected: Sequence[tuple], number: int = 1, prefix: bool = False) -> None:
-        """Assert the table events of round ``number`` (only the first ones with ``prefix``)."""
-        got = self.table(number)
-        if prefix:
-            got = got[:len(expected)]
-        assert got == list(expected), "\n" + self.text
-
 
 def _refereed(trace: Trace, what: str) -> Game:
     try:
@@ -482,38 +472,3 @@ def missing_on_and_off(cases: Sequence[Case], keys: Sequence[str]) -> list[str]:
             if not any(_deal(c) in off for c in on):
                 missing.append(f"{key}: {on_value} and {off_value} are not played on one deal")
     return missing
-
-
-# ---------------------------------------------------------------- the scripted.py API
-# What the test files not yet written as case tables call.
-
-
-def run(players: int, deck_top: Sequence[str], *, dealer: int = 0,
-        seats: Mapping[int, Seat] | None = None, **rules) -> Game:
-    """Trace a scripted game from ``deck_top`` (card names), check it with the referee."""
-    seat_list = [seat() for _ in range(players)]
-    for s, st in (seats or {}).items():
-        seat_list[s] = st
-    trace = trace_scripted_game(rules=RuleSet.from_mapping({**BASE_RULES, **rules}),
-                                players=players, seats=seat_list, dealer=dealer,
-                                deck_top=[card(n) for n in deck_top])
-    return _refereed(trace, "the referee rejects the kernel's trace")
-
-
-def play(players: int, hands: Mapping[int, Sequence[str]], flip: str | Sequence[str],
-         draws: Sequence[str] = (), *, dealer: int = 0, seats: Mapping[int, Seat] | None = None,
-         **rules) -> Game:
-    """Deal ``hands`` (seat -> card names; hand_size defaults to their length), flip ``flip``,
-    serve ``draws`` next, and play the scripted game."""
-    rules.setdefault("hand_size", len(next(iter(hands.values()))))
-    return run(players, deck_order(players, dealer, hands, flip, draws), dealer=dealer,
-               seats=seats, **rules)
-
-
-def racer(policy: str = "first_legal", *, jump_in: float = 0.0, reaction: float = 1.0,
-          **behaviour: float) -> Seat:
-    """``seat`` for the jump-in rules: its ``jump_in`` probability and ``reaction`` weight."""
-    return seat(policy, jump_in=jump_in, reaction=reaction, **behaviour)
-
-
-seat_all = seat

@@ -1,7 +1,9 @@
-"""The referee accepts hand-written legal games and catches each kind of broken event.
+"""The referee itself, across the rule families: the legal games under the official rules that
+the families' tests damage (tests/rules/traces.py) pass with the numbers it computes; what no
+rule family owns (a card played that is not held, a turn out of order, events after game_end, a
+trace cut short, a rule value outside the rule table) is refused; and traces render as text.
 
-Every broken trace is a legal one with one event changed, removed or added, so each test fails if
-the referee stops checking that one thing.
+Each family's own rejections (one event changed, removed or added) are in its file.
 """
 
 from __future__ import annotations
@@ -24,16 +26,8 @@ from traces import (
 )
 
 from unostats import codes
-from unostats.engine.referee import (
-    GameResult,
-    RoundResult,
-    check_trace,
-    format_trace,
-)
+from unostats.engine.referee import GameResult, RoundResult, check_trace, format_trace
 from unostats.rules import RuleSet
-
-# --- Legal games -----------------------------------------------------------------------------
-
 
 LEGAL_GAMES = [quick_win, action_cards, capped_round_then_win]
 
@@ -67,9 +61,6 @@ def test_action_cards_counters():
     assert r.hand_points == (57, 0, 23)
 
 
-# --- Broken games ----------------------------------------------------------------------------
-
-
 def test_card_not_in_hand():
     trace = quick_win()
     broken(changed(trace, find(trace, codes.EV_PLAY, seat=1), a=card("R7")),
@@ -95,7 +86,7 @@ def test_trace_cut_short():
 
 def test_unsupported_rule_value():
     trace = quick_win()
-    # Every value of the rule table is checked since issue 5: use one outside it.
+    # The referee checks every value of the rule table: use one outside it.
     rules = RuleSet(values={**trace.rules.values, "silence": "whisper"}, deck=trace.rules.deck)
     with pytest.raises(NotImplementedError, match="silence = 'whisper'"):
         check_trace(dataclasses.replace(trace, rules=rules))
