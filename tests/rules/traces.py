@@ -1,8 +1,13 @@
-"""Write game traces by hand for the referee tests, and damage them on purpose.
+"""Game traces written by hand for the referee tests, damaged on purpose, and the checks on them.
 
 ``TraceBuilder`` only records events (it knows no rules, so a test's expectations stay written out
 in the test); cards and colours are given by name: "R5", "Y-skip", "G+2", "B-reverse", "wild",
-"+4"; "red", "yellow", "green", "blue".
+"+4"; "red", "yellow", "green", "blue". ``builder`` and ``one_turn`` start short games; ``find``,
+``changed``, ``deleted``, ``inserted``, ``with_rules`` and ``with_policies`` damage a legal trace;
+``broken`` asserts the referee rejects it, naming the problem; ``the_round`` and ``numbers`` read
+what the referee computed.
+
+The legal games at the end are damaged by the tests of several families.
 """
 
 from __future__ import annotations
@@ -10,21 +15,19 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
+from cases import card
 
 from unostats import cards, codes
+from unostats.engine.referee import RefereeError, check_trace
 from unostats.engine.simulate import Trace
 from unostats.rules import RULES_BY_KEY, RuleSet
 
-CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
 REASONS = {name: code for code, name in enumerate(codes.DRAW_REASON_NAMES)}
 
 # A 54-card deck with one card of every standard type (numbers 0-9, actions, wild, +4).
 ONE_OF_EACH = {"zero": 1, "numbers": 1, "skip": 1, "reverse": 1, "draw_two": 1,
                "wild": 1, "wild_draw_four": 1}
-
-
-def card(name: str) -> int:
-    return CARD_IDS[name]
 
 
 def rule_set(**rules) -> RuleSet:
@@ -224,3 +227,118 @@ def inserted(trace: Trace, index: int, kind: int, seat: int = -1, a: int = -1,
     rows = trace.events.tolist()
     rows.insert(index, [kind, seat, a, b])
     return with_events(trace, rows)
+
+
+# Checking with the referee.
+
+
+def broken(trace: Trace, match: str) -> RefereeError:
+    """The referee must reject ``trace`` with a message matching ``match``."""
+    with pytest.raises(RefereeError, match=match) as caught:
+        check_trace(trace)
+    return caught.value
+
+
+def the_round(trace: Trace):
+    """The one round the referee computes for a one-round trace."""
+    (r,) = check_trace(trace).rounds
+    return r
+
+
+def numbers(r, *names: str) -> tuple:
+    return tuple(getattr(r, name) for name in names)
+
+
+def counters(r) -> dict[str, int]:
+    """Every counter of a RoundResult (codes.COUNTER_NAMES)."""
+    return {name: getattr(r, name) for name in codes.COUNTER_NAMES}
+
+
+# The counters of the number-card rules, slaps, silences and mistakes: 0 under the official rules.
+NO_LATER_COUNTERS = dict(hand_swaps=0, card_swaps=0, slaps=0, silence_breaks=0, mistakes=0)
+
+
+def with_rules(trace: Trace, **values) -> Trace:
+    """The trace with some rules switched (not validated: the referee must refuse bad pairs)."""
+    rules = RuleSet(values={**trace.rules.values, **values}, deck=trace.rules.deck)
+    return dataclasses.replace(trace, rules=rules)
+
+
+# Short games.
+
+# The first round decides the game.
+GAME = {"uno_penalty": 0, "target_score": 1}
+# One round only, whatever the scores (a capped round ends it at once with max_turns).
+ONE_ROUND = {"uno_penalty": 0, "max_rounds": 1, "target_score": 10_000}
+
+
+def builder(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
+    """A game decided by its first round, on ONE_OF_EACH with ``deck``'s counts on top."""
+    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
+                        **{**GAME, **rules})
+
+
+def one_turn(players: int, hand_size: int, deck=None, **rules) -> TraceBuilder:
+    """A round capped after its first turn (max_turns 1): enough to check an effect's result."""
+    return TraceBuilder(players, hand_size=hand_size, deck={**ONE_OF_EACH, **(deck or {})},
+                        **{**ONE_ROUND, "max_turns": 1, **rules})
+
+
+# Legal games that the tests of several families damage (hit_all: D4, with a hit+2).
+
+
+def quick_win() -> Trace:
+    """2 players, 2 cards each; seat 1 plays out in three turns."""
+    b = TraceBuilder(2, hand_size=2, uno_penalty=0, target_score=1, deck=ONE_OF_EACH)
+    b.round_start(0).deal(0, {1: ["R1", "R3"], 0: ["R2", "Y2"]}).flip("R5")
+    b.turn_play(1, "R1").turn_play(0, "R2").turn_play(1, "R3")
+    b.round_won(1, 2).scores((2, 0), (0, 2)).game_won(1)
+    return b.build()
+
+
+def action_cards() -> Trace:
+    """3 players: first-card skip, reverse, draw two, wild, a bluffed +4 caught by a challenge,
+    UNO call and a caught UNO miss, a normal draw played at once."""
+    b = TraceBuilder(3, hand_size=3, uno_penalty=2, target_score=1,
+                     deck={**ONE_OF_EACH, "wild_draw_four": 2})
+    b.round_start(2).deal(2, {0: ["R+2", "+4", "G7"], 1: ["R-reverse", "wild", "G5"],
+                              2: ["Y1", "B3", "Y4"]})
+    b.flip("+4").flip_return("+4").flip("R-skip").skip(0)
+    b.turn_play(1, "R-reverse").direction(-1)
+    b.turn_play(0, "R+2").draw(2, "B7", "Y8", reason="draw_two").skip(2)
+    b.turn_play(1, "wild", "green").uno_call(1)
+    b.turn_play(0, "+4", "green").uno_miss(0, caught_by=1).draw(0, "R9", "B9", reason="uno")
+    b.challenge(2, 0, guilty=True).draw(0, "R8", "Y9", "B8", "R7", reason="challenge")
+    b.turn(2).draw(2, "G9").play(2, "G9")
+    b.turn_play(1, "G5")
+    b.round_won(1, 80).scores((57, 0), (0, 80), (23, 0)).game_won(1)
+    return b.build()
+
+
+def capped_round_then_win() -> Trace:
+    """A round that reaches max_turns, then a won round under the next dealer; the game is
+    capped by max_rounds."""
+    b = TraceBuilder(2, hand_size=1, max_turns=10, max_rounds=2, target_score=1000,
+                     deck=ONE_OF_EACH)
+    b.round_start(0, 1).deal(0, {1: ["R1"], 0: ["Y1"]}).flip("G5")
+    for seat, drawn in zip([1, 0] * 5, ["R2", "R3", "R4", "R6", "R7", "R8", "R9", "Y2", "Y3",
+                                        "Y4"]):
+        b.turn(seat).draw(seat, drawn).pass_(seat)
+    b.round_capped().scores((24, 0), (26, 0))
+    b.round_start(1, 2).deal(1, {0: ["B7"], 1: ["B8"]}).flip("B2")
+    b.turn_play(0, "B7")
+    b.round_won(0, 8).scores((0, 8), (8, 0)).game_capped()
+    return b.build()
+
+
+def hit_all() -> Trace:
+    """Seat 0's hit+2: seats 1 and 2 draw 2 each, and seat 1 still takes its turn."""
+    b = builder(3, 2, {"hit_all_two": 1})
+    b.round_start(2).deal(2, {0: ["hit+2", "R1"], 1: ["Y2", "Y3"], 2: ["G4", "G6"]}).flip("R5")
+    b.turn_play(0, "hit+2", "red")
+    b.draw(1, "B1", "B2", reason="hit_all").draw(2, "B3", "B4", reason="hit_all")
+    b.turn(1).draw(1, "B5").pass_(1)
+    b.turn(2).draw(2, "B6").pass_(2)
+    b.turn_play(0, "R1")
+    b.round_won(0, 36).scores((0, 36), (13, 0), (23, 0)).game_won(0)
+    return b.build()
