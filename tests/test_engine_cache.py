@@ -1,0 +1,72 @@
+"""The compiled engine's cache cannot go stale: its directory is keyed on every source the kernels
+are built from, so an edited constant compiles afresh (engine/_cache.py)."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import pytest
+
+import unostats
+from unostats.engine import _cache
+
+PACKAGE = Path(unostats.__file__).resolve().parent
+
+
+@pytest.fixture
+def copy(tmp_path):
+    """A copy of the package's sources (no caches) in tmp_path/src/unostats."""
+    dest = tmp_path / "src" / "unostats"
+    shutil.copytree(PACKAGE, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_the_key_changes_with_every_engine_source_and_only_with_them(copy):
+    assert _cache.key(copy) == _cache.key(PACKAGE)
+    _edit(copy / "report" / "__init__.py", '"""', '"""Not an engine source. ')
+    assert _cache.key(copy) == _cache.key(PACKAGE)  # no kernel reads the report
+    for rel, old, new in [("codes.py", "C_SKIPS = 10", "C_SKIPS = 10  # edited"),
+                          ("engine/_table.py", "return q - n", "return (q - n)"),
+                          ("cards.py", "N_TYPES = 59", "N_TYPES = 59 + 0")]:
+        before = _cache.key(copy)
+        _edit(copy / rel, old, new)
+        assert _cache.key(copy) != before, rel
+
+
+def test_kernels_cache_under_the_keyed_directory():
+    from unostats.engine import _turns  # noqa: F401  (applies every @kernel)
+
+    assert numba.config.CACHE_DIR == str(_cache.cache_dir())
+    assert _cache.cache_dir().name == f"engine-{_cache.key()}"
+
+
+def _compile_in(copy: Path, cache: Path) -> str:
+    """Run ensure_compiled() on the copy with its own cache base; prints the seconds or None."""
+    env = {**os.environ, "PYTHONPATH": str(copy.parent), "UNOSTATS_CACHE_DIR": str(cache)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    code = ("from unostats.engine import _cache, simulate; "
+            "assert _cache.__file__.startswith(%r); print(simulate.ensure_compiled())"
+            % str(copy))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_an_edited_constant_recompiles_the_engine(copy, tmp_path):
+    cache = tmp_path / "cache"
+    assert _compile_in(copy, cache) != "None"  # cold: compiled
+    assert _compile_in(copy, cache) == "None"  # warm: loaded
+    _edit(copy / "codes.py", "N_COUNTERS = 17", "N_COUNTERS = 17  # edited")
+    assert _compile_in(copy, cache) != "None"  # the edit compiles afresh
+    assert len(list(cache.glob("engine-*"))) == 2
+    assert _cache.compile_estimate() > 0
