@@ -14,7 +14,8 @@ import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
 from typer.testing import CliRunner
 
-from unostats import run, stats, store, tournament_store
+from unostats import run, stats, store
+from unostats.store import tournaments as tournament_store
 from unostats.cli import app
 from unostats.scenario import load_scenario
 from unostats.tournament import play_tournament

@@ -823,7 +823,7 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
         stored = _stored_game(con, run_id, cell, game)
         seats, seed, index = cell.seats, scenario.seed, game
         if scenario.tournament is not None:  # a table's game: its seats and its own seed
-            from . import tournament_store
+            from .store import tournaments as tournament_store
             table = tournament_store.table_of_game(con, run_id, cell.variant.name,
                                                    cell.players, game)
             if table is None:

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from . import run, store, tournament_store
+from . import run, store
+from .store import tournaments as tournament_store
 from .output import format_rows
 from .run import format_interval
 from .scenario import Scenario, Variant
