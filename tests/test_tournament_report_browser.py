@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from test_report_browser import CHROMIUM, Browser, wait_for_charts
-from unostats.report import build_report
+from unostats.report.build import build_report
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
 

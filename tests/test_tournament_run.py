@@ -469,15 +469,16 @@ def test_cli_query_the_views(cup):
 
 
 def test_report_has_a_championship_section(cup, tmp_path):
-    from unostats.report import build_report, load_model
+    from unostats.report.build import build_report
     from unostats.report.figures import build_figures
+    from unostats.report.model import load_model
 
     con = store.open_store(cup["db"], read_only=True)
     try:
         model = load_model(con, [cup["outcome"].run_id])
     finally:
         con.close()
-    section = model.tournament
+    section = model.section("tournament")
     assert section is not None and [f.label for f in section.fields] == ["mixed", "lone"]
     lone = section.fields[1].lone
     assert lone is not None and lone.profile == "steady" and lone.fair == pytest.approx(1 / 10)

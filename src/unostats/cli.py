@@ -441,7 +441,7 @@ def report(
 ) -> None:
     """Write one self-contained HTML report (round length, scoring spread, first-player
     advantage, variants compared, with 95% intervals) from the stored runs."""
-    from .report import build_report
+    from .report.build import build_report
 
     with _expected_errors():
         path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title)

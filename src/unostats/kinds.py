@@ -7,6 +7,8 @@ code looks a run's kind up here and calls its parts, and never imports a kind's 
 - ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
   the kind's driver; ``runs.replay`` asks the kind how a stored game is recomputed; ``cli``
   prints each kind's summary of the finished runs.
+- ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
+  draw and show it.
 
 A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
 the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
@@ -19,21 +21,36 @@ its modules beside the two below.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 
+from .report import tournament as tournament_report
 from .runs import games, summary, tournament_summary, tournaments
 from .scenario import Cell, Scenario
 from .seats import Seat
 
 
 @dataclass(frozen=True)
+class ReportSection:
+    """A kind's own section of the HTML report, read from the store's views."""
+
+    name: str  # the section's name in the report model and the template
+    title: str  # how the report's title starts when the section has data
+    # (connection, run ids) -> the section's model of those runs, or None if they have none
+    load: Callable[[duckdb.DuckDBPyConnection, Sequence[str]], Any]
+    # the section's model -> its charts, each (div id, plotly figure, caption)
+    figures: Callable[[Any], list[tuple[str, Any, str]]]
+    # the section's model -> the template's display strings
+    view: Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class RunKind:
-    """One kind of run: which scenarios it plays, how it records, plays, replays and summarises
-    them."""
+    """One kind of run: which scenarios it plays, how it records, plays, replays, summarises
+    and reports them."""
 
     name: str
     claims: Callable[[Scenario], bool]  # the scenarios it plays (exactly one kind claims each)
@@ -51,6 +68,7 @@ class RunKind:
                           tuple[tuple[Seat, ...], int, int]]
     # (*, db, run_ids, fmt, width) -> the text ``simulate`` prints for the finished runs
     summary: Callable[..., str]
+    report: ReportSection | None = None  # a section of the report beyond the games' own
 
 
 GAMES = RunKind(
@@ -64,7 +82,11 @@ TOURNAMENTS = RunKind(
     label="tournament run", games_label="table games",
     games_requested=tournaments.games_requested, plan=tournaments.plan,
     record=tournaments.record_fields, play=tournaments.play,
-    replay_args=tournaments.replay_args, summary=tournament_summary.summary_text)
+    replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
+    report=ReportSection(
+        name="tournament", title="UNO championship report: ",
+        load=tournament_report.load_tournaments, figures=tournament_report.tournament_figures,
+        view=tournament_report.view))
 
 RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS)
 
@@ -72,3 +94,8 @@ RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS)
 def kind_of(scenario: Scenario) -> RunKind:
     """The kind that plays ``scenario``."""
     return next(kind for kind in RUN_KINDS if kind.claims(scenario))
+
+
+def report_sections() -> tuple[ReportSection, ...]:
+    """The report sections of every kind that has one, in ``RUN_KINDS`` order."""
+    return tuple(kind.report for kind in RUN_KINDS if kind.report is not None)
