@@ -47,6 +47,13 @@ tournaments per cell, a cell being one variant x one field; ``players`` and ``se
 Entrant counts are resolved (``rest`` and a field's default ``entrants``) in the canonical form,
 and every field's brackets (main and consolation) are checked: each non-final stage must knock
 someone out at every table and the final must fit at one table.
+
+This package's names are the scenario interface (``from unostats.scenario import ...``); its
+modules, one job each: ``model`` (Variant, Cell, Scenario: cells, canonical form, hash),
+``problems`` (Problem, ScenarioError, where each key path came from), ``yaml_lines`` (YAML with
+line numbers), ``overrides`` (``--set``), ``values`` (checking strings, integers, seats, lists),
+``tournament_section`` (the ``tournament:`` section), ``resolve`` (the top level, variants,
+``extends`` and presets; loading) and ``bundled`` (the bundled files).
 """
 
 from .bundled import SCENARIOS_ENV, bundled_dir, bundled_presets, bundled_scenarios
