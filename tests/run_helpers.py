@@ -7,7 +7,8 @@ from pathlib import Path
 
 import duckdb
 
-from unostats import run
+from unostats.runs.progress import Progress
+from unostats.runs.signals import StopRequest
 
 # The tables of game results, one row per game, seat, round or round seat.
 GAME_TABLES = ("games", "game_seats", "rounds", "round_seats")
@@ -36,10 +37,10 @@ def stored_rows(db: Path, tables, runs_columns: str,
         con.close()
 
 
-class StopAfter(run.Progress):
+class StopAfter(Progress):
     """Requests a stop after ``n`` stored batches (an in-process stand-in for Ctrl-C)."""
 
-    def __init__(self, stop: run.StopRequest, n: int):
+    def __init__(self, stop: StopRequest, n: int):
         self.stop, self.n, self.seen = stop, n, 0
 
     def batch_stored(self, *args, **kwargs) -> None:

@@ -16,8 +16,8 @@ import pytest
 from test_scenario import BAD_DIR, BAD_EXPECTED
 from typer.testing import CliRunner
 
-from unostats import run
 from unostats.cli import app
+from unostats.runs.summary import SUMMARY_COLUMNS
 from unostats.scenario import load_scenario
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -62,7 +62,7 @@ def test_simulate_prints_one_summary_row_per_cell(tiny):
     result = tiny["simulate"]
     assert result.stderr == ""  # -q: nothing but errors on stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == ",".join(run.SUMMARY_COLUMNS)
+    assert lines[0] == ",".join(SUMMARY_COLUMNS)
     cells = [line.split(",")[:5] for line in lines[1:]]
     assert cells == [[tiny["run_id"], "tiny", v, p, "20"]
                      for v in ("standard", "short") for p in ("2", "3")]

@@ -22,9 +22,10 @@ from markupsafe import escape
 
 from unostats import __version__, stats, store
 from unostats.engine.simulate import simulate_batches
-from unostats.report import build_index, build_report, load_model
 from unostats.report import model as report_model
+from unostats.report.build import build_index, build_report
 from unostats.report.figures import build_figures
+from unostats.report.model import load_model
 from unostats.scenario import load_text
 
 EVIL = 'house <b>&amp;</b> "q" \'s'
@@ -686,7 +687,7 @@ def test_several_runs_of_one_scenario_get_distinct_labels(tmp_path):
         model = load_model(con, [first, second])
     finally:
         con.close()
-    from unostats.report import default_out
+    from unostats.report.build import default_out
     assert default_out(model) == Path("reports") / \
         f"ablation-test-{first}__ablation-test-{second}.html"
 

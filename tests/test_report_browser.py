@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from unostats.report import build_index, build_report
+from unostats.report.build import build_index, build_report
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 

@@ -1,4 +1,4 @@
-"""Simulation runs (unostats.run): resume equals uninterrupted for any batch sizes, real SIGINT,
+"""Simulation runs (unostats.runs): resume equals uninterrupted for any batch sizes, real SIGINT,
 SIGTERM and SIGKILL on a running `unostats simulate`, the resume checks, errors mid-run, the
 summary's numbers, and the row formats of unostats.output."""
 
@@ -18,8 +18,13 @@ from pathlib import Path
 import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
 
-from unostats import run, stats, store
-from unostats.output import format_rows
+from unostats import stats, store
+from unostats.output import format_interval, format_rows
+from unostats.runs.engine_cache import engine_cache_is_warm
+from unostats.runs.session import BATCH_GAMES_ENV, RunError
+from unostats.runs.signals import StopRequest
+from unostats.runs.simulate import prepare, resume, simulate
+from unostats.runs.summary import SUMMARY_COLUMNS, format_summary, summaries, summary_rows
 from unostats.scenario import load_scenario
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -64,7 +69,7 @@ def reference(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("reference")
     path = write_scenario(folder)
     db = folder / "ref.duckdb"
-    outcome = run.simulate(scenario=load_scenario(path), db=db)
+    outcome = simulate(scenario=load_scenario(path), db=db)
     assert outcome.status == "complete"
     return {"db": db, "rows": snapshot(db), "outcome": outcome}
 
@@ -84,19 +89,19 @@ def test_reference_run_is_complete(reference):
 def test_resume_equals_uninterrupted_for_any_batch_sizes(tmp_path, reference):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
-    stop = run.StopRequest()
-    first = run.simulate(scenario=load_scenario(path), db=db, batch_games=7,
+    stop = StopRequest()
+    first = simulate(scenario=load_scenario(path), db=db, batch_games=7,
                          progress=StopAfter(stop, 3), stop=stop)
     assert first.status == "interrupted" and first.signal is None
     assert first.games_completed == 21
     assert snapshot(db)["runs"][0][0] == "interrupted"
     # Resume twice more with other batch sizes, the second time to the end.
-    stop = run.StopRequest()
-    second = run.resume(run=first.run_id, db=db, batch_games=11,
+    stop = StopRequest()
+    second = resume(run=first.run_id, db=db, batch_games=11,
                         progress=StopAfter(stop, 5), stop=stop)
     # Cell 1 continues at game 21 with 11 + 8 games, then cell 2 gets 3 batches of 11.
     assert second.status == "interrupted" and second.games_completed == 21 + 11 + 8 + 33
-    third = run.resume(run="latest", db=db, batch_games=1000)
+    third = resume(run="latest", db=db, batch_games=1000)
     assert third.status == "complete" and third.games_played == 160 - 73
     assert_same_rows(snapshot(db), reference["rows"])
 
@@ -104,13 +109,13 @@ def test_resume_equals_uninterrupted_for_any_batch_sizes(tmp_path, reference):
 def test_stop_before_the_first_batch_keeps_nothing_and_resumes(tmp_path, reference):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
-    stop = run.StopRequest()
+    stop = StopRequest()
     stop.request(signal.SIGTERM)
-    outcome = run.simulate(scenario=load_scenario(path), db=db, stop=stop)
+    outcome = simulate(scenario=load_scenario(path), db=db, stop=stop)
     assert (outcome.status, outcome.games_completed, outcome.signal) == \
         ("interrupted", 0, signal.SIGTERM)
     assert stop.exit_code == 143
-    run.resume(run=outcome.run_id, db=db)
+    resume(run=outcome.run_id, db=db)
     assert_same_rows(snapshot(db), reference["rows"])
 
 
@@ -128,7 +133,7 @@ def test_error_while_storing_marks_the_run_interrupted(tmp_path, reference, monk
 
     monkeypatch.setattr(store, "write_batch", failing_write)
     with pytest.raises(store.StoreError, match="disk full"):
-        run.simulate(scenario=load_scenario(path), db=db, batch_games=10)
+        simulate(scenario=load_scenario(path), db=db, batch_games=10)
     monkeypatch.setattr(store, "write_batch", real_write)
     con = store.open_store(db, read_only=True)
     try:
@@ -137,61 +142,61 @@ def test_error_while_storing_marks_the_run_interrupted(tmp_path, reference, monk
     finally:
         con.close()
     assert (status, done) == ("interrupted", 10)
-    run.resume(run=run_id, db=db)
+    resume(run=run_id, db=db)
     assert_same_rows(snapshot(db), reference["rows"])
 
 
 def test_resume_checks(tmp_path, reference):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
-    stop = run.StopRequest()
+    stop = StopRequest()
     stop.request()
-    first = run.simulate(scenario=load_scenario(path), db=db, stop=stop)
+    first = simulate(scenario=load_scenario(path), db=db, stop=stop)
     # The same file (any batch size) is accepted; another one is refused, naming what differs.
     other = write_scenario(tmp_path, TINY.replace("games: 40", "games: 41"), "other.yaml")
-    with pytest.raises(run.RunError) as e:
-        run.resume(run=first.run_id, db=db, scenario=load_scenario(other))
+    with pytest.raises(RunError) as e:
+        resume(run=first.run_id, db=db, scenario=load_scenario(other))
     assert e.value.exit_code == 2
     assert "does not match run" in str(e.value) and "differs in games (hash" in str(e.value)
     other = write_scenario(tmp_path, TINY.replace("target_score: 200", "target_score: 300"),
                            "rules.yaml")
-    with pytest.raises(run.RunError, match=r"differs in variants\[1\]\.rules\.target_score "):
-        run.resume(run=first.run_id, db=db, scenario=load_scenario(other))
-    with pytest.raises(run.RunError, match="no run 'nope'") as e:
-        run.resume(run="nope", db=db)
+    with pytest.raises(RunError, match=r"differs in variants\[1\]\.rules\.target_score "):
+        resume(run=first.run_id, db=db, scenario=load_scenario(other))
+    with pytest.raises(RunError, match="no run 'nope'") as e:
+        resume(run="nope", db=db)
     assert e.value.exit_code == 2
-    run.resume(run=first.run_id[:4], db=db, scenario=load_scenario(path))
+    resume(run=first.run_id[:4], db=db, scenario=load_scenario(path))
     assert_same_rows(snapshot(db), reference["rows"])
-    with pytest.raises(run.RunError, match="already complete") as e:
-        run.resume(run=first.run_id, db=db)
+    with pytest.raises(RunError, match="already complete") as e:
+        resume(run=first.run_id, db=db)
     assert e.value.exit_code == 2
 
 
 def test_a_scenario_without_seed_gets_one_that_is_stored_and_reused(tmp_path):
     path = write_scenario(tmp_path, TINY.replace("seed: 7\n", "").replace("games: 40", "games: 5"))
     db = tmp_path / "r.duckdb"
-    stop = run.StopRequest()
+    stop = StopRequest()
     stop.request()
-    outcome = run.simulate(scenario=load_scenario(path), db=db, stop=stop)
+    outcome = simulate(scenario=load_scenario(path), db=db, stop=stop)
     assert outcome.seed_chosen and outcome.scenario.seed is not None
     info = snapshot(db, outcome.run_id)["runs"][0]
     assert info[1] == outcome.scenario.seed
     assert json.loads(info[5])["seed"] == outcome.scenario.seed
     # Resuming with the seedless file takes the stored seed, so the hashes match.
-    done = run.resume(run=outcome.run_id, db=db, scenario=load_scenario(path))
+    done = resume(run=outcome.run_id, db=db, scenario=load_scenario(path))
     assert done.status == "complete"
-    again, chosen = run.prepare(load_scenario(path), seed=123)
+    again, chosen = prepare(load_scenario(path), seed=123)
     assert (again.seed, chosen) == (123, False)
 
 
 def test_invalid_threads_and_batch_env_are_usage_errors(tmp_path, monkeypatch):
     path = write_scenario(tmp_path)
-    with pytest.raises(run.RunError, match="--threads must be from 1") as e:
-        run.simulate(scenario=load_scenario(path), db=tmp_path / "x.duckdb", threads=999)
+    with pytest.raises(RunError, match="--threads must be from 1") as e:
+        simulate(scenario=load_scenario(path), db=tmp_path / "x.duckdb", threads=999)
     assert e.value.exit_code == 2
-    monkeypatch.setenv(run.BATCH_GAMES_ENV, "lots")
-    with pytest.raises(run.RunError, match="UNOSTATS_BATCH_GAMES"):
-        run.simulate(scenario=load_scenario(path), db=tmp_path / "y.duckdb")
+    monkeypatch.setenv(BATCH_GAMES_ENV, "lots")
+    with pytest.raises(RunError, match="UNOSTATS_BATCH_GAMES"):
+        simulate(scenario=load_scenario(path), db=tmp_path / "y.duckdb")
     assert not (tmp_path / "y.duckdb").exists()  # refused before any run was recorded
 
 
@@ -201,7 +206,7 @@ def test_summary_rows_match_a_direct_computation(reference):
     con = store.open_store(reference["db"], read_only=True)
     try:
         run_id = store.latest_run_id(con)
-        rows = run.summary_rows(con, run_id)
+        rows = summary_rows(con, run_id)
         assert [(r["variant"], r["players"]) for r in rows] == [
             ("standard", 2), ("standard", 3), ("short", 2), ("short", 3)]  # file order
         for r in rows:
@@ -231,23 +236,23 @@ def test_summary_rows_match_a_direct_computation(reference):
 
 
 def test_format_summary(reference):
-    rows = run.summaries(db=reference["db"], run_ids=[reference["outcome"].run_id])
-    table = run.format_summary(rows).splitlines()
+    rows = summaries(db=reference["db"], run_ids=[reference["outcome"].run_id])
+    table = format_summary(rows).splitlines()
     assert table[0].split() == ["run", "variant", "players", "games", "rounds",
                                 "turns/round", "[95%", "CI]", "rounds/game", "[95%", "CI]",
                                 "pos-0", "round", "wins", "[95%", "CI]",
                                 "points/round", "[95%", "CI]"]
     assert len(table) == 2 + 4
-    csv_lines = run.format_summary(rows, "csv").splitlines()
-    assert csv_lines[0] == ",".join(run.SUMMARY_COLUMNS)
-    assert json.loads(run.format_summary(rows, "json"))[0]["games"] == 40
+    csv_lines = format_summary(rows, "csv").splitlines()
+    assert csv_lines[0] == ",".join(SUMMARY_COLUMNS)
+    assert json.loads(format_summary(rows, "json"))[0]["games"] == 40
 
 
 def test_format_interval():
-    assert run.format_interval(12.3456, 12.2, 12.5) == "12.35 [12.20, 12.50]"
-    assert run.format_interval(0.27271, 0.27183, 0.27359) == "0.27271 [0.27183, 0.27359]"
-    assert run.format_interval(5.0, math.nan, math.nan) == "5"
-    assert run.format_interval(math.nan, 0, 1) == "-"
+    assert format_interval(12.3456, 12.2, 12.5) == "12.35 [12.20, 12.50]"
+    assert format_interval(0.27271, 0.27183, 0.27359) == "0.27271 [0.27183, 0.27359]"
+    assert format_interval(5.0, math.nan, math.nan) == "5"
+    assert format_interval(math.nan, 0, 1) == "-"
 
 
 # --- Output formats ----------------------------------------------------------------------------
@@ -337,7 +342,7 @@ def big_reference(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("big")
     path = write_scenario(folder, BIG, "big.yaml")
     db = folder / "ref.duckdb"
-    run.simulate(scenario=load_scenario(path), db=db)
+    simulate(scenario=load_scenario(path), db=db)
     return {"path": path, "rows": snapshot(db)}
 
 
@@ -372,7 +377,7 @@ def test_signal_interrupts_and_resume_completes_identically(tmp_path, big_refere
                               "--format", "csv"], capture_output=True, text=True,
                              env=cli_env(), timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.splitlines()[0] == ",".join(run.SUMMARY_COLUMNS)
+    assert resumed.stdout.splitlines()[0] == ",".join(SUMMARY_COLUMNS)
     assert len(resumed.stdout.splitlines()) == 1 + 4
     assert_same_rows(snapshot(db), big_reference["rows"])
 
@@ -393,10 +398,10 @@ def test_sigkill_leaves_whole_batches_and_resumes_identically(tmp_path, big_refe
         assert stored == done and done % 20 == 0  # whole batches only
     finally:
         con.close()
-    outcome = run.resume(run=run_id, db=db)
+    outcome = resume(run=run_id, db=db)
     assert outcome.status == "complete"
     assert_same_rows(snapshot(db), big_reference["rows"])
 
 
 def test_engine_cache_probe_answers():
-    assert run.engine_cache_is_warm() in (True, False, None)
+    assert engine_cache_is_warm() in (True, False, None)

@@ -111,8 +111,8 @@ def test_schema_is_idempotent_and_versioned(db):
         == str(store.SCHEMA_VERSION)
     names = set(store.query(con, "SELECT table_name FROM information_schema.tables")["table_name"])
     assert {"meta", "runs", "variants", *store.FRAME_COLUMNS, *store.VIEWS} <= names
-    from unostats import tournament_store
-    assert {*tournament_store.TOURNAMENT_TABLES, *tournament_store.VIEWS} <= names
+    from unostats.store import tournaments
+    assert {*tournaments.TOURNAMENT_TABLES, *tournaments.VIEWS} <= names
 
 
 def test_other_schema_version_is_refused(db):

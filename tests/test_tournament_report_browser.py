@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from test_report_browser import CHROMIUM, Browser, wait_for_charts
-from unostats import run
-from unostats.report import build_report
+from unostats.report.build import build_report
+from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
 
 pytestmark = pytest.mark.skipif(
@@ -48,7 +48,7 @@ TOURNAMENT_CHARTS = {"fig-tournament-wins", "fig-tournament-reach", "fig-tournam
 def report(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("cup-browser")
     db = folder / "cup.duckdb"
-    outcome = run.simulate(scenario=load_text(CUP, "cup.yaml"), db=db)
+    outcome = simulate(scenario=load_text(CUP, "cup.yaml"), db=db)
     return build_report(db_path=db, run_ids=[outcome.run_id],
                         out=folder / "reports" / "cup.html")
 

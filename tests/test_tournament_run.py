@@ -14,11 +14,16 @@ import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
 from typer.testing import CliRunner
 
-from unostats import run, stats, store, tournament_store
+from unostats import stats, store
 from unostats.cli import app
+from unostats.runs.query import export
+from unostats.runs.replay import replay
+from unostats.runs.signals import StopRequest
+from unostats.runs.simulate import resume, simulate
+from unostats.runs.tournaments import EngineTables, cells
 from unostats.scenario import load_scenario
+from unostats.store import tournaments as tournament_store
 from unostats.tournament import play_tournament
-from unostats.tournament_run import EngineTables, cells
 
 from test_tournament import check_tournament
 
@@ -76,7 +81,7 @@ def cup(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cup")
     path = write(folder)
     db = folder / "cup.duckdb"
-    outcome = run.simulate(scenario=load_scenario(path), db=db)
+    outcome = simulate(scenario=load_scenario(path), db=db)
     assert outcome.status == "complete"
     return {"path": path, "db": db, "outcome": outcome, "rows": snapshot(db),
             "scenario": load_scenario(path).with_seed(17)}
@@ -221,7 +226,7 @@ def test_first_stage_seats_and_positions(con):
 @pytest.mark.parametrize("batch", [1, 5])
 def test_rows_do_not_depend_on_batch_size(cup, tmp_path, batch):
     db = tmp_path / f"b{batch}.duckdb"
-    outcome = run.simulate(scenario=load_scenario(cup["path"]), db=db, batch_games=batch)
+    outcome = simulate(scenario=load_scenario(cup["path"]), db=db, batch_games=batch)
     assert outcome.status == "complete"
     got, want = snapshot(db), cup["rows"]
     for table in want:
@@ -230,8 +235,8 @@ def test_rows_do_not_depend_on_batch_size(cup, tmp_path, batch):
 
 def test_resume_equals_uninterrupted(cup, tmp_path):
     db = tmp_path / "r.duckdb"
-    stop = run.StopRequest()
-    first = run.simulate(scenario=load_scenario(cup["path"]), db=db, batch_games=4,
+    stop = StopRequest()
+    first = simulate(scenario=load_scenario(cup["path"]), db=db, batch_games=4,
                          progress=StopAfter(stop, 2), stop=stop)
     assert first.status == "interrupted"
     con = store.open_store(db, read_only=True)
@@ -241,11 +246,11 @@ def test_resume_equals_uninterrupted(cup, tmp_path):
         assert store.run_info(con, first.run_id)["status"] == "interrupted"
     finally:
         con.close()
-    stop = run.StopRequest()
-    second = run.resume(run=first.run_id, db=db, batch_games=3, progress=StopAfter(stop, 3),
+    stop = StopRequest()
+    second = resume(run=first.run_id, db=db, batch_games=3, progress=StopAfter(stop, 3),
                         stop=stop)
     assert second.status == "interrupted"
-    third = run.resume(run=first.run_id, db=db)
+    third = resume(run=first.run_id, db=db)
     assert third.status == "complete"
     got, want = snapshot(db), cup["rows"]
     for table in want:
@@ -415,14 +420,14 @@ def test_replay_of_a_table_game_agrees_with_the_store(cup, con):
                   "WHERE field = 'mixed' AND tournament = 3 AND bracket = 'consolation' "
                   "ORDER BY stage DESC LIMIT 1")[0]
     con.close()
-    result = run.replay(run=cup["outcome"].run_id, db=cup["db"], game=t["game"],
+    result = replay(run=cup["outcome"].run_id, db=cup["db"], game=t["game"],
                         variant=t["variant"], players=t["players"])
     assert result.referee_error is None and result.mismatches == []
     assert result.trace_text
 
 
 def test_export_includes_the_tournament_tables(cup, tmp_path):
-    paths = run.export(run=cup["outcome"].run_id, out=tmp_path / "x", fmt="csv", db=cup["db"])
+    paths = export(run=cup["outcome"].run_id, out=tmp_path / "x", fmt="csv", db=cup["db"])
     names = [p.name for p in paths]
     assert names == [f"{t}.csv" for t in (*store.EXPORT_TABLES, *TOURNAMENT_TABLES)]
     assert (tmp_path / "x" / "tournaments.csv").read_text().count("\n") == 1 + 2 * 12
@@ -464,15 +469,16 @@ def test_cli_query_the_views(cup):
 
 
 def test_report_has_a_championship_section(cup, tmp_path):
-    from unostats.report import build_report, load_model
+    from unostats.report.build import build_report
     from unostats.report.figures import build_figures
+    from unostats.report.model import load_model
 
     con = store.open_store(cup["db"], read_only=True)
     try:
         model = load_model(con, [cup["outcome"].run_id])
     finally:
         con.close()
-    section = model.tournament
+    section = model.section("tournament")
     assert section is not None and [f.label for f in section.fields] == ["mixed", "lone"]
     lone = section.fields[1].lone
     assert lone is not None and lone.profile == "steady" and lone.fair == pytest.approx(1 / 10)

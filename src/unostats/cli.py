@@ -1,4 +1,5 @@
-"""The ``unostats`` command line: thin Typer commands over ``run``, ``store`` and ``scenario``.
+"""The ``unostats`` command line: thin Typer commands over ``runs``, ``report``, ``store`` and
+``scenario``.
 
 stdout carries data only (tables, CSV, JSON, traces); progress, logs and hints go to stderr.
 Exit codes: 0 ok, 1 runtime failure, 2 usage or validation error; 130/143 when ``simulate`` is
@@ -22,7 +23,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-DB_ENV = "UNOSTATS_DB"  # run.DB_ENV (not imported: keep start-up light)
+DB_ENV = "UNOSTATS_DB"  # runs.session.DB_ENV (not imported: keep start-up light)
 DEFAULT_DB = "unostats.duckdb"
 
 app = typer.Typer(
@@ -78,7 +79,7 @@ def _fail(message: str, code: int) -> NoReturn:
 @contextmanager
 def _expected_errors() -> Iterator[None]:
     """Turn the package's expected exceptions into one message on stderr and an exit code."""
-    from .run import RunError
+    from .runs.session import RunError
     from .scenario import ScenarioError
     from .store import StoreError, UnknownRunError
 
@@ -157,13 +158,16 @@ def simulate(
     the share of rounds won by the first player (position 0, Wilson interval) and mean points
     per won round, each with its 95% interval (means: ± 1.96 SE). Tournament scenarios print
     per-profile win chances and stage lengths instead."""
-    from . import run
+    from .kinds import RUN_KINDS, kind_of
+    from .runs.progress import ConsoleProgress
+    from .runs.signals import StopRequest, stop_on_signals
+    from .runs.simulate import prepare, resume as resume_run, simulate as simulate_run
     from .scenario import ScenarioError, load_scenario
 
     files = files or []
     sets = set_ or []
-    progress = run.ConsoleProgress(quiet=quiet, verbose=verbose)
-    stop = run.StopRequest()
+    progress = ConsoleProgress(quiet=quiet, verbose=verbose)
+    stop = StopRequest()
     outcomes = []
     code = 0
     with _expected_errors():
@@ -172,8 +176,8 @@ def simulate(
                 _fail("--resume continues one run: give at most one FILE", 2)
             check = None
             if files:  # must resolve to the stored scenario; no seed given: the stored one
-                check, _ = run.prepare(load_scenario(files[0], sets), games=games, seed=seed,
-                                       choose_seed=False)
+                check, _ = prepare(load_scenario(files[0], sets), games=games, seed=seed,
+                                   choose_seed=False)
             elif sets or games is not None or seed is not None:
                 _fail("--set, --games and --seed describe FILE; with --resume and no FILE the "
                       "stored scenario is used as it is", 2)
@@ -194,13 +198,13 @@ def simulate(
             jobs = [("new", s) for s in scenarios]
 
         try:
-            with run.stop_on_signals(stop, notify=progress.warn):
-                for i, (kind, scenario) in enumerate(jobs):
-                    if kind == "resume":
-                        outcome = run.resume(run=resume, db=db, scenario=scenario,
+            with stop_on_signals(stop, notify=progress.warn):
+                for i, (job, scenario) in enumerate(jobs):
+                    if job == "resume":
+                        outcome = resume_run(run=resume, db=db, scenario=scenario,
                                              threads=threads, progress=progress, stop=stop)
                     else:
-                        outcome = run.simulate(scenario=scenario, db=db, seed=seed, games=games,
+                        outcome = simulate_run(scenario=scenario, db=db, seed=seed, games=games,
                                                threads=threads, progress=progress, stop=stop,
                                                command=_command_line(
                                                    [scenario.source_path], games=games,
@@ -214,18 +218,16 @@ def simulate(
                         break
         except KeyboardInterrupt:
             code = 130
-        finished = [o.run_id for o in outcomes if o.status == "complete" and not o.is_tournament]
-        if finished:
-            rows = run.summaries(db=db, run_ids=finished)
-            _write(run.format_summary(rows, fmt.value))
-        championships = [o.run_id for o in outcomes
-                         if o.status == "complete" and o.is_tournament]
-        if championships:
-            from . import tournament_run
-            if finished and fmt.value == "table":
-                _write("\n")
-            rows = tournament_run.summaries(db=db, run_ids=championships)
-            _write(tournament_run.format_summary(rows, fmt.value, width=_stdout_width()))
+        finished = [o for o in outcomes if o.status == "complete"]
+        shown = False
+        for kind in RUN_KINDS:  # each kind's summary of its finished runs, a blank line between
+            run_ids = [o.run_id for o in finished if kind_of(o.scenario) is kind]
+            if run_ids:
+                if shown and fmt.value == "table":
+                    _write("\n")
+                _write(kind.summary(db=db, run_ids=run_ids, fmt=fmt.value,
+                                    width=_stdout_width()))
+                shown = True
     if code:
         raise typer.Exit(code)
 
@@ -289,15 +291,15 @@ def query(
 
     Writing statements are refused; CREATE TEMP TABLE works for scratch work and
     COPY (...) TO 'file' writes a new file. SQL errors are one line on stderr (exit 1)."""
-    from . import run
     from .output import format_rows
+    from .runs.query import query as run_query
 
     text = sys.stdin.read() if sql == "-" else sql
     if not text.strip():
         _fail("no SQL given" + (" on stdin" if sql == "-" else ""), 2)
     params = _parse_params(param or [])
     with _expected_errors():
-        result = run.query(sql=text, params=params, db=db)
+        result = run_query(sql=text, params=params, db=db)
         json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
         _write(format_rows(result.columns, result.rows, fmt.value, json_columns=json_columns,
                            width=_stdout_width()))
@@ -314,11 +316,11 @@ def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> N
 
     Columns: run id, scenario name, status (running, complete, interrupted), start time
     (UTC), games requested and completed (over all cells), seed."""
-    from . import run
     from .output import format_rows
+    from .runs.query import RUNS_SQL, query as run_query
 
     with _expected_errors():
-        result = run.query(sql=run.RUNS_SQL, db=db)
+        result = run_query(sql=RUNS_SQL, db=db)
         _write(format_rows(result.columns, result.rows, fmt.value, width=_stdout_width()))
 
 
@@ -414,10 +416,10 @@ def export(
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
     """Write one run's rows to files (Parquet or CSV with header)."""
-    from . import run
+    from .runs.query import export as export_run
 
     with _expected_errors():
-        paths = run.export(run=run_ref, out=out, fmt=fmt.value, db=db)
+        paths = export_run(run=run_ref, out=out, fmt=fmt.value, db=db)
         _write("".join(f"{p}\n" for p in paths))
 
 
@@ -439,7 +441,7 @@ def report(
 ) -> None:
     """Write one self-contained HTML report (round length, scoring spread, first-player
     advantage, variants compared, with 95% intervals) from the stored runs."""
-    from .report import build_report
+    from .report.build import build_report
 
     with _expected_errors():
         path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title)
@@ -471,11 +473,12 @@ def replay(
     The game is played again from the run's stored scenario and seed; the referee checks every
     event against the rules, and its per-round numbers (winner, turns, points, counters, hands,
     scores) are compared with the stored rows. The events go to stdout."""
-    from . import run
+    from .runs.progress import ConsoleProgress
+    from .runs.replay import replay as replay_game
 
     with _expected_errors():
-        result = run.replay(run=run_ref, game=game, round=round_, variant=variant,
-                            players=players, db=db, progress=run.ConsoleProgress())
+        result = replay_game(run=run_ref, game=game, round=round_, variant=variant,
+                             players=players, db=db, progress=ConsoleProgress())
     if result.trace_text:
         _write(result.trace_text + "\n")
     where = f"run {result.run_id}, {result.variant} {result.players}p, game {result.game}"

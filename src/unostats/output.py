@@ -12,6 +12,8 @@ goes through ``format_rows``, so the formats behave the same everywhere:
   line. NaN and infinities become ``null``; timestamps and dates are ISO 8601 strings; a column
   of DuckDB's JSON type is embedded as JSON rather than as a string.
 
+``format_interval`` writes an estimate and its 95% interval as one cell ("12.34 [12.10, 12.58]").
+
 Rows are Python values as DuckDB's ``fetchall`` returns them (int, float, Decimal, str, bool,
 None, datetime, date, timedelta, UUID, bytes, list, dict). This module imports only the standard
 library, so printing never pays for polars or the engine.
@@ -55,6 +57,17 @@ def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str 
             return "[]\n"
         return "[\n" + ",\n".join("  " + _dumps(o) for o in objects) + "\n]\n"
     return _table(columns, rows, width)
+
+
+def format_interval(value: float, lo: float, hi: float) -> str:
+    """'12.34 [12.10, 12.58]': two significant digits of the half-width, as stats.Estimate."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{value:.3g}"
+    half = (hi - lo) / 2
+    digits = 3 if half <= 0 else max(0, min(10, 1 - math.floor(math.log10(half))))
+    return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def _dumps(value: Any) -> str:

@@ -1,6 +1,6 @@
 """Championships (RULES.md section 9, TOUR): the bracket, the draw by lot, who advances.
 
-A tournament scenario (``tournament:`` in a scenario file, validated by ``scenario.py``) names the
+A tournament scenario (``tournament:`` in a scenario file, validated by ``scenario``) names the
 entrant profiles (a play policy and behaviour each), one or more *fields* (how many entrants of
 each profile), the table size and the stages. One tournament of a field goes:
 
@@ -35,7 +35,7 @@ The variant is not in the key: the same field under two variants gets the same d
 random numbers make the variants' comparison sharper).
 
 This module is pure Python with an injectable table player (``play_tournament(..., play_table)``),
-so the bracket logic is tested on hand-made games; ``tournament_run`` plugs in the engine.
+so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in the engine.
 """
 
 from __future__ import annotations
@@ -284,7 +284,7 @@ class TableGame:
     rounds: int
     turns: int
     hand_points: tuple[int, ...] = ()  # points left in hand, summed over the rounds (() = 0s)
-    payload: Any = None  # the engine's frames, stored by tournament_run
+    payload: Any = None  # the engine's frames, stored by runs.tournaments
 
     def points_left(self, seat: int) -> int:
         return self.hand_points[seat] if self.hand_points else 0

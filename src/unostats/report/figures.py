@@ -15,7 +15,6 @@ Conventions, so charts read at a glance:
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..stats import Estimate
+from .format import esc
 from .model import Distribution, Measure, ReportModel
 
 # Okabe & Ito's colour-blind-safe palette (without its yellow, too pale on white), then dark
@@ -58,10 +58,6 @@ def colours(labels: Sequence[str]) -> dict[str, str]:
 
 def _slug(key: str) -> str:
     return key.replace("_", "-")
-
-
-def esc(text: str) -> str:
-    return html.escape(str(text), quote=False)
 
 
 # --- Layout helpers ----------------------------------------------------------------------------
@@ -527,8 +523,8 @@ def build_figures(model: ReportModel) -> dict[str, Figure]:
     figs += [rank_scores_figure(model, colour),
              positions_figure(model, "round", colour), positions_figure(model, "game", colour),
              comparison_figure(model, colour), ablation_figure(model, colour)]
-    if model.tournament is not None:
-        from .tournament import tournament_figures
-        figs += [Figure(div_id, fig, caption)
-                 for div_id, fig, caption in tournament_figures(model.tournament)]
+    for s in model.sections:  # the sections of the runs' kinds (kinds.ReportSection)
+        if s.data is not None:
+            figs += [Figure(div_id, fig, caption)
+                     for div_id, fig, caption in s.section.figures(s.data)]
     return {f.div_id: f for f in figs if f is not None}

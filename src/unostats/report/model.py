@@ -11,7 +11,9 @@ charts drawn from the same counts. Win rates by position come from the views
 ``win_rate_by_position`` and ``game_win_rate_by_position``; a few more queries give the capped
 counts, per-rank means and the spread of final standings. Python then turns these small results
 into ``stats.Estimate`` objects (intervals, differences, the chi-square test) with ``stats``'
-functions.
+functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. the tournaments'
+championship): ``load_model`` loads each one's model of the runs into ``ReportModel.sections``,
+and the figures and the page draw and show it through the same section.
 
 Vocabulary (RULES.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
@@ -34,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from .. import stats, store
+from ..kinds import ReportSection, report_sections
 from ..rules import RULE_OPTIONS
 from ..stats import Estimate, TestResult
 
@@ -197,6 +200,11 @@ class Finding:
     unit: str = ""
 
 
+class LoadedSection(NamedTuple):
+    section: ReportSection  # a kind's report section (kinds.RUN_KINDS)
+    data: Any  # its model of the report's runs, None if they have none
+
+
 @dataclass(frozen=True)
 class ReportModel:
     title: str
@@ -215,10 +223,15 @@ class ReportModel:
     ablation: tuple[AblationEffect, ...]
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = field(default=())
-    tournament: Any = None  # report.tournament.TournamentSection for tournament runs
+    # every kind's report section with its model of these runs (None: they have none)
+    sections: tuple[LoadedSection, ...] = field(default=())
     # variant label -> the label its rule changes are against (base_label unless it is an
     # ablation variant, which is compared with its own base)
     rule_bases: Mapping[str, str] = field(default_factory=dict)
+
+    def section(self, name: str) -> Any:
+        """The model of report section ``name`` (None if the runs have none)."""
+        return next(s.data for s in self.sections if s.section.name == name)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -290,18 +303,16 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
         for r in runs if r.status != "complete")
-    from .tournament import load_tournaments
-
-    tournament = load_tournaments(con, ids)
+    sections = tuple(LoadedSection(s, s.load(con, ids)) for s in report_sections())
     if title is None:
-        title = ("UNO championship report: " if tournament else "UNO rules report: ") + \
-            ", ".join(dict.fromkeys(r.scenario_name for r in runs))
+        title = next((s.section.title for s in sections if s.data is not None),
+                     "UNO rules report: ") + ", ".join(dict.fromkeys(r.scenario_name for r in runs))
     return ReportModel(
         title=title, generated_at=datetime.now(UTC), db_path=db_path, runs=runs, cells=cells,
         base_label=base_label, measures=measures, round_positions=round_pos,
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
-        findings=findings, notes=notes, tournament=tournament, rule_bases=rule_bases)
+        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases)
 
 
 class _Query:

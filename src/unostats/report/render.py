@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -28,8 +27,8 @@ import plotly.offline
 from markupsafe import Markup
 
 from .. import __version__
-from ..stats import Estimate, TestResult, _digits_for
 from .figures import Figure, colours
+from .format import fmt_estimate, fmt_number, fmt_p, fmt_pct, fmt_test, fmt_when
 from .model import CellKey, ReportModel
 
 META_ID = "unostats-report-meta"
@@ -50,83 +49,6 @@ def _env() -> jinja2.Environment:
     env.filters["p"] = fmt_p
     env.filters["when"] = fmt_when
     return env
-
-
-# --- Number formatting -------------------------------------------------------------------------
-
-def fmt_number(x: Any, digits: int | None = None) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "—"
-    if isinstance(x, int) or (digits is None and float(x).is_integer()):
-        return f"{int(x):,}"
-    if digits is None:
-        digits = 1 if abs(x) >= 100 else 2
-    return f"{x:,.{digits}f}"
-
-
-def fmt_pct(x: float | None, digits: int = 1) -> str:
-    if x is None or not math.isfinite(x):
-        return "—"
-    return f"{100 * x:.{digits}f}%"
-
-
-def fmt_p(p: float | None) -> str:
-    if p is None or not math.isfinite(p):
-        return "—"
-    if p < 1e-4:
-        return "< 0.0001"
-    return f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
-
-
-def fmt_when(t: datetime | None) -> str:
-    if t is None:
-        return "—"
-    return t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-# Scale and unit per kind of estimate: rates as percentages, rate differences in points.
-_KINDS = {
-    "mean": (1.0, "", False),
-    "rate": (100.0, "%", False),
-    "diff_mean": (1.0, "", True),
-    "diff_rate": (100.0, " pp", True),
-}
-
-
-def fmt_estimate(est: Estimate, kind: str = "mean") -> dict[str, str]:
-    """value, interval, n, method and p as display strings; the precision follows the interval
-    (two significant digits of its half-width, as ``Estimate.format``)."""
-    scale, unit, signed = _KINDS[kind]
-    v, lo, hi = est.value * scale, est.lo * scale, est.hi * scale
-    if not all(math.isfinite(x) for x in (v, lo, hi)):
-        value = "—" if not math.isfinite(v) else f"{v:,.3f}{unit}"
-        return {"value": value, "interval": "—", "n": fmt_number(est.n), "method": est.method,
-                "p": fmt_p(est.p_value)}
-    d = _digits_for(hi - lo)
-    return {
-        "value": _fixed(v, d, signed) + unit,
-        "interval": f"[{_fixed(lo, d, signed)}, {_fixed(hi, d, signed)}]",
-        "n": fmt_number(est.n),
-        "method": est.method,
-        "p": fmt_p(est.p_value),
-    }
-
-
-def _fixed(x: float, digits: int, signed: bool) -> str:
-    """Fixed-point with thousands separators; never "-0.0" (a value that rounds to zero has no
-    sign, or "+" when signed)."""
-    text = f"{x:,.{digits}f}"
-    if text.startswith("-") and not any(ch in "123456789" for ch in text):
-        text = text[1:]
-    if signed and not text.startswith("-"):
-        text = "+" + text
-    return text
-
-
-def fmt_test(t: TestResult) -> dict[str, str]:
-    stat = "—" if not math.isfinite(t.statistic) else f"{t.statistic:,.2f}"
-    return {"statistic": stat, "df": str(t.df), "p": fmt_p(t.p_value), "n": fmt_number(t.n),
-            "method": t.method}
 
 
 # --- Page --------------------------------------------------------------------------------------
@@ -244,61 +166,9 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
         comparisons=comparisons, ablation=ablation, spread=spread, runs=runs,
         rule_changes=model.rule_changes, colour=colour, version=__version__,
         games=fmt_number(model.games), rounds=fmt_number(model.rounds),
-        max_players=max(model.players), tournament=_tournament_view(model))
-
-
-def _tournament_view(model: ReportModel) -> dict[str, Any] | None:
-    """The championship section's tables as display strings (None without tournaments)."""
-    section = model.tournament
-    if section is None:
-        return None
-    from .tournament import profile_colours
-
-    fields = []
-    for f in section.fields:
-        profiles = [{
-            "profile": p.profile, "policy": p.policy, "entrants": p.entrants,
-            "titles": fmt_number(p.titles), "win": fmt_estimate(p.win, "rate"),
-            "edge": fmt_estimate(p.edge), "consolation": fmt_estimate(p.consolation_win, "rate"),
-            "reach": [fmt_estimate(e, "rate") for _, e, _ in p.reach[1:]],
-        } for p in f.profiles]
-        reach_fair = [fmt_pct(x, 2) for _, _, x in f.profiles[0].reach[1:]] if f.profiles else []
-        stages = [{
-            "bracket": s.bracket, "stage": s.stage_name, "tables": s.tables,
-            "players": s.players, "games": fmt_number(s.games),
-            "rounds": fmt_estimate(s.rounds), "turns": fmt_estimate(s.turns),
-            "longest_turns": fmt_estimate(s.longest_turns),
-            "longest_rounds": fmt_estimate(s.longest_rounds)} for s in f.stages]
-        positions = [{
-            "players": p.players, "n": fmt_number(p.n), "fair": fmt_pct(p.fair, 2),
-            "rates": [fmt_estimate(e, "rate") for e in p.rates],
-            "excess": fmt_estimate(p.excess, "diff_rate"), "test": fmt_test(p.test)}
-            for p in f.positions]
-        decided = [{
-            "bracket": d.bracket, "stage": d.stage_name, "tables": fmt_number(d.tables),
-            "by_rank": fmt_number(d.by_rank), "by_rounds_won": fmt_number(d.by_rounds_won),
-            "by_hand_points": fmt_number(d.by_hand_points),
-            "lot": fmt_estimate(d.lot, "rate")} for d in f.decided]
-        lone = None
-        if f.lone is not None:
-            lone = {"profile": f.lone.profile, "against": f.lone.against,
-                    "entrants": f.lone.field_entrants, "win": fmt_estimate(f.lone.win, "rate"),
-                    "fair": fmt_pct(f.lone.fair, 2),
-                    "difference": fmt_estimate(f.lone.difference, "diff_rate"),
-                    "edge": fmt_estimate(f.lone.edge)}
-        fields.append({
-            "label": f.label, "description": f.description, "entrants": f.entrants,
-            "table_size": f.table_size, "tournaments": fmt_number(f.tournaments),
-            "fair": fmt_pct(1 / f.entrants, 2), "stage_names": list(f.stage_names[1:]),
-            "reach_fair": reach_fair, "profiles": profiles, "stages": stages,
-            "evening_turns": fmt_estimate(f.evening_turns),
-            "evening_rounds": fmt_estimate(f.evening_rounds),
-            "evening_p90": fmt_number(f.evening_p90_turns, 0),
-            "main_turns": fmt_estimate(f.main_turns), "positions": positions,
-            "decided": decided, "champion_lot": fmt_estimate(f.champion_by_lot, "rate"),
-            "lone": lone})
-    return {"fields": fields, "colour": profile_colours(section),
-            "lone": [f for f in fields if f["lone"]]}
+        max_players=max(model.players),
+        **{s.section.name: None if s.data is None else s.section.view(s.data)
+           for s in model.sections})
 
 
 def _findings_table(model: ReportModel) -> dict[str, Any]:

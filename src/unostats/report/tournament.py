@@ -1,6 +1,7 @@
-"""The report's championship section: tournament views -> plain dataclasses -> plotly figures.
+"""The report's championship section: tournament views -> plain dataclasses -> plotly figures
+and display strings (the tournament kind's ``kinds.ReportSection``).
 
-Everything is read from the store's tournament views (``tournament_store``), filtered to the
+Everything is read from the store's tournament views (``store.tournaments``), filtered to the
 report's runs; Python only wraps their numbers in ``stats.Estimate`` objects and adds the
 chi-square test of first-stage advancement by position. Reports of runs without tournaments have
 no such section (``load_tournaments`` returns None).
@@ -25,7 +26,7 @@ from plotly.subplots import make_subplots
 
 from .. import stats
 from ..stats import Estimate, TestResult
-from .figures import esc
+from .format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
 
 FAIR_COLOUR = "#6b6b6b"
 PROFILE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -435,3 +436,54 @@ def positions_figure(section: TournamentSection) -> tuple[str, go.Figure, str] |
 def tournament_figures(section: TournamentSection) -> list[tuple[str, go.Figure, str]]:
     figs = [wins_figure(section), reach_figure(section), positions_figure(section)]
     return [f for f in figs if f is not None]
+
+
+# --- Display strings ---------------------------------------------------------------------------
+
+def view(section: TournamentSection) -> dict[str, Any]:
+    """The championship section's tables as display strings, for the template."""
+    fields = []
+    for f in section.fields:
+        profiles = [{
+            "profile": p.profile, "policy": p.policy, "entrants": p.entrants,
+            "titles": fmt_number(p.titles), "win": fmt_estimate(p.win, "rate"),
+            "edge": fmt_estimate(p.edge), "consolation": fmt_estimate(p.consolation_win, "rate"),
+            "reach": [fmt_estimate(e, "rate") for _, e, _ in p.reach[1:]],
+        } for p in f.profiles]
+        reach_fair = [fmt_pct(x, 2) for _, _, x in f.profiles[0].reach[1:]] if f.profiles else []
+        stages = [{
+            "bracket": s.bracket, "stage": s.stage_name, "tables": s.tables,
+            "players": s.players, "games": fmt_number(s.games),
+            "rounds": fmt_estimate(s.rounds), "turns": fmt_estimate(s.turns),
+            "longest_turns": fmt_estimate(s.longest_turns),
+            "longest_rounds": fmt_estimate(s.longest_rounds)} for s in f.stages]
+        positions = [{
+            "players": p.players, "n": fmt_number(p.n), "fair": fmt_pct(p.fair, 2),
+            "rates": [fmt_estimate(e, "rate") for e in p.rates],
+            "excess": fmt_estimate(p.excess, "diff_rate"), "test": fmt_test(p.test)}
+            for p in f.positions]
+        decided = [{
+            "bracket": d.bracket, "stage": d.stage_name, "tables": fmt_number(d.tables),
+            "by_rank": fmt_number(d.by_rank), "by_rounds_won": fmt_number(d.by_rounds_won),
+            "by_hand_points": fmt_number(d.by_hand_points),
+            "lot": fmt_estimate(d.lot, "rate")} for d in f.decided]
+        lone = None
+        if f.lone is not None:
+            lone = {"profile": f.lone.profile, "against": f.lone.against,
+                    "entrants": f.lone.field_entrants, "win": fmt_estimate(f.lone.win, "rate"),
+                    "fair": fmt_pct(f.lone.fair, 2),
+                    "difference": fmt_estimate(f.lone.difference, "diff_rate"),
+                    "edge": fmt_estimate(f.lone.edge)}
+        fields.append({
+            "label": f.label, "description": f.description, "entrants": f.entrants,
+            "table_size": f.table_size, "tournaments": fmt_number(f.tournaments),
+            "fair": fmt_pct(1 / f.entrants, 2), "stage_names": list(f.stage_names[1:]),
+            "reach_fair": reach_fair, "profiles": profiles, "stages": stages,
+            "evening_turns": fmt_estimate(f.evening_turns),
+            "evening_rounds": fmt_estimate(f.evening_rounds),
+            "evening_p90": fmt_number(f.evening_p90_turns, 0),
+            "main_turns": fmt_estimate(f.main_turns), "positions": positions,
+            "decided": decided, "champion_lot": fmt_estimate(f.champion_by_lot, "rate"),
+            "lone": lone})
+    return {"fields": fields, "colour": profile_colours(section),
+            "lone": [f for f in fields if f["lone"]]}

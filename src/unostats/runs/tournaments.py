@@ -1,20 +1,19 @@
-"""Tournament runs: whole championships played with the engine and stored, with stop, resume and
-progress; and the end-of-run summary. ``run.simulate`` / ``run.resume`` hand a scenario with a
-``tournament:`` section to ``play``; the bracket itself is ``tournament.py``.
+"""The tournament kind of run: whole championships played with the engine and stored, with
+stop, resume and progress; the bracket itself is ``tournament.py``.
 
 Each cell (variant x field) plays tournaments ``0 .. games-1`` in order. A table's game is one
 ``simulate_batches`` call with the table's seats and the game seed the bracket derived, so a
 tournament is a pure function of (scenario, engine version, seed, index). Whole tournaments are
 buffered and written together, one transaction per batch (about ``TARGET_BATCH_SECONDS`` of play,
-or ``batch_tournaments``), so a stop request or a killed process leaves whole tournaments only and
-a resume continues from the tournaments stored. Table games are numbered per cell (variant, table
-size) in the order they are written; that order is fixed (cells in order, tournaments in order,
-tables in play order), so a resumed run equals an uninterrupted one row for row.
+or ``batch_size`` tournaments), so a stop request or a killed process leaves whole tournaments
+only and a resume continues from the tournaments stored. Table games are numbered per cell
+(variant, table size) in the order they are written; that order is fixed (cells in order,
+tournaments in order, tables in play order), so a resumed run equals an uninterrupted one row for
+row.
 """
 
 from __future__ import annotations
 
-import math
 import signal
 import time
 from collections.abc import Sequence
@@ -24,13 +23,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from . import run, store, tournament_store
-from .output import format_rows
-from .run import format_interval
-from .scenario import Scenario, Variant
-from .seats import Seat
-from .stats import mean_interval
-from .tournament import (
+from .. import store
+from ..scenario import Cell, Scenario, Variant
+from ..seats import Seat
+from ..store import tournaments as tournament_store
+from ..tournament import (
     MAIN,
     Field,
     TableGame,
@@ -38,6 +35,10 @@ from .tournament import (
     TournamentSpec,
     play_tournament,
 )
+from .engine_cache import announce_compilation
+from .progress import Progress
+from .session import RunError, RunOutcome, Tally, cell_label, end_session
+from .signals import StopRequest
 
 TARGET_BATCH_SECONDS = 1.0
 
@@ -71,7 +72,14 @@ def games_requested(scenario: Scenario) -> int:
     return sum(scenario.games * spec.games_per_tournament(c.field) for c in cells(scenario))
 
 
-def start_fields(con, run_id: str, scenario: Scenario) -> None:
+def plan(scenario: Scenario) -> str:
+    """What a new run plays, for its first log line."""
+    n = len(cells(scenario))
+    return (f"{n} tournament cell{'s' * (n != 1)} (variant x field) x {scenario.games:,} "
+            f"tournaments ({games_requested(scenario):,} table games)")
+
+
+def record_fields(con, run_id: str, scenario: Scenario) -> None:
     """The tournament_fields and tournament_stages rows of a new run."""
     spec = _spec(scenario)
     fields, stages = [], []
@@ -87,14 +95,27 @@ def start_fields(con, run_id: str, scenario: Scenario) -> None:
             "profiles": {p: {"policy": spec.profiles[p].policy,
                              "behaviour": dict(spec.profiles[p].behaviour)}
                          for p, _ in c.field.mix}})
-        for bracket, plan in (("main", main), ("consolation", consolation)):
-            for step, s in enumerate(plan):
+        for bracket, stage_plans in (("main", main), ("consolation", consolation)):
+            for step, s in enumerate(stage_plans):
                 stages.append({"variant": c.variant.name, "field": c.field.name,
                                "bracket": bracket, "stage": s.stage, "step": step,
                                "stage_name": s.name, "players": s.players,
                                "tables": len(s.tables), "table_sizes": s.tables,
                                "advance": s.advance})
     tournament_store.insert_fields(con, run_id, fields, stages)
+
+
+def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
+                game: int) -> tuple[tuple[Seat, ...], int, int]:
+    """How stored game ``game`` of ``cell`` is recomputed: the seats of the tournament table that
+    played it and that table's own seed (its game 0)."""
+    table = tournament_store.table_of_game(con, run_id, cell.variant.name, cell.players, game)
+    if table is None:
+        raise RunError(f"game {game} of {cell_label(cell)} in run {run_id} belongs to "
+                       "no tournament table", exit_code=1)
+    return tuple(scenario.tournament.seat(p) for p in table["profiles"]), \
+        int(table["game_seed"]), 0
+
 
 
 # --- The engine at a table ---------------------------------------------------------------------
@@ -112,7 +133,7 @@ class EngineTables:
         self.threads = threads
 
     def __call__(self, seats: tuple[Seat, ...], game_seed: int) -> TableGame:
-        from .engine.simulate import simulate_batches
+        from ..engine.simulate import simulate_batches
 
         n = len(seats)
         batch = next(iter(simulate_batches(rules=self.rules, players=n, seats=seats, games=1,
@@ -150,7 +171,7 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
                   counters: dict[int, int]) -> tuple[dict[int, Any], dict[str, pl.DataFrame]]:
     """The rows of whole tournaments: engine frames per table size (games numbered from
     ``counters``, which is advanced) and the tournament tables' frames."""
-    from .engine.simulate import Batch
+    from ..engine.simulate import Batch
 
     parts: dict[int, dict[str, list[pl.DataFrame]]] = {}
     numbers: dict[int, list[int]] = {}  # table size -> the game number of each part
@@ -213,14 +234,15 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
 
 # --- Playing a run ------------------------------------------------------------------------------
 
-def play(con, outcome: Any, *, threads: int | None, batch_tournaments: int | None,
-         progress: Any, stop: Any) -> Any:
+def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
+         progress: Progress, stop: StopRequest | None) -> RunOutcome:
     """Play every tournament cell of ``outcome.scenario`` from its stored tournaments to the end
-    (or until ``stop``); the twin of ``run._play`` for tournament scenarios. Every table game
-    plays on one thread, whatever ``threads`` says (see ``EngineTables``)."""
+    (or until ``stop``); ``batch_size`` fixes the tournaments per batch (None: about
+    ``TARGET_BATCH_SECONDS``). Every table game plays on one thread, whatever ``threads`` says
+    (see ``EngineTables``)."""
     scenario = outcome.scenario
     spec = _spec(scenario)
-    stop = stop or run.StopRequest()
+    stop = stop or StopRequest()
     todo = cells(scenario)
     done = tournament_store.completed_by_field(con, outcome.run_id)
     # variant -> table size -> games stored: the number of the cell's next table game
@@ -230,15 +252,14 @@ def play(con, outcome: Any, *, threads: int | None, batch_tournaments: int | Non
     status = "interrupted"
     outcome.tournaments_played = 0
     try:
-        run.announce_compilation(progress)
+        announce_compilation(progress)
         firsts = [done.get((c.variant.name, c.field.name), 0) for c in todo]
         for c, first in zip(todo, firsts):
             progress.cell_started(str(c.index), c.label, first, scenario.games,
                                   unit="tournaments")
         for c, first in zip(todo, firsts):
             if not _play_cell(con, outcome, c, spec, first, counters[c.variant.name],
-                              batch_tournaments=batch_tournaments, progress=progress,
-                              stop=stop):
+                              batch_tournaments=batch_size, progress=progress, stop=stop):
                 break
         else:
             status = "complete"
@@ -248,13 +269,17 @@ def play(con, outcome: Any, *, threads: int | None, batch_tournaments: int | Non
         outcome.signal = signal.SIGINT
         raise
     finally:
-        run.end_session(con, outcome, status, started=started, progress=progress)
+        tally = Tally("table games stored (whole tournaments)",
+                      f"{outcome.tournaments_played:,} tournaments, "
+                      f"{outcome.games_played:,} table games",
+                      outcome.tournaments_played, "tournaments", ",.1f")
+        end_session(con, outcome, status, started=started, progress=progress, tally=tally)
     return outcome
 
 
-def _play_cell(con, outcome: Any, c: TournamentCell, spec: TournamentSpec, first: int,
-               counters: dict[int, int], *, batch_tournaments: int | None, progress: Any,
-               stop: Any) -> bool:
+def _play_cell(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec, first: int,
+               counters: dict[int, int], *, batch_tournaments: int | None, progress: Progress,
+               stop: StopRequest) -> bool:
     """Play one cell's remaining tournaments; False if a stop request ended it early.
     ``counters`` (table size -> the variant's next game number) advances as they are stored."""
     scenario = outcome.scenario
@@ -280,8 +305,8 @@ def _play_cell(con, outcome: Any, c: TournamentCell, spec: TournamentSpec, first
     return t >= scenario.games
 
 
-def _store(con, outcome: Any, c: TournamentCell, spec: TournamentSpec,
-           results: list[TournamentResult], counters: dict[int, int], progress: Any,
+def _store(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec,
+           results: list[TournamentResult], counters: dict[int, int], progress: Progress,
            seconds: float) -> None:
     numbers = dict(counters)  # advanced by result_frames; kept only once the write succeeds
     games, frames = result_frames(results, spec, numbers)
@@ -296,140 +321,3 @@ def _store(con, outcome: Any, c: TournamentCell, spec: TournamentSpec,
     lo, hi = results[0].index, results[-1].index
     progress.batch_stored(str(c.index), c.label, lo, hi, hi + 1, outcome.scenario.games,
                           len(results) / max(seconds, 1e-6), unit="tournaments")
-
-
-# --- Summary ------------------------------------------------------------------------------------
-
-PROFILE_COLUMNS = (
-    "run_id", "variant", "field", "profile", "entrants", "field_entrants", "tournaments",
-    "wins", "win_rate", "win_rate_lo", "win_rate_hi", "fair", "edge", "edge_lo", "edge_hi",
-    "final_rate", "final_rate_lo", "final_rate_hi",
-)
-STAGE_COLUMNS = (
-    "run_id", "variant", "field", "bracket", "stage", "stage_name", "tables", "games",
-    "rounds_per_game", "rounds_per_game_lo", "rounds_per_game_hi",
-    "turns_per_game", "turns_per_game_lo", "turns_per_game_hi",
-    "longest_turns", "longest_turns_lo", "longest_turns_hi",
-)
-
-
-def profile_rows(con, run_id: str) -> list[dict[str, Any]]:
-    """Per variant, field and profile: the chance one entrant of the profile wins (Wilson over
-    tournaments, divided by the profile's entrants), the fair share 1/entrants, the edge (rate x
-    entrants) and the chance to reach the final."""
-    rows = con.execute(
-        """SELECT w.run_id, w.variant, w.field, w.profile, w.entrants, w.field_entrants,
-             w.tournaments, w.wins, w.rate, w.lo, w.hi, w.fair, w.edge, w.edge_lo, w.edge_hi,
-             s.rate, s.lo, s.hi
-           FROM tournament_profile_wins w
-           LEFT JOIN (SELECT * FROM tournament_profile_stages ps WHERE ps.run_id = $run_id
-                        AND ps.step = (SELECT max(step) FROM tournament_stages st
-                                       WHERE st.run_id = ps.run_id AND st.variant = ps.variant
-                                         AND st.field = ps.field AND st.bracket = 'main')) s
-             USING (run_id, variant, field, profile)
-           WHERE w.run_id = $run_id""", {"run_id": run_id}).fetchall()
-    out = [dict(zip(PROFILE_COLUMNS, r)) for r in rows]
-    return _in_order(con, run_id, out, key=lambda r: (-r["edge"] if r["edge"] is not None
-                                                      else 0, r["profile"]))
-
-
-def stage_rows(con, run_id: str) -> list[dict[str, Any]]:
-    """Per variant, field, bracket and stage: rounds and turns per table game and the turns of
-    the stage's longest table (means with 95% intervals)."""
-    out = []
-    for r in _view_rows(con, "tournament_stage_length", run_id):
-        rounds = mean_interval(_f(r["mean_rounds"]), _f(r["se_rounds"]), r["games"])
-        turns = mean_interval(_f(r["mean_turns"]), _f(r["se_turns"]), r["games"])
-        longest = mean_interval(_f(r["mean_longest_turns"]), _f(r["se_longest_turns"]),
-                                r["tournaments"])
-        out.append(dict(zip(STAGE_COLUMNS, (
-            r["run_id"], r["variant"], r["field"], r["bracket"], r["stage"], r["stage_name"],
-            r["tables"], r["games"], rounds.value, rounds.lo, rounds.hi, turns.value, turns.lo,
-            turns.hi, longest.value, longest.lo, longest.hi))))
-    return _in_order(con, run_id, out, key=lambda r: (r["bracket"] != "main", r["stage"]))
-
-
-def evening_rows(con, run_id: str) -> list[dict[str, Any]]:
-    """Per variant and field: the evening's length in turns and rounds (see the view)."""
-    out = []
-    for r in _view_rows(con, "tournament_length", run_id):
-        turns = mean_interval(_f(r["mean_turns"]), _f(r["se_turns"]), r["tournaments"])
-        rounds = mean_interval(_f(r["mean_rounds"]), _f(r["se_rounds"]), r["tournaments"])
-        out.append({"run_id": r["run_id"], "variant": r["variant"], "field": r["field"],
-                    "tournaments": r["tournaments"], "turns": turns, "rounds": rounds,
-                    "p90_turns": r["p90_turns"]})
-    return _in_order(con, run_id, out, key=lambda r: 0)
-
-
-def _view_rows(con, view: str, run_id: str) -> list[dict[str, Any]]:
-    cur = con.execute(f"SELECT * FROM {view} WHERE run_id = ?", [run_id])
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, row)) for row in cur.fetchall()]
-
-
-def _f(x: Any) -> float:
-    return math.nan if x is None else float(x)
-
-
-def _in_order(con, run_id: str, rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
-    """Rows sorted by the scenario's cell order (variant, field), then ``key``."""
-    order = {(v, f): i for i, (v, f) in enumerate(con.execute(
-        "SELECT variant, field FROM tournament_fields WHERE run_id = ? ORDER BY rowid",
-        [run_id]).fetchall())}
-    return sorted(rows, key=lambda r: (order.get((r["variant"], r["field"]), len(order)),
-                                       key(r)))
-
-
-def summaries(*, db, run_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    """Profile, stage and evening rows of tournament runs, read-only."""
-    con = store.open_store(db, read_only=True)
-    try:
-        out: dict[str, list[dict[str, Any]]] = {"profiles": [], "stages": [], "evening": []}
-        for rid in run_ids:
-            out["profiles"] += profile_rows(con, rid)
-            out["stages"] += stage_rows(con, rid)
-            out["evening"] += evening_rows(con, rid)
-        return out
-    finally:
-        con.close()
-
-
-def format_summary(rows: dict[str, list[dict[str, Any]]], fmt: str = "table",
-                   width: int | None = None) -> str:
-    """The profile table (per-entrant win chance with its interval, fair share, edge, reaching
-    the final); in table format also the stage lengths and the evening. Other formats give the
-    profile rows only (the rest is in the views)."""
-    profiles = rows["profiles"]
-    if fmt != "table":
-        return format_rows(PROFILE_COLUMNS, [[r[c] for c in PROFILE_COLUMNS] for r in profiles],
-                           fmt)
-    table = [[r["run_id"], r["variant"], r["field"], r["profile"], r["entrants"],
-              r["tournaments"], r["wins"],
-              format_interval(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]),
-              f"{r['fair']:.4f}",
-              format_interval(r["edge"], r["edge_lo"], r["edge_hi"]),
-              format_interval(r["final_rate"], r["final_rate_lo"], r["final_rate_hi"])]
-             for r in profiles]
-    text = format_rows(("run", "variant", "field", "profile", "entrants", "tournaments", "titles",
-                        "win chance per entrant [95% CI]", "fair 1/n", "edge x fair [95% CI]",
-                        "reaches the final [95% CI]"), table, "table", width=width)
-    stages = [[r["variant"], r["field"], r["bracket"], r["stage_name"], r["tables"], r["games"],
-               format_interval(r["rounds_per_game"], r["rounds_per_game_lo"],
-                               r["rounds_per_game_hi"]),
-               format_interval(r["turns_per_game"], r["turns_per_game_lo"],
-                               r["turns_per_game_hi"]),
-               format_interval(r["longest_turns"], r["longest_turns_lo"],
-                               r["longest_turns_hi"])]
-              for r in rows["stages"]]
-    text += "\n" + format_rows(("variant", "field", "bracket", "stage", "tables", "games",
-                                "rounds/game [95% CI]", "turns/game [95% CI]",
-                                "longest table, turns [95% CI]"), stages, "table", width=width)
-    evening = [[r["variant"], r["field"], r["tournaments"],
-                format_interval(r["turns"].value, r["turns"].lo, r["turns"].hi),
-                f"{r['p90_turns']:.0f}" if r["p90_turns"] is not None else "-",
-                format_interval(r["rounds"].value, r["rounds"].lo, r["rounds"].hi)]
-               for r in rows["evening"]]
-    text += "\n" + format_rows(("variant", "field", "tournaments", "evening, turns [95% CI]",
-                                "p90 turns", "evening, rounds [95% CI]"), evening, "table",
-                               width=width)
-    return text

@@ -1,6 +1,7 @@
-"""The tournament part of the results store: tables, views and the write of whole tournaments.
+"""The tournaments of the store: their tables, views and the write of whole tournaments.
 
-``store.open_store`` creates these with the rest of the schema (``store.SCHEMA_VERSION`` 3).
+``open_store`` creates these with the rest of the schema (schema version 3 added them), in every
+file, so one file can hold runs of any kind.
 Every table game of a tournament is stored like any game, in ``games``, ``game_seats``, ``rounds``
 and ``round_seats`` of the cell (run, variant, players = the table's size); the tournament tables
 say which game a table played (``tournament_tables.game``).
@@ -48,9 +49,10 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from . import store
-from .stats import Z95
-from .tournament import BRACKETS, DECIDED_BY
+from ..stats import Z95
+from ..tournament import BRACKETS, DECIDED_BY
+from . import games
+from .sql import StoreError, as_json_text, first_row, insert_view, table_ddl, transaction
 
 TOURNAMENT_TABLES = ("tournament_fields", "tournament_stages", "tournaments", "tournament_tables",
                      "tournament_entrants")
@@ -151,7 +153,7 @@ TABLES_DDL = [
   advance SMALLINT NOT NULL,       -- per table; 0 at the final
   PRIMARY KEY (run_id, variant, field, bracket, stage)
 )""",
-    *(store.table_ddl(t, _KEY + COLUMNS[t], _CHECKS.get(t, ())) for t in BATCH_TABLES),
+    *(table_ddl(t, _KEY + COLUMNS[t], _CHECKS.get(t, ())) for t in BATCH_TABLES),
 ]
 
 _Z = Z95
@@ -325,15 +327,15 @@ def insert_fields(con: duckdb.DuckDBPyConnection, run_id: str,
                  fields: Sequence[Mapping[str, Any]],
                  stages: Sequence[Mapping[str, Any]]) -> None:
     """Record a tournament run's cells (``tournament_fields`` rows) and their brackets
-    (``tournament_stages`` rows). Runs inside ``store.start_run``'s transaction (its
-    ``on_start``), so a run never exists without its cells."""
+    (``tournament_stages`` rows). Runs inside ``start_run``'s transaction (its ``on_start``),
+    so a run never exists without its cells."""
     for f in fields:
         con.execute(
             "INSERT INTO tournament_fields VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [run_id, f["variant"], f["field"], f.get("description"), f["entrants"],
              f["table_size"], f["consolation"], f["tournaments_requested"],
-             f["games_per_tournament"], store._as_json_text(f["mix"]),
-             store._as_json_text(f["profiles"])])
+             f["games_per_tournament"], as_json_text(f["mix"]),
+             as_json_text(f["profiles"])])
     for s in stages:
         con.execute(
             "INSERT INTO tournament_stages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -351,44 +353,40 @@ def completed_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: 
 
 
 def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str,
-                      games: Mapping[int, Any], frames: Mapping[str, pl.DataFrame]) -> None:
-    """Store whole tournaments of one cell in one transaction: their table games (``games``:
-    players -> an engine Batch of that table size, games numbered to continue the cell) and
-    their ``tournaments``, ``tournament_tables`` and ``tournament_entrants`` rows. The batch's
-    tournaments must continue the stored ones (no gaps, no repeats)."""
+                      games_by_size: Mapping[int, Any],
+                      frames: Mapping[str, pl.DataFrame]) -> None:
+    """Store whole tournaments of one cell in one transaction: their table games
+    (``games_by_size``: players -> an engine Batch of that table size, games numbered to
+    continue the cell) and their ``tournaments``, ``tournament_tables`` and
+    ``tournament_entrants`` rows. The batch's tournaments must continue the stored ones (no
+    gaps, no repeats)."""
     for name in BATCH_TABLES:
         _check_columns(name, frames[name])
     n = frames["tournaments"].height
     if n == 0:
         return
     views: dict[tuple[str, int | None], str] = {}
-    for players, batch in games.items():
-        for name in store.FRAME_COLUMNS:
-            df = getattr(batch, name)
-            store._check_columns(name, df)
+    table_games = {players: games.frames_of(batch) for players, batch in games_by_size.items()}
+    for players, batch_frames in table_games.items():
+        for name, df in batch_frames.items():
             views[(name, players)] = f"_tbatch_{name}_{players}"
             con.register(views[(name, players)], df.to_arrow())
     for name in BATCH_TABLES:
         views[(name, None)] = f"_tbatch_{name}"
         con.register(views[(name, None)], frames[name].to_arrow())
     try:
-        with store._transaction(con):
+        with transaction(con):
             first = completed_tournaments(con, run_id, variant, field)
             _check_tournament_range(frames, first)
             _check_field(con, run_id, variant, field)
             n_games = 0
-            for players, batch in games.items():
-                store._check_cell(con, run_id, variant, players)
-                batch_frames = {name: getattr(batch, name) for name in store.FRAME_COLUMNS}
-                store._check_game_range(
-                    batch_frames, store.completed_games(con, run_id, variant, players))
-                store._insert_frames(con, run_id, variant, players,
-                                     {name: views[(name, players)]
-                                      for name in store.FRAME_COLUMNS})
-                n_games += batch.games.height
+            for players, batch_frames in table_games.items():
+                games.insert_games(con, run_id, variant, players, batch_frames,
+                                   {name: views[(name, players)] for name in batch_frames})
+                n_games += batch_frames["games"].height
             key = {"run_id": run_id, "variant": variant, "field": field}
             for name in BATCH_TABLES:
-                store.insert_view(con, name, COLUMNS[name], views[(name, None)], key)
+                insert_view(con, name, COLUMNS[name], views[(name, None)], key)
             con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
                         [n_games, run_id])
     finally:
@@ -399,34 +397,34 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
 def _check_columns(name: str, df: pl.DataFrame) -> None:
     expected = [c for c, _, _ in COLUMNS[name]]
     if list(df.columns) != expected:
-        raise store.StoreError(f"tournament frame {name!r} has columns {df.columns}, expected "
+        raise StoreError(f"tournament frame {name!r} has columns {df.columns}, expected "
                                f"{expected}")
 
 
 def _check_field(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str) -> None:
-    if not store._first(con.execute(
+    if not first_row(con.execute(
             "SELECT 1 FROM tournament_fields WHERE run_id = ? AND variant = ? AND field = ?",
             [run_id, variant, field])):
-        raise store.StoreError(f"run {run_id} has no tournament cell ({variant}, field {field!r})")
+        raise StoreError(f"run {run_id} has no tournament cell ({variant}, field {field!r})")
 
 
 def _check_tournament_range(frames: Mapping[str, pl.DataFrame], first: int) -> None:
     t = frames["tournaments"]["tournament"]
     n = t.len()
     if t.min() != first or t.max() != first + n - 1 or t.n_unique() != n:
-        raise store.StoreError(
+        raise StoreError(
             f"batch tournaments {t.min()}..{t.max()} ({n} rows) do not continue the stored "
             f"tournaments 0..{first - 1}; whole tournaments are written in order")
     for name in ("tournament_tables", "tournament_entrants"):
         s = frames[name]["tournament"]
         if s.len() and (s.min() < first or s.max() > first + n - 1):
-            raise store.StoreError(f"batch frame {name!r} has tournaments outside the batch")
+            raise StoreError(f"batch frame {name!r} has tournaments outside the batch")
 
 
 # --- Reading -----------------------------------------------------------------------------------
 
 def is_tournament_run(con: duckdb.DuckDBPyConnection, run_id: str) -> bool:
-    return bool(store._first(con.execute(
+    return bool(first_row(con.execute(
         "SELECT 1 FROM tournament_fields WHERE run_id = ? LIMIT 1", [run_id])))
 
 
@@ -449,7 +447,7 @@ def table_of_game(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, pla
            WHERE run_id = ? AND variant = ? AND players = ? AND game = ?""",
         [run_id, variant, players, game])
     names = [d[0] for d in cur.description]
-    row = store._first(cur)
+    row = first_row(cur)
     return dict(zip(names, row)) if row else None
 
 

@@ -1,0 +1,101 @@
+"""The kinds of run unostats plays, listed in one place: ``RUN_KINDS``.
+
+A kind of run (plain games, whole tournaments) plugs into the base code through ``RunKind``, the
+one declared interface, the way sqlite-utils' plugins implement its hook specifications: the base
+code looks a run's kind up here and calls its parts, and never imports a kind's modules itself.
+
+- ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
+  the kind's driver; ``runs.replay`` asks the kind how a stored game is recomputed; ``cli``
+  prints each kind's summary of the finished runs.
+- ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
+  draw and show it.
+
+A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
+the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
+keeps it so). The store is not a kind's part: it creates every kind's tables in every file, as
+one schema with one version, since one file receives runs of every kind.
+
+A new kind of run (a league, a cluster executor) is a ``RunKind`` added to ``RUN_KINDS``, with
+its modules beside the two below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from .report import tournament as tournament_report
+from .runs import games, summary, tournament_summary, tournaments
+from .scenario import Cell, Scenario
+from .seats import Seat
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """A kind's own section of the HTML report, read from the store's views."""
+
+    name: str  # the section's name in the report model and the template
+    title: str  # how the report's title starts when the section has data
+    # (connection, run ids) -> the section's model of those runs, or None if they have none
+    load: Callable[[duckdb.DuckDBPyConnection, Sequence[str]], Any]
+    # the section's model -> its charts, each (div id, plotly figure, caption)
+    figures: Callable[[Any], list[tuple[str, Any, str]]]
+    # the section's model -> the template's display strings
+    view: Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RunKind:
+    """One kind of run: which scenarios it plays, how it records, plays, replays, summarises
+    and reports them."""
+
+    name: str
+    claims: Callable[[Scenario], bool]  # the scenarios it plays (exactly one kind claims each)
+    label: str  # what the resume line calls a run: "run", "tournament run"
+    games_label: str  # what it calls the games it stores: "games", "table games"
+    games_requested: Callable[[Scenario], int]  # games over all cells of a new run
+    plan: Callable[[Scenario], str]  # what a new run plays, for its first log line
+    # (con, run_id, scenario): rows stored with a new run, in its transaction (None: none)
+    record: Callable[[duckdb.DuckDBPyConnection, str, Scenario], None] | None
+    # (con, outcome, *, threads, batch_size, progress, stop) -> the outcome: plays the run's
+    # remaining games to the end or to a stop request, and closes the session
+    play: Callable[..., Any]
+    # (con, run_id, scenario, cell, game) -> (seats, seed, game index) to recompute a game with
+    replay_args: Callable[[duckdb.DuckDBPyConnection, str, Scenario, Cell, int],
+                          tuple[tuple[Seat, ...], int, int]]
+    # (*, db, run_ids, fmt, width) -> the text ``simulate`` prints for the finished runs
+    summary: Callable[..., str]
+    report: ReportSection | None = None  # a section of the report beyond the games' own
+
+
+GAMES = RunKind(
+    name="games", claims=lambda scenario: scenario.tournament is None,
+    label="run", games_label="games",
+    games_requested=games.games_requested, plan=games.plan, record=None, play=games.play,
+    replay_args=games.replay_args, summary=summary.summary_text)
+
+TOURNAMENTS = RunKind(
+    name="tournaments", claims=lambda scenario: scenario.tournament is not None,
+    label="tournament run", games_label="table games",
+    games_requested=tournaments.games_requested, plan=tournaments.plan,
+    record=tournaments.record_fields, play=tournaments.play,
+    replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
+    report=ReportSection(
+        name="tournament", title="UNO championship report: ",
+        load=tournament_report.load_tournaments, figures=tournament_report.tournament_figures,
+        view=tournament_report.view))
+
+RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS)
+
+
+def kind_of(scenario: Scenario) -> RunKind:
+    """The kind that plays ``scenario``."""
+    return next(kind for kind in RUN_KINDS if kind.claims(scenario))
+
+
+def report_sections() -> tuple[ReportSection, ...]:
+    """The report sections of every kind that has one, in ``RUN_KINDS`` order."""
+    return tuple(kind.report for kind in RUN_KINDS if kind.report is not None)

@@ -1,0 +1,17 @@
+"""Simulation runs: a scenario's cells played and stored, resumed after a stop, summarised,
+replayed and queried. Keyword-only functions, usable from a notebook (see ``runs.simulate``).
+
+Modules, top down (``tests/test_layers.py`` keeps the order):
+
+- ``simulate``: start a run (``simulate``, ``prepare``) or resume one; ``replay``: recompute a
+  stored game and check it. Both find the run's kind in ``unostats.kinds``.
+- The kinds: ``games`` (plain games: a producer thread feeding batches to the store) and
+  ``summary`` (its summary); ``tournaments`` (whole championships) and ``tournament_summary``.
+- What every kind shares: ``session`` (errors, the outcome, options, the stored scenario, the
+  end of a session), ``signals`` (SIGINT/SIGTERM as a stop request), ``progress`` (bars and log
+  lines on stderr), ``engine_cache`` (whether the engine is about to be compiled), ``query``
+  (SQL, the list of runs, export).
+
+This ``__init__`` imports nothing: the kinds build on the shared modules without running the
+modules above the registry.
+"""

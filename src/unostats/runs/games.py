@@ -1,0 +1,217 @@
+"""The plain-games kind of run: every cell (variant x player count) played from its stored
+games to ``scenario.games`` in batches, and how to recompute one stored game.
+
+A game is a pure function of (rules, seats, seed, game index), so a resumed run equals an
+uninterrupted one row for row, whatever the batch sizes or threads.
+
+A producer thread drives the engine (``simulate_batches``) and hands batches over a queue of one;
+the calling thread stores each batch (``store.write_batch``, one transaction per batch) while the
+engine computes the next. DuckDB releases the GIL while it inserts and the batch kernel is
+compiled with ``nogil=True``, so the two overlap (on 2 cores the engine's threads and DuckDB's
+then share the CPU).
+
+Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s), so a stop
+request is honoured within a second or two; ``UNOSTATS_BATCH_GAMES`` (or ``batch_games=``) fixes
+the size instead.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import store
+from ..scenario import Cell, Scenario
+from ..seats import Seat
+from .engine_cache import announce_compilation
+from .progress import Progress
+from .session import RunOutcome, Tally, cell_label, end_session
+from .signals import StopRequest
+
+TARGET_BATCH_SECONDS = 1.0
+FIRST_BATCH_GAMES = 1_000
+MIN_BATCH_GAMES = 100
+MAX_BATCH_GAMES = 500_000
+
+
+def games_requested(scenario: Scenario) -> int:
+    """Games over all cells."""
+    return scenario.games * len(list(scenario.cells()))
+
+
+def plan(scenario: Scenario) -> str:
+    """What a new run plays, for its first log line."""
+    n = len(list(scenario.cells()))
+    return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games"
+
+
+def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
+                game: int) -> tuple[tuple[Seat, ...], int, int]:
+    """How stored game ``game`` of ``cell`` is recomputed: (seats, seed, game index)."""
+    return cell.seats, scenario.seed, game
+
+
+# --- Playing a run -----------------------------------------------------------------------------
+
+@dataclass
+class _Job:
+    index: int
+    cell: Cell
+    first: int  # first game to play
+    end: int  # one past the last game
+
+
+def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
+         progress: Progress, stop: StopRequest | None) -> RunOutcome:
+    """Play every cell of ``outcome.scenario`` from its stored games to the end (or until
+    ``stop``); ``batch_size`` fixes the games per batch (None: adaptive)."""
+    scenario = outcome.scenario
+    stop = stop or StopRequest()
+    jobs = []
+    for i, cell in enumerate(scenario.cells()):
+        first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
+        jobs.append(_Job(i, cell, first, scenario.games))
+    producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
+    started = time.perf_counter()
+    status = "interrupted"
+    try:
+        announce_compilation(progress)
+        for job in jobs:
+            progress.cell_started(str(job.index), cell_label(job.cell), job.first,
+                                  scenario.games)
+        producer.start()
+        waited_since = time.perf_counter()
+        while not stop.requested:
+            try:
+                item = producer.queue.get(timeout=0.1)
+            except queue.Empty:
+                if outcome.games_played == 0 and time.perf_counter() - waited_since > 3.0:
+                    announce_compilation(progress, suspected=True)
+                continue
+            if stop.requested:
+                break
+            if item is None:
+                status = "complete"
+                break
+            if isinstance(item, BaseException):
+                raise item
+            job, lo, hi, batch, rate = item
+            store.write_batch(con, outcome.run_id, job.cell.variant.name, job.cell.players,
+                              batch)
+            outcome.games_played += hi - lo
+            outcome.games_completed += hi - lo
+            outcome.rounds_played += batch.rounds.height
+            progress.batch_stored(str(job.index), cell_label(job.cell), lo, hi - 1, hi,
+                                  scenario.games, rate)
+        if stop.requested and status != "complete":
+            outcome.signal = stop.signum
+    except KeyboardInterrupt:
+        outcome.signal = signal.SIGINT
+        raise
+    finally:
+        producer.halt()
+        try:
+            tally = Tally("games stored", f"{outcome.games_played:,} games",
+                          outcome.games_played, "games", ",.0f")
+            end_session(con, outcome, status, started=started, progress=progress, tally=tally)
+        finally:
+            producer.join()
+    return outcome
+
+
+class _Producer(threading.Thread):
+    """Plays the jobs' games in batches on its own thread and puts
+    (job, first, end, batch, games_per_s) on ``queue``, then None; an exception is put as is."""
+
+    def __init__(self, jobs: Sequence[_Job], *, seed: int, threads: int | None,
+                 batch_games: int | None) -> None:
+        super().__init__(name="unostats-engine", daemon=True)
+        self.jobs = jobs
+        self.seed = seed
+        self.threads = threads
+        self.fixed = batch_games
+        self.queue: queue.Queue = queue.Queue(maxsize=1)
+        self._halt = threading.Event()
+        self._batches_seen = 0
+
+    def halt(self) -> None:
+        self._halt.set()
+        try:  # unblock a producer waiting to hand over a batch
+            while True:
+                self.queue.get_nowait()
+        except queue.Empty:
+            pass
+
+    def join(self, timeout: float | None = None) -> None:
+        if self.is_alive() or self.ident is not None:
+            super().join(timeout)
+
+    def _put(self, item: Any) -> bool:
+        while not self._halt.is_set():
+            try:
+                self.queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run(self) -> None:
+        try:
+            for job in self.jobs:
+                if not self._play_job(job):
+                    return
+            self._put(None)
+        except BaseException as e:  # handed to the consumer, which re-raises it
+            self._put(e)
+
+    def _play_job(self, job: _Job) -> bool:
+        from ..engine.simulate import simulate_batches
+
+        lo = job.first
+        size = self.fixed or FIRST_BATCH_GAMES
+        rate: float | None = None  # games/s of this cell, smoothed
+        while lo < job.end:
+            batches = simulate_batches(
+                rules=job.cell.variant.rules, players=job.cell.players, seats=job.cell.seats,
+                games=job.end - lo, seed=self.seed, first_game=lo, threads=self.threads,
+                batch_games=size)
+            for batch in _timed(batches):
+                if self._halt.is_set():
+                    batches.close()
+                    return False
+                batch, seconds = batch
+                n = batch.games.height
+                measured = n / max(seconds, 1e-6)
+                if self._batches_seen > 0:  # the first batch of a process may include compiling
+                    rate = measured if rate is None else 0.5 * rate + 0.5 * measured
+                self._batches_seen += 1
+                if not self._put((job, lo, lo + n, batch, measured)):
+                    batches.close()
+                    return False
+                lo += n
+                if self.fixed or rate is None:
+                    continue
+                want = int(min(MAX_BATCH_GAMES, max(MIN_BATCH_GAMES,
+                                                    rate * TARGET_BATCH_SECONDS)))
+                if want > 2 * size or want < size // 2:  # resize: restart the stream at lo
+                    size = want
+                    batches.close()
+                    break
+        return True
+
+
+def _timed(batches: Iterator[Any]) -> Iterator[tuple[Any, float]]:
+    """(item, seconds spent producing it) for each item of ``batches``."""
+    while True:
+        t0 = time.perf_counter()
+        try:
+            item = next(batches)
+        except StopIteration:
+            return
+        yield item, time.perf_counter() - t0
+

@@ -1,0 +1,153 @@
+"""What every kind of run shares: its errors, its outcome, the options of a session (database,
+threads, batch size), the stored scenario of a run, and the end of a session.
+
+Errors meant for the user are ``RunError`` (exit code 2 for usage problems such as an unknown run
+id or a scenario that does not match the stored run, 1 otherwise), ``store.StoreError`` and
+``scenario.ScenarioError``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .. import __version__, store
+from ..scenario import Cell, Scenario, ScenarioError, load_text
+from .progress import Progress
+
+DB_ENV = "UNOSTATS_DB"
+BATCH_GAMES_ENV = "UNOSTATS_BATCH_GAMES"
+
+
+class RunError(Exception):
+    """An expected problem with a run, phrased for the user; ``exit_code`` 2 = usage, 1 = other."""
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def default_db() -> Path:
+    """$UNOSTATS_DB, else ./unostats.duckdb."""
+    return Path(os.environ.get(DB_ENV) or store.DEFAULT_DB)
+
+
+# --- Outcome -----------------------------------------------------------------------------------
+
+@dataclass
+class RunOutcome:
+    run_id: str
+    db: Path
+    scenario: Scenario  # as stored: seed resolved
+    status: str  # "complete" | "interrupted"
+    games_requested: int
+    games_completed: int  # over the whole run, including earlier sessions
+    games_played: int = 0  # in this session
+    rounds_played: int = 0
+    seconds: float = 0.0  # wall time of this session's simulation loop
+    signal: int | None = None  # the signal that interrupted it
+    seed_chosen: bool = False  # the seed was drawn at random (nobody gave one)
+    tournaments_played: int = 0  # in this session (tournament scenarios)
+
+    @property
+    def resume_command(self) -> str:
+        return f"unostats simulate --resume {self.run_id} --db {shlex.quote(str(self.db))}"
+
+
+class Tally(NamedTuple):
+    """What a session did, in its kind's words, for the line that ends it."""
+
+    stored: str  # what an interrupted run has stored: "games stored"
+    played: str  # what the session played: "1,000 games"
+    count: int  # what the rate counts ...
+    unit: str  # ... and its unit: "games"
+    rate_format: str  # e.g. ",.0f"
+
+
+def end_session(con, outcome: RunOutcome, status: str, *, started: float, progress: Progress,
+                tally: Tally) -> None:
+    """The end of a session of play (a kind's ``play``, ``started`` at that
+    ``time.perf_counter()``): the outcome's time and status, the run closed in the store, then
+    the warning with the command that resumes it or the line that says it is complete."""
+    outcome.seconds = time.perf_counter() - started
+    progress.close()
+    outcome.status = status
+    store.finish_run(con, outcome.run_id, status=status)
+    if status != "complete":
+        progress.warn(f"run {outcome.run_id} interrupted: {outcome.games_completed:,} of "
+                      f"{outcome.games_requested:,} {tally.stored}. Resume with: "
+                      f"{outcome.resume_command}")
+        return
+    rate = tally.count / outcome.seconds if outcome.seconds > 0 else 0.0
+    progress.log(f"run {outcome.run_id} complete: {tally.played}, {outcome.rounds_played:,} "
+                 f"rounds in {outcome.seconds:.1f} s ({rate:{tally.rate_format}} {tally.unit}/s)")
+
+
+# --- Options -----------------------------------------------------------------------------------
+
+def check_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+    available = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= available:
+        raise RunError(f"--threads must be from 1 to {available} (NUMBA_NUM_THREADS), "
+                       f"got {threads}", exit_code=2)
+
+
+def batch_size(given: int | None) -> int | None:
+    """A fixed batch size: the argument, else $UNOSTATS_BATCH_GAMES, else None (adaptive)."""
+    if given is not None:
+        if given < 1:
+            raise RunError(f"batch_games must be >= 1, got {given}", exit_code=2)
+        return given
+    text = os.environ.get(BATCH_GAMES_ENV)
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise RunError(f"{BATCH_GAMES_ENV}={text!r}: expected a positive integer", exit_code=2)
+    return value
+
+
+def versions() -> dict[str, str]:
+    import numba
+
+    from ..engine import ENGINE_VERSION
+    return {"unostats_version": __version__, "engine_version": str(ENGINE_VERSION),
+            "numba_version": numba.__version__}
+
+
+# --- Stored runs -------------------------------------------------------------------------------
+
+def resolve_run(con, ref: str | None) -> str:
+    """The run id ``ref`` names (id, unique prefix, 'latest' or None), or a usage RunError."""
+    try:
+        return store.resolve_run_id(con, ref)
+    except store.StoreError as e:
+        raise RunError(str(e), exit_code=2) from None
+
+
+def stored_scenario(info: dict[str, Any]) -> Scenario:
+    """The resolved Scenario of a stored run (from its canonical JSON, checked by its hash)."""
+    try:
+        scenario = load_text(info["scenario_json"], f"run {info['run_id']} (stored scenario)")
+    except ScenarioError as e:
+        raise RunError(f"the stored scenario of run {info['run_id']} no longer loads with this "
+                       f"unostats: {e}") from None
+    if scenario.hash() != info["scenario_hash"]:
+        raise RunError(f"the stored scenario of run {info['run_id']} resolves differently with "
+                       "this unostats (hash mismatch); start a new run")
+    return dataclasses.replace(scenario, source_text=info.get("scenario_text") or "")
+
+
+def cell_label(cell: Cell) -> str:
+    return f"{cell.variant.name} {cell.players}p"

@@ -1,0 +1,178 @@
+"""Starting and resuming runs: a scenario's cells played and stored, with signals, resume and
+progress. Keyword-only functions, usable from a notebook::
+
+    from unostats.runs.progress import ConsoleProgress
+    from unostats.runs.simulate import simulate
+    from unostats.runs.summary import format_summary, summaries
+    from unostats.scenario import load_scenario
+    outcome = simulate(scenario=load_scenario("scenarios/standard.yaml"), db="u.duckdb",
+                       games=500, progress=ConsoleProgress())
+    print(format_summary(summaries(db="u.duckdb", run_ids=[outcome.run_id])))
+
+How a run goes:
+
+1. ``simulate`` resolves the seed (argument, else the scenario's, else a random one that is
+   stored), records the run and its cells (``store.start_run``, with the rows its kind adds) and
+   hands it to the driver of its kind (``kinds.kind_of``): plain games (``runs.games``) or whole
+   tournaments (``runs.tournaments``, where ``batch_games`` counts tournaments). ``resume`` takes
+   the scenario from the stored run and hands it to the same driver, which plays every cell from
+   what is stored. A game is a pure function of (rules, seats, seed, game index), so a resumed run
+   equals an uninterrupted one row for row, whatever the batch sizes or threads.
+2. The driver stores whole batches (one transaction each) and checks ``stop`` between them:
+   SIGINT/SIGTERM (``signals.stop_on_signals``) only set it, so the run ends ``interrupted`` with
+   its batches kept, and ``RunOutcome.signal`` says which signal stopped it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from .. import store
+from ..kinds import kind_of
+from ..scenario import Scenario
+from .progress import Progress
+from .session import (
+    RunError,
+    RunOutcome,
+    batch_size,
+    check_threads,
+    default_db,
+    resolve_run,
+    stored_scenario,
+    versions,
+)
+from .signals import StopRequest
+
+
+def prepare(scenario: Scenario, *, seed: int | None = None, games: int | None = None,
+            choose_seed: bool = True) -> tuple[Scenario, bool]:
+    """The scenario as it will be stored: ``games`` per cell and the seed (argument, else the
+    file's, else - with ``choose_seed`` - a random one) applied.
+    Returns (scenario, seed_was_chosen)."""
+    if games is not None:
+        if games < 1:
+            raise RunError(f"--games must be >= 1, got {games}", exit_code=2)
+        scenario = dataclasses.replace(scenario, games=games)
+    chosen = False
+    if seed is None:
+        seed = scenario.seed
+    if seed is None:
+        if not choose_seed:
+            return scenario, False
+        seed = secrets.randbelow(2**32)
+        chosen = True
+    if not 0 <= seed < 2**63:
+        raise RunError(f"the seed must be from 0 to {2**63 - 1}, got {seed}", exit_code=2)
+    return scenario.with_seed(seed), chosen
+
+
+def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: int | None = None,
+             games: int | None = None, threads: int | None = None,
+             batch_games: int | None = None, progress: Progress | None = None,
+             stop: StopRequest | None = None, command: str | None = None) -> RunOutcome:
+    """Start a new run of ``scenario`` in ``db`` and play it to the end (or until ``stop``)."""
+    scenario, chosen = prepare(scenario, seed=seed, games=games)
+    progress = progress or Progress()
+    db = Path(db) if db is not None else default_db()
+    check_threads(threads)
+    batch_games = batch_size(batch_games)
+    kind = kind_of(scenario)
+    cells = list(scenario.cells())
+    con = store.open_store(db, read_only=False)
+    try:
+        requested = kind.games_requested(scenario)
+        # the rows the kind adds to a new run, in start_run's transaction
+        on_start = None if kind.record is None else partial(kind.record, scenario=scenario)
+        run_id = store.start_run(
+            con, command=command or "unostats.runs.simulate.simulate()", seed=scenario.seed,
+            games_requested=requested, scenario_name=scenario.name,
+            scenario_text=scenario.source_text, scenario_json=scenario.canonical_json(),
+            scenario_hash=scenario.hash(),
+            variants=[{"variant": c.variant.name, "players": c.players,
+                       "rules_json": c.variant.rules.canonical_json(),
+                       "rules_hash": c.variant.rules.hash(),
+                       "description": c.variant.description} for c in cells],
+            versions=versions(), on_start=on_start)
+        where = f" ({scenario.source_path})" if scenario.source_path else ""
+        chosen_text = " (chosen at random; stored with the run)" if chosen else ""
+        outcome = RunOutcome(run_id=run_id, db=db, scenario=scenario, status="running",
+                             games_requested=requested, games_completed=0,
+                             seed_chosen=chosen)
+        progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
+                     f"seed {scenario.seed}{chosen_text}, db {db}")
+        return kind.play(con, outcome, threads=threads, batch_size=batch_games,
+                         progress=progress, stop=stop)
+    finally:
+        con.close()
+
+
+def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario | None = None,
+           threads: int | None = None, batch_games: int | None = None,
+           progress: Progress | None = None, stop: StopRequest | None = None) -> RunOutcome:
+    """Continue an interrupted run (id, unique prefix or 'latest') from its stored games.
+
+    The scenario is the stored one. If ``scenario`` is given (e.g. the file named again on the
+    command line, with its seed and games applied) its canonical hash must match the stored hash;
+    a scenario without a seed takes the stored seed first."""
+    progress = progress or Progress()
+    db = Path(db) if db is not None else default_db()
+    check_threads(threads)
+    batch_games = batch_size(batch_games)
+    con = store.open_store(db, read_only=False)
+    try:
+        run_id = resolve_run(con, run)
+        info = store.run_info(con, run_id)
+        if info["status"] == "complete":
+            raise RunError(f"run {run_id} is already complete; nothing to resume", exit_code=2)
+        from ..engine import ENGINE_VERSION
+        if str(info["engine_version"]) != str(ENGINE_VERSION):
+            raise RunError(
+                f"run {run_id} was played by engine version {info['engine_version']}, but this "
+                f"unostats has engine version {ENGINE_VERSION}, which plays different games; "
+                "start a new run instead")
+        stored = stored_scenario(info)
+        if scenario is not None:
+            if scenario.seed is None:
+                scenario = scenario.with_seed(info["seed"])
+            if scenario.hash() != info["scenario_hash"]:
+                raise RunError(_mismatch_message(run_id, scenario, stored), exit_code=2)
+        store.resume_run(con, run_id)
+        kind = kind_of(stored)
+        outcome = RunOutcome(run_id=run_id, db=db, scenario=stored, status="running",
+                             games_requested=info["games_requested"],
+                             games_completed=sum(c["games_completed"] for c in info["cells"]))
+        progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
+                     f"{outcome.games_completed:,} of {outcome.games_requested:,} "
+                     f"{kind.games_label} stored, seed {stored.seed}, db {db}")
+        return kind.play(con, outcome, threads=threads, batch_size=batch_games,
+                         progress=progress, stop=stop)
+    finally:
+        con.close()
+
+
+def _mismatch_message(run_id: str, given: Scenario, stored: Scenario) -> str:
+    paths = list(_differences(given.resolved(), stored.resolved()))
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    where = str(given.source_path) if given.source_path else "the given scenario"
+    return (f"{where} does not match run {run_id}: it differs in "
+            f"{shown or 'its resolved form'} (hash {given.hash()}, stored {stored.hash()}). "
+            "Resume without FILE to use the stored scenario, or pass the same "
+            "--set/--games/--seed options as the original run")
+
+
+def _differences(a: Any, b: Any, path: str = "") -> Iterator[str]:
+    """Key paths (``variants[0].rules.hand_size``) where two resolved scenarios differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            yield from _differences(a.get(key), b.get(key), f"{path}.{key}" if path else key)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from _differences(x, y, f"{path}[{i}]")
+    elif a != b:
+        yield path or "(everything)"

@@ -1,0 +1,95 @@
+"""The resolved scenario: its variants (name, description, rule set), its cells (a variant at a
+player count, with a Seat per seat) and its canonical form and hash."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..rules import RuleSet
+from ..seats import Seat
+from ..tournament import TournamentSpec
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    rules: RuleSet
+    # The explicit rule settings accumulated along the extends chain (what the files say).
+    overrides: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One variant at one player count, with a resolved Seat for every seat."""
+
+    variant: Variant
+    players: int
+    seats: tuple[Seat, ...]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    description: str
+    seed: int | None  # None: the caller chooses one (then stores it; see with_seed)
+    games: int  # games per cell
+    players: tuple[int, ...]  # sorted, distinct
+    seats_spec: Seat | tuple[Seat, ...]  # one Seat for every seat, or one per seat (>= players)
+    variants: tuple[Variant, ...]
+    source_path: Path | None = None
+    source_text: str = ""
+    overrides: tuple[str, ...] = ()  # the --set expressions applied, as given
+    # A tournament scenario: ``games`` is tournaments per variant x field, ``players`` the table
+    # sizes its brackets play, and each table's seats come from the profiles (cells have none).
+    tournament: TournamentSpec | None = None
+
+    def seats_for(self, players: int) -> tuple[Seat, ...]:
+        if isinstance(self.seats_spec, tuple):
+            return self.seats_spec[:players]
+        return (self.seats_spec,) * players
+
+    def cells(self) -> Iterator[Cell]:
+        """Every variant x player count. In a tournament scenario these are the cells its table
+        games are stored in (one per table size) and their seats are empty: they vary by table."""
+        for variant in self.variants:
+            for n in self.players:
+                yield Cell(variant, n, () if self.tournament else self.seats_for(n))
+
+    def with_seed(self, seed: int) -> Scenario:
+        return replace(self, seed=seed)
+
+    def resolved(self) -> dict[str, Any]:
+        """Canonical form: every default resolved; what the hash identifies."""
+        seats = ([_seat_dict(s) for s in self.seats_spec] if isinstance(self.seats_spec, tuple)
+                 else _seat_dict(self.seats_spec))
+        out = {
+            "name": self.name,
+            "description": self.description,
+            "seed": self.seed,
+            "games": self.games,
+            "players": list(self.players),
+            "seats": seats,
+            "variants": [{"name": v.name, "description": v.description,
+                          "rules": v.rules.as_dict()} for v in self.variants],
+        }
+        if self.tournament is not None:  # players and seats follow from the tournament
+            del out["players"], out["seats"]
+            out["tournament"] = self.tournament.resolved()
+        return out
+
+    def canonical_json(self) -> str:
+        return json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"))
+
+    def hash(self) -> str:
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
+
+
+def _seat_dict(seat: Seat) -> dict[str, Any]:
+    return {"policy": seat.policy, "behaviour": dict(seat.behaviour)}
+

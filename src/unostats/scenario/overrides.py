@@ -1,0 +1,124 @@
+"""``--set path=value`` overrides: the parsed file edited before validation, so a wrong path or
+value is reported like any other problem, located at the ``--set`` expression."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import yaml
+
+from .problems import KeyPath, Origins, Problem, Report, ScenarioError, format_path
+
+
+def apply_overrides(raw: Any, overrides: Sequence[str]) -> dict:
+    """A copy of ``raw`` with ``path=value`` overrides applied (value parsed as YAML).
+
+    ``rules.X=v`` sets rule X in every variant; ``seats.X=v`` sets X in every seat when ``seats``
+    is a list; list items are addressed as ``variants[1]`` or ``variants.1`` or by variant name
+    (``variants.fast.rules.X``). Raises ScenarioError for malformed or impossible paths.
+    """
+    origins = Origins("<overrides>")
+    report = Report(origins)
+    raw = copy.deepcopy(raw) if raw is not None else {}
+    apply(raw, overrides, origins, report)
+    if report.problems:
+        raise ScenarioError(report.problems)
+    return raw
+
+
+def apply(raw: Any, overrides: Sequence[str], origins: Origins, report: Report) -> None:
+    file_source = origins.source
+    for expr in overrides:
+        where = f"{file_source} (--set {expr})"
+
+        def fail(message: str, where=where) -> None:
+            report.problems.append(Problem(where, None, "", message))
+
+        if not isinstance(raw, dict):
+            return  # the top-level problem is reported by validation
+        path_text, eq, value_text = expr.partition("=")
+        path = _parse_path(path_text.strip())
+        if not eq or path is None:
+            fail("expected path=value, e.g. rules.stack_draw_two=sum or players=[4,6]")
+            continue
+        try:
+            value = yaml.safe_load(value_text) if value_text.strip() else None
+        except yaml.YAMLError as e:
+            fail(f"the value is not valid YAML: {getattr(e, 'problem', e)}")
+            continue
+        for target in _expand_targets(raw, path, fail):
+            error = _set_path(raw, target, value)
+            if error:
+                fail(error)
+            else:
+                origins.replace_subtree(_canonical_target(raw, target), where)
+
+
+def _parse_path(text: str) -> KeyPath | None:
+    if not text or not re.fullmatch(r"[^.\[\]\s]+(\.[^.\[\]\s]+|\[\d+\])*", text):
+        return None
+    parts = re.findall(r"\[(\d+)\]|([^.\[\]]+)", text)
+    return tuple(int(i) if i else (int(k) if k.isdigit() else k) for i, k in parts)
+
+
+def _expand_targets(raw: dict, path: KeyPath, fail) -> list[KeyPath]:
+    head, rest = path[0], path[1:]
+    if head == "rules":  # rules.X applies to every variant
+        if not rest:
+            fail("rules needs a rule name, e.g. rules.stack_draw_two=sum")
+            return []
+        variants = raw.get("variants")
+        if not isinstance(variants, list) or not variants:
+            fail("rules.* applies to every variant, but the file has no variants list")
+            return []
+        return [("variants", i, "rules") + rest for i in range(len(variants))]
+    if head == "seats" and rest and isinstance(rest[0], str) and isinstance(raw.get("seats"), list):
+        return [("seats", i) + rest for i in range(len(raw["seats"]))]  # every seat
+    return [path]
+
+
+def _list_index(items: list, part: Any) -> int | None:
+    if isinstance(part, int):
+        return part if 0 <= part < len(items) else None
+    for i, item in enumerate(items):  # a variant (or anything with a name) by name
+        if isinstance(item, dict) and item.get("name") == part:
+            return i
+    return None
+
+
+def _canonical_target(raw: dict, path: KeyPath) -> KeyPath:
+    """``path`` with list items named by index, as validation reports them."""
+    out: list = []
+    node: Any = raw
+    for part in path:
+        if isinstance(node, list):
+            part = _list_index(node, part)
+        out.append(part)
+        node = node[part] if isinstance(node, (dict, list)) else None
+    return tuple(out)
+
+
+def _set_path(raw: dict, path: KeyPath, value: Any) -> str | None:
+    node: Any = raw
+    for depth, part in enumerate(path):
+        last = depth == len(path) - 1
+        here = format_path(path[:depth]) or "the top level"
+        if isinstance(node, list):
+            index = _list_index(node, part)
+            if index is None:
+                return (f"{format_path(path[:depth + 1])}: no such item "
+                        f"({here} has {len(node)} items)")
+            part = index
+        elif not isinstance(node, dict):
+            return f"{here} is not a mapping or list, cannot set {format_path(path)}"
+        if last:
+            node[part] = value
+        else:
+            if isinstance(node, dict) and node.get(part) is None:
+                node[part] = {}  # create missing (or empty `rules:`) mappings on the way
+            node = node[part]
+    return None
+

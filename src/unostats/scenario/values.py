@@ -1,0 +1,111 @@
+"""Checking values of a parsed scenario: strings, integers in a range, seats (policy and
+behaviour) and lists of mappings, each problem reported at its key path. The resolver and the
+tournament section build on this."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from .. import rules
+from ..seats import Seat
+from .problems import KeyPath, Report, describe, did_you_mean
+
+SEAT_KEYS = ("policy", "behaviour")
+# Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
+WEIGHT_BEHAVIOURS = ("reaction",)
+
+
+class Checker:
+    """Checks values against what a scenario allows; problems go to ``report``."""
+
+    def __init__(self, report: Report):
+        self.report = report
+        self.add = report.add
+
+    # -- scalars -------------------------------------------------------------------------
+    def _string(self, raw: Mapping, key: str, path: KeyPath, default: str | None = None):
+        value = raw.get(key, default)
+        if value is None and default is not None:
+            return default
+        if not isinstance(value, str) or (key == "name" and not value.strip()):
+            self.add(path + (key,), f"expected a non-empty string, got {describe(value)}"
+                     if key == "name" else f"expected a string, got {describe(value)}")
+            return None
+        return value
+
+    def _int(self, value: Any, path: KeyPath, lo: int, hi: int, what: str) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.add(path, f"expected {what}, got {describe(value)}")
+            return None
+        if not lo <= value <= hi:
+            self.add(path, f"{value} is out of range: expected {what}")
+            return None
+        return value
+
+    # -- seats ---------------------------------------------------------------------------
+    def seat(self, value: Any, path: KeyPath) -> Seat | None:
+        if not isinstance(value, dict):
+            self.add(path, f"expected a seat mapping with keys {', '.join(SEAT_KEYS)}, "
+                           f"got {describe(value)}")
+            return None
+        self.report.keys(value, path, SEAT_KEYS)
+        ok = True
+        policy = value.get("policy", "random")
+        if policy not in rules.POLICIES:
+            ok = False
+            self.add(path + ("policy",), f"unknown policy {policy!r}; "
+                     f"{did_you_mean(policy, rules.POLICIES)}allowed: {', '.join(rules.POLICIES)}")
+        behaviour = behaviour_defaults()
+        given = value.get("behaviour")
+        given = {} if given is None else given
+        if not isinstance(given, dict):
+            self.add(path + ("behaviour",), "expected a mapping of behaviour names to "
+                     f"probabilities, got {describe(given)}")
+            return None
+        self.report.keys(given, path + ("behaviour",), tuple(rules.BEHAVIOUR), what="behaviour")
+        for name, prob in given.items():
+            if name not in rules.BEHAVIOUR:
+                ok = False
+                continue
+            checked = self.behaviour_value(name, prob, path + ("behaviour", name))
+            ok = ok and checked is not None
+            behaviour[name] = checked
+        return make_seat(policy, behaviour) if ok else None
+
+    def behaviour_value(self, name: str, value: Any, path: KeyPath) -> float | None:
+        weight = name in WEIGHT_BEHAVIOURS
+        what = "a positive weight" if weight else "a probability from 0 to 1"
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.add(path, f"expected {what}, got {describe(value)}")
+            return None
+        if not math.isfinite(value) or (value <= 0 if weight else not 0 <= value <= 1):
+            self.add(path, f"{value} is out of range: expected {what}")
+            return None
+        return float(value)
+
+    # -- lists ---------------------------------------------------------------------------
+    def _non_empty_list(self, value: Any, path: KeyPath, expected: str) -> bool:
+        if isinstance(value, list) and value:
+            return True
+        self.add(path, f"expected {expected}; got {describe(value)}")
+        return False
+
+    def _mappings(self, items: list, path: KeyPath, what: str, keys: Sequence[str]
+                  ) -> Iterator[tuple[int, KeyPath, dict]]:
+        """(index, path, item) for each mapping of a list; any other item is reported."""
+        for i, item in enumerate(items):
+            if isinstance(item, dict):
+                yield i, path + (i,), item
+            else:
+                self.add(path + (i,), f"expected {what} with keys {', '.join(keys)}, "
+                                      f"got {describe(item)}")
+
+
+def make_seat(policy: str, behaviour: dict[str, float]) -> Seat:
+    return Seat(policy=policy, behaviour=behaviour)
+
+
+def behaviour_defaults() -> dict[str, float]:
+    return {name: float(default) for name, (default, _) in rules.BEHAVIOUR.items()}

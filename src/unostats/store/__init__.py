@@ -1,0 +1,61 @@
+"""The DuckDB results store: schema, bulk writes per batch, standard views and clean opens.
+
+One file holds every run. ``simulate`` is the only writer; everything else opens read-only.
+This package's names are the store's interface (``from unostats import store``); its modules:
+
+- ``sql``: the store's errors and the SQL helpers every part shares (transaction, CREATE TABLE
+  text, the casting INSERT of a frame, the Wilson macros).
+- ``runs``: the ``meta``, ``runs`` and ``variants`` tables; a run's start, resume and finish;
+  reading runs back.
+- ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
+  indexes, one transaction per batch).
+- ``tournaments``: the tournament tables and views, and the write of whole tournaments.
+- ``database``: opening the file, creating or checking the whole schema (concurrency).
+- ``queries``: SQL from users, and the export of one run's rows.
+
+Tables (logical keys in brackets; the modules list the columns):
+
+- ``meta`` [key]: ``schema_version``.
+- ``runs`` [run_id]: provenance, status and progress of one ``unostats simulate``.
+- ``variants`` [run_id, variant, players]: the resolved rules of each cell of a run.
+- ``games`` [run_id, variant, players, game], ``game_seats`` [... game, seat],
+  ``rounds`` [... game, round], ``round_seats`` [... game, round, seat]: the engine's frames
+  (``engine.simulate``), with the cell columns added on insert.
+- Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
+  ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments``.
+
+Every file gets the whole schema, whatever kinds of run it will hold: the schema has one version
+(``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
+"""
+
+from .database import DEFAULT_DB, SCHEMA_VERSION, open_store
+from .games import (
+    FRAME_COLUMNS,
+    RESULT_KEYS,
+    VIEWS,
+    completed_games,
+    duplicate_keys,
+    write_batch,
+)
+from .queries import EXPORT_TABLES, export_run, query, sql_relation
+from .runs import (
+    RUN_COLUMNS,
+    RUN_STATUSES,
+    VERSION_KEYS,
+    finish_run,
+    latest_run_id,
+    list_runs,
+    resolve_run_id,
+    resume_run,
+    run_info,
+    start_run,
+)
+from .sql import StoreError, UnknownRunError
+
+__all__ = [
+    "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
+    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "StoreError", "UnknownRunError",
+    "completed_games", "duplicate_keys", "export_run", "finish_run", "latest_run_id",
+    "list_runs", "open_store", "query", "resolve_run_id", "resume_run", "run_info",
+    "sql_relation", "start_run", "write_batch",
+]
