@@ -11,8 +11,8 @@ help:  ## list the targets
 	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
 	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
-	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run)"
-	@echo "make clean   remove build artefacts, caches (Python, Numba, pytest) and the install stamp"
+	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
+	@echo "make clean   remove build artefacts, caches (Python, the compiled engine, pytest) and the install stamp"
 
 setup: $(STAMP)
 
@@ -40,10 +40,15 @@ demo: $(STAMP)
 	done
 
 bench: $(STAMP)
-	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick)
+	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick) $(BENCH_ARGS)
+
+# The compiled engine lives in $UNOSTATS_CACHE_DIR, else $NUMBA_CACHE_DIR, else
+# $XDG_CACHE_HOME/unostats (~/.cache/unostats): one engine-<hash> folder per version of its sources.
+ENGINE_CACHE := $(or $(UNOSTATS_CACHE_DIR),$(NUMBA_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/unostats)
 
 clean:
 	rm -f $(STAMP)
+	rm -rf $(ENGINE_CACHE)/engine-*
 	rm -rf build dist .pytest_cache .hypothesis benchmarks/_build src/*.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' -o -name '*.pyc' \) -type f -exec rm -f {} +

@@ -20,7 +20,6 @@ from run_helpers import GAME_TABLES, StopAfter, stored_rows
 
 from unostats import stats, store
 from unostats.output import format_interval, format_rows
-from unostats.runs.engine_cache import engine_cache_is_warm
 from unostats.runs.session import BATCH_GAMES_ENV, RunError
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import prepare, resume, simulate
@@ -403,5 +402,20 @@ def test_sigkill_leaves_whole_batches_and_resumes_identically(tmp_path, big_refe
     assert_same_rows(snapshot(db), big_reference["rows"])
 
 
-def test_engine_cache_probe_answers():
-    assert engine_cache_is_warm() in (True, False, None)
+def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypatch):
+    from unostats.runs import engine_cache
+
+    logged = []
+
+    class Log:
+        def log(self, text):
+            logged.append(text)
+
+    monkeypatch.setattr(engine_cache, "_checked", False)
+    monkeypatch.setattr(engine_cache, "engine_is_cached", lambda: False)
+    monkeypatch.setattr(engine_cache, "compile_estimate", lambda: 17.0)
+    monkeypatch.setattr(engine_cache, "ensure_compiled", lambda: 16.5)
+    assert engine_cache.prepare_engine(Log()) == 16.5
+    assert logged == [engine_cache.compile_message(17.0), "engine compiled in 16.5 s"]
+    assert "about 17 s" in logged[0]
+    assert engine_cache.prepare_engine(Log()) is None and len(logged) == 2  # once per process

@@ -354,6 +354,16 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
     return Batch(games, game_seats, rounds, round_seats)
 
 
+def engine_is_cached() -> bool:
+    """Has this engine version been compiled and cached on this machine?"""
+    return _cache.is_warm()
+
+
+def compile_estimate() -> float:
+    """Seconds the last cold compile took on this machine (a default before the first)."""
+    return _cache.compile_estimate()
+
+
 def ensure_compiled() -> float | None:
     """Compile the engine now if this version has no cached machine code yet (one small game
     compiles every kernel), and remember how long it took. Returns the seconds it took, or None

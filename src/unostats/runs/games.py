@@ -28,7 +28,7 @@ from typing import Any
 from .. import store
 from ..scenario import Cell, Scenario
 from ..seats import Seat
-from .engine_cache import announce_compilation
+from .engine_cache import prepare_engine
 from .progress import Progress
 from .session import RunOutcome, Tally, cell_label, end_session
 from .signals import StopRequest
@@ -80,18 +80,15 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     started = time.perf_counter()
     status = "interrupted"
     try:
-        announce_compilation(progress)
+        prepare_engine(progress)
         for job in jobs:
             progress.cell_started(str(job.index), cell_label(job.cell), job.first,
                                   scenario.games)
         producer.start()
-        waited_since = time.perf_counter()
         while not stop.requested:
             try:
                 item = producer.queue.get(timeout=0.1)
             except queue.Empty:
-                if outcome.games_played == 0 and time.perf_counter() - waited_since > 3.0:
-                    announce_compilation(progress, suspected=True)
                 continue
             if stop.requested:
                 break

@@ -12,7 +12,7 @@ from typing import Any
 from .. import codes, store
 from ..kinds import kind_of
 from ..scenario import Cell, Scenario
-from .engine_cache import COMPILE_MESSAGE, engine_cache_is_warm
+from .engine_cache import prepare_engine
 from .progress import Progress
 from .session import RunError, cell_label, default_db, resolve_run, stored_scenario
 
@@ -56,8 +56,7 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
     from ..engine.referee import RefereeError, check_trace, format_trace
     from ..engine.simulate import trace_game
 
-    if engine_cache_is_warm("_play_games") is False and progress is not None:
-        progress.log(COMPILE_MESSAGE)
+    prepare_engine(progress)
     trace = trace_game(rules=cell.variant.rules, players=cell.players, seats=seats,
                        seed=seed, game=index)
     text = format_trace(trace)

@@ -35,7 +35,7 @@ from ..tournament import (
     TournamentSpec,
     play_tournament,
 )
-from .engine_cache import announce_compilation
+from .engine_cache import prepare_engine
 from .progress import Progress
 from .session import RunError, RunOutcome, Tally, cell_label, end_session
 from .signals import StopRequest
@@ -252,7 +252,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     status = "interrupted"
     outcome.tournaments_played = 0
     try:
-        announce_compilation(progress)
+        prepare_engine(progress)
         firsts = [done.get((c.variant.name, c.field.name), 0) for c in todo]
         for c, first in zip(todo, firsts):
             progress.cell_started(str(c.index), c.label, first, scenario.games,
