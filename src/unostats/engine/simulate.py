@@ -79,9 +79,21 @@ def simulate_batches(
         raise ValueError("games and first_game must be >= 0 and batch_games >= 1")
     _set_threads(threads)
     estimate = _RoundsEstimate()
-    for lo in range(first_game, first_game + games, batch_games):
-        hi = min(lo + batch_games, first_game + games)
-        yield _play_range(inputs, seed, lo, hi, estimate)
+    end = first_game + games
+    ranges = [(lo, min(lo + batch_games, end)) for lo in range(first_game, end, batch_games)]
+    if _threads == 1 or len(ranges) < 2:
+        for lo, hi in ranges:
+            yield _frames(inputs, *_play_rows(inputs, seed, lo, hi, estimate))
+        return
+    # With more threads than one, the next batch plays while this one's tables are built and
+    # used (the kernels hold no GIL): building tables would otherwise leave the threads idle.
+    with ThreadPoolExecutor(1) as ahead:
+        pending = ahead.submit(_play_rows, inputs, seed, *ranges[0], estimate)
+        for i in range(len(ranges)):
+            rows = pending.result()
+            if i + 1 < len(ranges):
+                pending = ahead.submit(_play_rows, inputs, seed, *ranges[i + 1], estimate)
+            yield _frames(inputs, *rows)
 
 
 def trace_game(
@@ -228,9 +240,9 @@ class _Outputs:
         self.round_seat = np.zeros((rounds, players, L.N_RS), dtype=np.int64)
 
 
-def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
-                estimate: _RoundsEstimate) -> Batch:
-    """Play games [lo, hi) in parallel chunks; retry any chunk whose round buffer ran out."""
+def _play_rows(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate):
+    """Play games [lo, hi) in parallel chunks, retrying any chunk whose round buffer ran out.
+    Returns the kernel's rows: (game, game_seat, round, round_seat)."""
     games = hi - lo
     chunk = max(1, min(256, math.ceil(games / (4 * _threads))))
     starts = np.arange(lo, hi, chunk, dtype=np.int64)
@@ -262,7 +274,7 @@ def _play_range(inputs: _KernelInputs, seed: int, lo: int, hi: int,
     round_rows = np.concatenate(round_parts)
     seat_rows = np.concatenate(seat_parts)
     estimate.add(games, len(round_rows))
-    return _frames(inputs, out.game, out.game_seat, round_rows, seat_rows)
+    return out.game, out.game_seat, round_rows, seat_rows
 
 
 _NO_TRACE = np.zeros((1, 4), dtype=np.int64)
