@@ -1,7 +1,9 @@
 """The compiled engine's cache cannot go stale: its directory is keyed on every source the kernels
 are built from, so an edited constant compiles afresh (engine/_cache.py)."""
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,24 +51,53 @@ def test_kernels_cache_under_the_keyed_directory():
     assert _cache.cache_dir().name == f"engine-{_cache.key()}"
 
 
-def _compile_in(copy: Path, cache: Path) -> str:
-    """Run ensure_compiled() on the copy with its own cache base; prints the seconds or None."""
+# Run in a fresh interpreter on the copy: compile (if cold), then report, for each function of
+# the compiled turn loop's module, its reference-count operations and the blocks they sit in.
+_PROBE = """
+import json, re, sys, warnings
+from unostats.engine import _cache, simulate
+assert _cache.__file__.startswith(sys.argv[1])
+seconds = simulate.ensure_compiled()
+nrt = {}
+if seconds is not None:
+    from unostats.engine import _turns
+    ir = _turns.play_games.inspect_llvm(_turns.play_games.signatures[0])
+    for name, body in re.findall(r"define [^@]*@(\\S+?)\\((.*?)\\n}\\n", ir, flags=re.S):
+        label, where = "B0", []
+        for line in body.split("\\n"):
+            m = re.match(r"^([\\w.]+):", line)
+            label = m.group(1) if m else label
+            if "@NRT_incref" in line or "@NRT_decref" in line:
+                where.append(label)
+        if where and not name.startswith("_ZN7cpython"):
+            nrt[re.sub(r"B\\d.*", "", name)] = where
+print(json.dumps({"seconds": seconds, "nrt": nrt}))
+"""
+
+
+def _compile_in(copy: Path, cache: Path) -> dict:
+    """Run ensure_compiled() on the copy with its own cache base (see _PROBE)."""
     env = {**os.environ, "PYTHONPATH": str(copy.parent), "UNOSTATS_CACHE_DIR": str(cache)}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = ("from unostats.engine import _cache, simulate; "
-            "assert _cache.__file__.startswith(%r); print(simulate.ensure_compiled())"
-            % str(copy))
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run([sys.executable, "-c", _PROBE, str(copy)], env=env,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_an_edited_constant_recompiles_the_engine(copy, tmp_path):
     cache = tmp_path / "cache"
-    assert _compile_in(copy, cache) != "None"  # cold: compiled
-    assert _compile_in(copy, cache) == "None"  # warm: loaded
+    cold = _compile_in(copy, cache)
+    assert cold["seconds"] is not None  # cold: compiled
+    # No reference counting per turn: the kernels take records and scalars, so only the
+    # functions given arrays count them, the turn loop once per round (on entry for its trace).
+    nrt = cold["nrt"]
+    assert {re.sub(r"^_ZN\d+unostats\d+engine\d+_\w+?\d+", "", n) for n in nrt} <= {
+        "play_games", "_play_round", "flush"}, nrt
+    loop = next(v for n, v in nrt.items() if n.endswith("_play_round"))
+    assert loop.count("B0") == 1 and len(loop) <= 3, loop  # incref on entry, decref on exits
+    assert _compile_in(copy, cache)["seconds"] is None  # warm: loaded
     _edit(copy / "codes.py", "N_COUNTERS = 17", "N_COUNTERS = 17  # edited")
-    assert _compile_in(copy, cache) != "None"  # the edit compiles afresh
+    assert _compile_in(copy, cache)["seconds"] is not None  # the edit compiles afresh
     assert len(list(cache.glob("engine-*"))) == 2
     assert _cache.compile_estimate() > 0
