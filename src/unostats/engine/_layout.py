@@ -1,20 +1,23 @@
-"""The kernels' data layout: the rule options record, the table record and the output columns.
+"""The kernels' data layout: the rule options, the table record and the output columns.
 
-Plain numpy, no Numba: simulate.py fills these records and reads the outputs, the jitted family
-files read and write them. Every kernel takes two records instead of long argument lists:
+Plain numpy, no Numba: simulate.py builds these and reads the outputs, the jitted family files
+read and write them. Every kernel takes the two instead of long argument lists:
 
-``opt`` (``OPTIONS``): one int64 field per option of the rule table (``rules.RULE_OPTIONS``),
-    named by its scenario key (``opt.stack_draw_two``) and holding ``RuleOption.code`` of the
-    value (an enum's index in its ``values``, a bool as 0/1, an integer as itself). Built from the
-    rule table, so a new option needs no layout change here.
+``opt`` (``Options``, a NamedTuple): one int64 field per option of the rule table
+    (``rules.RULE_OPTIONS``), named by its scenario key (``opt.stack_draw_two``) and holding
+    ``RuleOption.code`` of the value (an enum's index in its ``values``, a bool as 0/1, an integer
+    as itself). Built from the rule table, so a new option needs no change here. A tuple of
+    scalars is a value: LLVM keeps the fields it reads in registers (as a structured record, read
+    through memory, it made a turn 25% slower: every store to the table might have changed it).
 
-``st`` (``TABLE``): everything a game changes, as named fields (below), plus the seats' policies,
-    behaviour and the card points, copied in once per call. A record reaches a jitted function as
-    a pointer: passing it costs no reference counting, which is why the helpers of the turn loop
-    take records and scalars only and need no inlining to be fast.
+``st`` (``TABLE``, a structured record): everything a game changes, as named fields (below), plus
+    the seats' policies, behaviour, the card points and the deck to deal, copied in once per
+    call. A record reaches a jitted function as a pointer: passing it costs no reference
+    counting, so the helpers of the turn loop take records and scalars only and need no inlining
+    to be fast.
 
 Trace events go to ``st.ring`` and the game loop moves them to the caller's trace array after each
-step (``_trace.flush``), so no helper needs the trace array either.
+step (``_table.flush``), so no helper needs the trace array either.
 """
 
 from collections import namedtuple

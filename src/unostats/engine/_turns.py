@@ -124,7 +124,7 @@ def _play_round(st, opt, p, trace, state):
     return turns, state
 
 
-@kernel(nogil=True)
+@kernel(entry=True)
 def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
                round_seat_out, trace, first_dealer):
     """Play games [game_lo, game_hi) into the outputs (rows from 0).
