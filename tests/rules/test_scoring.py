@@ -252,6 +252,29 @@ case("round_end-first_out-two-left-reverse", **LAST_REVERSE, rules={"round_end":
          ("turn", 1), ("play", 1, "R-reverse"),
      ],
      ending=[("round_end", 1, "win", 6), *scores((4, 0), (0, 6), (2, 0))])
+# A restricted +4 that empties a hand under to_the_last is not challenged: its seat has
+# finished and takes no part in anything (docs/engine.md "Round modes"), so seat 2, certain to
+# challenge, draws 4 and is skipped. With a card left, the same +4 is challenged.
+case("round_end-to_the_last-finishing-plus-four-is-not-challenged", 3,
+     {1: ["+4"], 2: ["Y2"], 0: ["G3"]}, "R5", ["B1", "B2", "B3", "B4"],
+     rules={"round_end": "to_the_last"}, seats={2: {"challenge": 1.0}},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "+4"), ("colour", 1, "red"), ("finish", 1, 1),
+         *draws(2, ["B1", "B2", "B3", "B4"], "draw_four"), ("skip", 2),
+         ("turn", 0),
+     ], prefix=True, facts={"round.challenges": 0})
+case("round_end-to_the_last-plus-four-with-a-card-left-is-challenged", 3,
+     {1: ["+4", "Y9"], 2: ["Y2", "Y3"], 0: ["G3", "G4"]}, "R5",
+     ["B1", "B2", "B3", "B4", "B5", "B6"],
+     rules={"round_end": "to_the_last"}, seats={2: {"challenge": 1.0}},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "+4"), ("colour", 1, "yellow"),
+         ("challenge", 2, 1, "innocent"),
+         *draws(2, ["B1", "B2", "B3", "B4", "B5", "B6"], "challenge"), ("skip", 2),
+         ("turn", 0),
+     ], prefix=True)
 SEVEN_ROUNDS = dict(players=2, hands={1: ["R1", "R2"], 0: ["Y3", "Y4"]}, flip="R5",
                     draws=["G6", "R7", "G8"])
 case("round_end-seven_rounds", **SEVEN_ROUNDS, rules={"round_end": "seven_rounds"},

@@ -13,6 +13,10 @@ History:
 4  the rules of issue 5 (N1, N2, N4-N6, U1 off, U2, D3-D6, R3-R10); a seat that jumps in on its
    own 8 (N6) no longer goes out before covering it; games under rules without them are
    unchanged.
+5  under round_end to_the_last the card that empties a hand is not challenged (P4): its seat
+   has finished and takes no part in anything (it used to be caught bluffing, take the card back
+   and draw while counted as finished); games under other round modes, or without restricted
+   black cards, are unchanged.
 """
 
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5

@@ -18,7 +18,9 @@ from ._numbers import has_number_effect, number_effect, owes_cover, swap_hands, 
 from ._penalties import draw_four_pends, draw_two_pends, escalate, put_on_chain
 from ._rng import uniform
 from ._scoring import end_of_move
-from ._table import FIRST_BLACK, WD4, ev, is_number, next_seat, rank_of, reverse, skip_seat
+from ._table import (
+    FIRST_BLACK, WD4, ev, in_round, is_number, next_seat, rank_of, reverse, skip_seat,
+)
 
 
 @kernel(inline=True)
@@ -142,8 +144,9 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         st.cover = 1
         return player, state
     challenged = False
-    if (t == WD4 and not pending and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR) or (
-            t == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR):
+    restricted = (t == WD4 and not pending and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR) \
+        or (t == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR)
+    if restricted and in_round(st, player):  # R9: a card that empties a hand is not challenged
         u, state = uniform(state)
         challenged = u < st.behaviour[victim, C.B_CHALLENGE]
     if challenged:

@@ -1526,8 +1526,12 @@ class _Referee:
         return _Penalty(codes.DRAW_DRAW_FOUR, chain.total + 4)  # A4 sum
 
     def _challenge(self, move: _Move) -> int:
-        """P4: the next seat challenges a restricted black card; penalties by `challenge`."""
+        """P4: the next seat challenges a restricted black card; penalties by `challenge`. R9:
+        the card that empties a hand cannot be challenged (its seat has finished)."""
         player, card, played = move.seat, move.card, move.played
+        if not self.in_round[player]:
+            self._fail_next(f"seat {player} finished with the {_card(card)} (R9): a card that "
+                            "empties a hand is not challenged")
         victim = self._next(player)
         if card not in self.restricted:
             key = "wild_draw_four" if card == cards.WILD_DRAW_FOUR else "wild"
@@ -1574,7 +1578,11 @@ class _Referee:
     # Drawing.
 
     def _draw_cards(self, seat: int, count: int, reason: int, why: str = "") -> list[int]:
-        """Draw ``count`` cards; a draw_fail abandons the rest (P6). Return the drawn cards."""
+        """Draw ``count`` cards; a draw_fail abandons the rest (P6). Return the drawn cards.
+        R9: a seat that has finished takes no part in anything, so it never draws."""
+        if count > 0 and not self.in_round[seat]:
+            self._fail_next(f"seat {seat} has finished (R9) and draws nothing"
+                            + (f" ({why})" if why else ""))
         drawn = []
         for k in range(1, count + 1):
             card = self._draw_one(seat, reason, f"{k} of {count}" + (f"; {why}" if why else ""))
