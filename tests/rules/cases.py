@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pytest
 
 from unostats import cards, codes
 from unostats import rules as rules_mod
@@ -472,3 +473,29 @@ def missing_on_and_off(cases: Sequence[Case], keys: Sequence[str]) -> list[str]:
             if not any(_deal(c) in off for c in on):
                 missing.append(f"{key}: {on_value} and {off_value} are not played on one deal")
     return missing
+
+
+class Family:
+    """One rule family's table of scripted cases and the rule options it owns: a family file
+    adds its cases with ``FAMILY.case(...)`` and takes its two tests from ``FAMILY.tests()``."""
+
+    def __init__(self, options: Sequence[str]):
+        self.options = tuple(options)
+        self.cases: list[Case] = []
+
+    def case(self, *args, **kw) -> Case:
+        c = Case(*args, **kw)
+        self.cases.append(c)
+        return c
+
+    def tests(self):
+        """Every case played and checked (``check_case``); every option played on and off."""
+
+        @pytest.mark.parametrize(**cases_by_id(self.cases))
+        def test_case(case: Case):
+            check_case(case)
+
+        def test_every_option_is_played_on_and_off():
+            assert missing_on_and_off(self.cases, self.options) == []
+
+        return test_case, test_every_option_is_played_on_and_off

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from cases import Case, cases_by_id, check_case, draws, missing_on_and_off, scores, small_deck
+from cases import Family, draws, scores, small_deck
 from traces import (
     ONE_OF_EACH,
     TraceBuilder,
@@ -42,13 +42,8 @@ OPTIONS = ("wild_draw_four", "wild", "challenge", "double_action", "stack_skip",
            "blank_effect", "custom_wild_effect", "deck.blank", "deck.hit_all_one",
            "deck.hit_all_two", "deck.swap_hands", "deck.custom_wild")
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- A1: action cards
@@ -706,13 +701,7 @@ case("custom_wild-swap_one_with_next", 2,
      ending=[("round_end", 1, "win", 22), *scores((22, 0), (0, 22))])
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 # ---------------------------------------------------------------- hand-written legal games

@@ -14,13 +14,10 @@ import dataclasses
 
 import pytest
 from cases import (
-    Case,
+    Family,
     Round,
-    cases_by_id,
-    check_case,
     draws,
     first_round,
-    missing_on_and_off,
     scores,
     small_deck,
 )
@@ -52,13 +49,8 @@ from unostats.engine.referee import GameResult, RefereeError, check_trace
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("hand_size", "first_card", "draw")
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- S1, S3: deal and dealer
@@ -384,13 +376,7 @@ case("draw_fail-abandons-the-rest-of-a-penalty", 2,
      facts={"round.reshuffles": 3})
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 # ---------------------------------------------------------------- D6: the deck

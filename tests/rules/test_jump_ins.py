@@ -10,8 +10,7 @@ copies broken in one event, which it must reject naming the problem.
 
 from __future__ import annotations
 
-import pytest
-from cases import Case, cases_by_id, check_case, draws, missing_on_and_off, scores
+from cases import Family, draws, scores
 from traces import (
     broken,
     builder,
@@ -30,13 +29,8 @@ from unostats import codes
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("jump_in",)
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 YELLOWS = ["Y4", "Y5", "Y6", "Y7", "Y8", "Y9"]
@@ -205,13 +199,7 @@ case("jump_in-the-jumper-calls-uno-and-wins", 3,
      facts={"round.jump_ins": 2, "round.turns": 3, "round.cards_played": 4})
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 # ---------------------------------------------------------------- on hand-written traces

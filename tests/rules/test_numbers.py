@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from cases import Case, cases_by_id, check_case, draws, missing_on_and_off, scores
+from cases import Family, draws, scores
 from traces import (
     broken,
     builder,
@@ -36,13 +36,8 @@ from unostats.engine.referee import check_trace, format_trace
 OPTIONS = ("seven_zero", "five_swap", "multi_play", "zero_slap", "uno_slap", "silence",
            "eight_cover")
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- N1 seven_zero
@@ -354,13 +349,7 @@ case("eight_cover-jump-in", 2, {1: ["R8", "G1"], 0: ["R8", "R4"]}, "R5",
      ending=[("round_end", 0, "win", 1), *scores((0, 1), (1, 0))])
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 # ---------------------------------------------------------------- N1 on hand-written traces

@@ -12,8 +12,7 @@ of tests/test_engine.py seat it. The tests after the table give the referee hand
 
 from __future__ import annotations
 
-import pytest
-from cases import Case, cases_by_id, check_case, draws, missing_on_and_off, scores
+from cases import Family, draws, scores
 from traces import (
     action_cards,
     broken,
@@ -36,13 +35,8 @@ from unostats.rules import POLICIES
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("colour_cycle",)
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- B2: which legal card
@@ -197,13 +191,7 @@ case("colour_cycle-a-wild-first-card-lets-the-first-player-choose", 2, {1: ["G3"
      ending=[("round_end", 1, "win", 8), *scores((8, 0), (0, 8))])
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 def test_every_deterministic_policy_has_a_case():

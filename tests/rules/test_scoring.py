@@ -15,13 +15,10 @@ import re
 
 import pytest
 from cases import (
-    Case,
+    Family,
     Round,
-    cases_by_id,
-    check_case,
     draws,
     first_round,
-    missing_on_and_off,
     scores,
 )
 from traces import (
@@ -50,13 +47,8 @@ from unostats.rules import RuleError, RuleSet
 OPTIONS = ("scoring", "lone_zero_value", "h2o_bonus", "round_end", "target_score", "max_turns",
            "max_rounds")
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- R1, R2: winner_takes_all
@@ -298,13 +290,7 @@ case("round_end-first_out-two-cards", **SEVEN_ROUNDS, rules={"round_end": "first
      ending=[("round_end", 1, "win", 13), *scores((13, 0), (0, 13))])
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 def test_h2o_bonus_needs_own_points_scoring():

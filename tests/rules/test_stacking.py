@@ -10,7 +10,7 @@ copies broken in one event, which it must reject naming the problem.
 from __future__ import annotations
 
 import pytest
-from cases import Case, cases_by_id, check_case, draws, missing_on_and_off, scores
+from cases import Family, draws, scores
 from traces import (
     broken,
     builder,
@@ -29,13 +29,8 @@ from unostats import codes
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("stack_draw_two", "stack_draw_four", "draw_two_on_draw_four", "reverse_deflects")
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- A3 stack_draw_two
@@ -392,13 +387,7 @@ for jump_in, table, ending in (
          facts={"round.jump_ins": int(jump_in != "none")})
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 # ---------------------------------------------------------------- A3 on hand-written traces

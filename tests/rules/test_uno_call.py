@@ -10,7 +10,7 @@ copies broken in one event, which it must reject naming the problem.
 from __future__ import annotations
 
 import pytest
-from cases import Case, cases_by_id, check_case, draws, missing_on_and_off, scores
+from cases import Family, draws, scores
 from traces import (
     action_cards,
     broken,
@@ -32,13 +32,8 @@ from unostats import codes
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("uno_penalty", "mistake_penalty")
 
-CASES: list[Case] = []
-
-
-def case(*args, **kw) -> Case:
-    c = Case(*args, **kw)
-    CASES.append(c)
-    return c
+FAMILY = Family(OPTIONS)
+CASES, case = FAMILY.cases, FAMILY.case
 
 
 # ---------------------------------------------------------------- U1: calling and catching
@@ -150,13 +145,7 @@ case("mistake_penalty-0", **MISTAKE, draws=["B6", "G7"], rules={"mistake_penalty
      ending=[("round_end", 1, "win", 13), *scores((13, 0), (0, 13))])
 
 
-@pytest.mark.parametrize(**cases_by_id(CASES))
-def test_case(case: Case):
-    check_case(case)
-
-
-def test_every_option_is_played_on_and_off():
-    assert missing_on_and_off(CASES, OPTIONS) == []
+test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 # ---------------------------------------------------------------- U1 on hand-written traces
