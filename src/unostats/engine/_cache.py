@@ -23,7 +23,6 @@ import numba
 _PACKAGE = Path(__file__).resolve().parent.parent  # src/unostats
 _LEAVES = ("cards.py", "codes.py", "rules.py")
 _COMPILE_TIME_FILE = "compile_seconds"
-DEFAULT_COMPILE_ESTIMATE_S = 20.0
 
 
 def sources(package: Path = _PACKAGE) -> list[Path]:
@@ -59,16 +58,16 @@ def is_warm() -> bool:
     return any(cache_dir().rglob("_turns.play_games-*.nbi"))
 
 
-def compile_estimate() -> float:
-    """Seconds a cold compile took last time on this machine (any engine version), else the
-    default."""
+def compile_estimate() -> float | None:
+    """Seconds a cold compile took last time on this machine (any engine version), or None
+    before the first."""
     times = []
     for f in base_dir().glob(f"engine-*/{_COMPILE_TIME_FILE}"):
         try:
             times.append((f.stat().st_mtime, float(f.read_text())))
         except (OSError, ValueError):
             continue
-    return max(times)[1] if times else DEFAULT_COMPILE_ESTIMATE_S
+    return max(times)[1] if times else None
 
 
 def record_compile_time(seconds: float) -> None:

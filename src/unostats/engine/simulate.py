@@ -376,8 +376,8 @@ def engine_is_cached() -> bool:
     return _cache.is_warm()
 
 
-def compile_estimate() -> float:
-    """Seconds the last cold compile took on this machine (a default before the first)."""
+def compile_estimate() -> float | None:
+    """Seconds the last cold compile took on this machine (None before the first)."""
     return _cache.compile_estimate()
 
 

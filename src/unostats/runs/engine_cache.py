@@ -9,9 +9,11 @@ from .progress import Progress
 _checked = False  # once per process
 
 
-def compile_message(estimate_s: float) -> str:
-    return (f"compiling the engine (once per unostats version and machine; about "
-            f"{estimate_s:.0f} s last time)...")
+def compile_message(estimate_s: float | None) -> str:
+    """What a cold start says: the time the last compile took here, else a typical one."""
+    took = (f"about {estimate_s:.0f} s last time" if estimate_s is not None
+            else "about 20 s on 2 cores")
+    return f"compiling the engine (once per unostats version and machine; {took})..."
 
 
 def prepare_engine(progress: Progress | None) -> float | None:

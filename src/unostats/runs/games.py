@@ -81,6 +81,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     status = "interrupted"
     try:
         prepare_engine(progress)
+        started = time.perf_counter()  # the run's time and rate leave the compile out
         for job in jobs:
             progress.cell_started(str(job.index), cell_label(job.cell), job.first,
                                   scenario.games)

@@ -253,6 +253,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     outcome.tournaments_played = 0
     try:
         prepare_engine(progress)
+        started = time.perf_counter()  # the run's time and rate leave the compile out
         firsts = [done.get((c.variant.name, c.field.name), 0) for c in todo]
         for c, first in zip(todo, firsts):
             progress.cell_started(str(c.index), c.label, first, scenario.games,
