@@ -41,6 +41,7 @@ from .session import (
     RunError,
     RunOutcome,
     batch_size,
+    check_db,
     check_threads,
     default_db,
     resolve_run,
@@ -80,6 +81,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     scenario, chosen = prepare(scenario, seed=seed, games=games)
     progress = progress or Progress()
     db = Path(db) if db is not None else default_db()
+    check_db(db)
     check_threads(threads)
     batch_games = batch_size(batch_games)
     kind = kind_of(scenario)
@@ -122,6 +124,7 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
     a scenario without a seed takes the stored seed first."""
     progress = progress or Progress()
     db = Path(db) if db is not None else default_db()
+    check_db(db, resume=True)
     check_threads(threads)
     batch_games = batch_size(batch_games)
     con = store.open_store(db, read_only=False)
