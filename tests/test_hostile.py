@@ -223,3 +223,141 @@ def test_resume_on_a_missing_database_creates_nothing(tmp_path, ref):
 def test_read_commands_on_an_in_memory_database_say_why(tmp_path):
     result = invoke("runs", "--db", ":memory:")
     assert result.exit_code == 1 and "in-memory database keeps nothing" in result.stderr
+
+
+# --- Scenario files that would hang, exhaust memory or raise ------------------------------------
+
+HEAD = "name: h\ngames: 1\nplayers: 2\nvariants: [{name: s}]\n"
+BOMB = HEAD.replace("variants", "x0: &a0 [q, q, q, q, q, q, q, q, q, q]\nvariants") + "".join(
+    f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9))
+
+
+@pytest.mark.parametrize("text, line, words", [
+    (BOMB, 9, "x4: its aliases expand to more than 100,000 values"),
+    (HEAD + "seats: &s [*s]\n", 5, "seats[0]: this value contains itself (a recursive alias)"),
+    (HEAD + "seats: &s {policy: *s}\n", 5, "this value contains itself"),
+    (HEAD + "seats: " + "[" * 70 + "]" * 70 + "\n", 5, "nested more than 64 levels"),
+    (HEAD + "seats: " + "[" * 3000 + "]" * 3000 + "\n", None, "nests too deeply"),
+    ("name: \"a\x00b\"\n" + HEAD[8:], 1, "control character U+0000 (NUL) at column 9"),
+    ("name: a\x07b\n" + HEAD[8:], 1, "U+0007 (BEL)"),
+    ("name: a\x1b[2Jb\n" + HEAD[8:], 1, "U+001B (ESC)"),
+    (HEAD + "# \x7f\n", 5, "U+007F (DEL)"),
+    (HEAD + "# \x9b\n", 5, "U+009B"),
+    (HEAD.replace("games: 1", "games: " + "9" * 5000), 2, "games: an integer of 5,000 digits"),
+    (HEAD.replace("games: 1", "games: -" + "1" * 4301), 2, "an integer of 4,301 digits"),
+    (HEAD + "seed: 0x" + "f" * 4000 + "\n", 5, "seed: an integer of 4,000 digits"),
+])
+def test_hostile_yaml_is_refused_with_its_line(tmp_path, text, line, words):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = invoke("validate", path)
+    assert result.exit_code == 2, result.output
+    where = f"{path}:{line}: " if line else f"{path}: "
+    assert where in result.stderr and words in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("value, words", [
+    ("9" * 5000, "an integer of 5,000 digits"),
+    ("&s [*s]", "contains itself"),
+    ("[" * 3000, "nests too deeply"),
+    ("a\x1bb", "U+001B (ESC)"),
+])
+def test_hostile_set_values_are_refused(made, value, words):
+    result = invoke("validate", made["scenario"], "--set", f"seats={value}")
+    assert result.exit_code == 2
+    assert f"{made['scenario']} (--set seats=" in result.stderr and words in result.stderr
+    assert len(result.stderr) < 600  # a long expression is shortened, not echoed whole
+
+
+def test_the_alias_bomb_is_refused_quickly(tmp_path):
+    import time
+    path = tmp_path / "bomb.yaml"
+    path.write_text(BOMB, encoding="utf-8")
+    started = time.perf_counter()
+    assert invoke("validate", path).exit_code == 2
+    assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
+def test_a_scenario_that_is_not_a_regular_file_is_refused_without_blocking(tmp_path, kind):
+    import subprocess
+    import sys
+    path = {"fifo": tmp_path / "pipe.yaml", "folder": tmp_path, "device": Path("/dev/zero")}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    done = subprocess.run([sys.executable, "-c", "from unostats.cli import app; app()",
+                           "validate", str(path)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "300",
+                               "PYTHONPATH": str(Path(__file__).parents[1] / "src")})
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert {"fifo": "is a FIFO (named pipe)", "folder": "is a directory",
+            "device": "is a device"}[kind] in done.stderr
+
+
+def test_a_file_that_is_not_utf8_names_its_line(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(HEAD.encode() + b"description: caf\xe9\n")
+    result = invoke("validate", path)
+    assert result.exit_code == 2
+    assert f"{path}:5: not UTF-8 text: byte 0xe9" in result.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_printed_and_stored_escaped(tmp_path):
+    name = os.fsdecode(b"caf\xe9.yaml")
+    path = tmp_path / name
+    path.write_text(TINY)
+    db = tmp_path / "x.duckdb"
+    assert invoke("validate", path).exit_code == 0
+    result = invoke("simulate", path, "--db", db, "-q", "--games", "2")
+    assert result.exit_code == 0, result.output
+    (command,), = duckdb.connect(str(db), read_only=True).execute(
+        "SELECT command FROM runs").fetchall()
+    assert "caf\\xe9.yaml" in command
+
+
+def test_a_long_extends_chain_of_presets_is_refused(tmp_path, monkeypatch):
+    for i in range(300):
+        extends = f"\n    extends: p{i + 1}" if i < 299 else ""
+        (tmp_path / f"p{i}.yaml").write_text(
+            f"name: p{i}\ngames: 1\nplayers: 2\nvariants:\n  - name: v{extends}\n")
+    mine = tmp_path / "mine.yml"
+    mine.write_text("name: m\ngames: 1\nplayers: 2\nvariants:\n  - name: a\n    extends: p0\n")
+    monkeypatch.setenv("UNOSTATS_SCENARIOS", str(tmp_path))
+    result = invoke("validate", mine)
+    assert result.exit_code == 2
+    assert "extends chain of more than 16 presets (p0 -> p1 -> p2 -> ..." in result.stderr
+    assert invoke("scenarios").exit_code == 0
+
+
+# --- One limit on games ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("games, words", [
+    (str(10**12 + 1), "less than or equal to 1000000000000"),
+    (str(2**63), "less than or equal to 1000000000000"),
+    ("9" * 5000, "Invalid value for '--games'"),
+    ("0", "greater than or equal to 1"),
+])
+def test_games_on_the_command_line_has_the_files_limit(made, games, words):
+    result = invoke("simulate", made["scenario"], "--games", games, "--db", made["db"],
+                    env={"COLUMNS": "300"})
+    assert result.exit_code == 2
+    assert words in result.stderr
+
+
+def test_the_command_line_limit_is_the_files():
+    from unostats import cli
+    from unostats.scenario import GAMES_MAX
+    assert cli.GAMES_MAX == GAMES_MAX == 10**12
+
+
+def test_a_total_past_a_bigint_is_refused_before_anything_is_stored(made, tmp_path,
+                                                                    monkeypatch):
+    from unostats.runs import simulate as sim
+    from unostats.scenario import load_scenario
+    monkeypatch.setattr(sim, "TOTAL_MAX", 10)  # stands for 2**63 - 1 (two cells of 10**12 fit)
+    db = tmp_path / "t.duckdb"
+    with pytest.raises(sim.RunError, match="more than a run can count") as e:
+        sim.simulate(scenario=load_scenario(made["scenario"]), db=db, games=11)
+    assert e.value.exit_code == 2
+    assert duckdb.connect(str(db)).execute("SELECT count(*) FROM runs").fetchall() == [(0,)]

@@ -25,6 +25,7 @@ import typer
 
 DB_ENV = "UNOSTATS_DB"  # runs.session.DB_ENV (not imported: keep start-up light)
 DEFAULT_DB = "unostats.duckdb"
+GAMES_MAX = 10**12  # scenario.resolve.GAMES_MAX (not imported: keep start-up light)
 
 app = typer.Typer(
     name="unostats",
@@ -68,7 +69,7 @@ SetOption = Annotated[list[str] | None, typer.Option(
 # --- Errors ------------------------------------------------------------------------------------
 
 def _err(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(_printable(text), file=sys.stderr, flush=True)
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -101,7 +102,7 @@ def _stdout_width() -> int | None:
 
 
 def _write(text: str) -> None:
-    sys.stdout.write(text)
+    sys.stdout.write(_printable(text))
     sys.stdout.flush()
 
 
@@ -129,8 +130,9 @@ def simulate(
         help="Scenario files (YAML). Optional with --resume: the stored scenario is used; if "
              "given, it must resolve to the stored one (same canonical hash).")] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-n", min=1, help="Games per cell, instead of the file's `games` (a "
-        "tournament scenario: whole tournaments per variant and field).")] = None,
+        "--games", "-n", min=1, max=GAMES_MAX, help="Games per cell, instead of the file's "
+        "`games` (a tournament scenario: whole tournaments per variant and field); at most "
+        "10^12, as in a file.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=2**63 - 1,
         help="Run seed, instead of the file's `seed`; with neither, one is chosen, printed "
@@ -243,7 +245,12 @@ def _command_line(files: list[Path], *, games: int | None, seed: int | None, db:
             words += [name, str(value)]
     for expr in sets:
         words += ["--set", expr]
-    return shlex.join(words + ["--db", str(db)])
+    # A file name that is not UTF-8 (undecodable bytes as surrogates) is stored with \x escapes.
+    return shlex.join(_printable(w) for w in words + ["--db", str(db)])
+
+
+def _printable(text: str) -> str:
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 # --- query -------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from typing import Any
 
 from .. import store
 from ..kinds import kind_of
-from ..scenario import Scenario
+from ..scenario import GAMES_MAX, Scenario
 from .progress import Progress
 from .session import (
     RunError,
@@ -51,14 +51,18 @@ from .session import (
 from .signals import StopRequest
 
 
+TOTAL_MAX = 2**63 - 1  # games of a run, over every cell (a BIGINT column)
+
+
 def prepare(scenario: Scenario, *, seed: int | None = None, games: int | None = None,
             choose_seed: bool = True) -> tuple[Scenario, bool]:
     """The scenario as it will be stored: ``games`` per cell and the seed (argument, else the
     file's, else - with ``choose_seed`` - a random one) applied.
     Returns (scenario, seed_was_chosen)."""
     if games is not None:
-        if games < 1:
-            raise RunError(f"--games must be >= 1, got {games}", exit_code=2)
+        if not 1 <= games <= GAMES_MAX:
+            raise RunError(f"--games must be from 1 to {GAMES_MAX:,} (10^12), got {games:,}",
+                           exit_code=2)
         scenario = dataclasses.replace(scenario, games=games)
     chosen = False
     if seed is None:
@@ -89,6 +93,10 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     con = store.open_store(db, read_only=False)
     try:
         requested = kind.games_requested(scenario)
+        if requested > TOTAL_MAX:  # DuckDB's BIGINT; checked before anything is stored
+            raise RunError(f"{requested:,} games in all is more than a run can count "
+                           f"({TOTAL_MAX:,}); play fewer games per cell or fewer cells",
+                           exit_code=2)
         # the rows the kind adds to a new run, in start_run's transaction
         on_start = None if kind.record is None else partial(kind.record, scenario=scenario)
         run_id = store.start_run(
