@@ -361,3 +361,123 @@ def test_a_total_past_a_bigint_is_refused_before_anything_is_stored(made, tmp_pa
         sim.simulate(scenario=load_scenario(made["scenario"]), db=db, games=11)
     assert e.value.exit_code == 2
     assert duckdb.connect(str(db)).execute("SELECT count(*) FROM runs").fetchall() == [(0,)]
+
+
+# --- Damaged or foreign databases --------------------------------------------------------------
+
+def _damage(db: Path, how: str) -> None:
+    if how == "truncated":
+        data = db.read_bytes()
+        db.write_bytes(data[:len(data) // 3])
+    elif how == "not DuckDB":
+        db.write_bytes(b"PK\x03\x04 a zip, or anything" * 10)
+    elif how in ("version text", "renamed column", "dropped table"):
+        con = duckdb.connect(str(db))
+        con.execute({"version text": "UPDATE meta SET value = 'five' WHERE key = 'schema_version'",
+                     "renamed column": "ALTER TABLE rounds RENAME COLUMN turns TO turnz",
+                     "dropped table": "DROP TABLE round_seats CASCADE"}[how])
+        con.close()
+
+
+DAMAGE = {
+    "truncated": "cannot open",
+    "not DuckDB": "is not a DuckDB database (damaged, truncated, or another kind of file)",
+    "version text": "has schema_version 'five', which is not a version number",
+    "renamed column": "table rounds does not have the columns of results schema version "
+                      "5 (missing turns; unexpected turnz)",
+    "dropped table": "table round_seats is missing",
+}
+
+
+@pytest.mark.parametrize("command", ["runs", "query", "report", "simulate"])
+@pytest.mark.parametrize("how", list(DAMAGE))
+def test_a_damaged_database_gets_one_sentence_and_exit_1(db, made, tmp_path, how, command):
+    _damage(db, how)
+    before = db.read_bytes()
+    args = {"runs": ("runs",), "query": ("query", "SELECT count(*) FROM rounds"),
+            "report": ("report", "--out", tmp_path / "r.html"),
+            "simulate": ("simulate", made["scenario"], "-q")}[command]
+    result = invoke(*args, "--db", db)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert DAMAGE[how] in result.stderr, result.stderr
+    assert db.read_bytes() == before  # refused before anything is written
+
+
+def test_a_failing_write_mid_run_is_one_sentence_with_the_resume_command(made, tmp_path,
+                                                                        monkeypatch):
+    from unostats import store
+    calls = {"n": 0}
+    real = store.write_batch
+
+    def full_disk(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise duckdb.IOException("IO Error: Could not write file: No space left on device")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write_batch", full_disk)
+    db = tmp_path / "full.duckdb"
+    result = invoke("simulate", made["scenario"], "--db", db, "-q", "--games", "6",
+                    env={"UNOSTATS_BATCH_GAMES": "2"})
+    assert result.exit_code == 1
+    assert "writing" in result.stderr and "No space left on device" in result.stderr
+    assert "unostats simulate --resume" in result.stderr
+    monkeypatch.undo()
+    (run_id, completed), = duckdb.connect(str(db), read_only=True).execute(
+        "SELECT run_id, games_completed FROM runs").fetchall()
+    assert completed == 2  # the batch before the failure is kept
+    assert invoke("simulate", "--resume", run_id, "--db", db, "-q").exit_code == 0
+
+
+# --- report and export write errors ------------------------------------------------------------
+
+@pytest.mark.parametrize("where, words", [
+    ("under a file", "is a file, not a folder"),
+    ("name too long", "the file name is too long for the file system"),
+])
+def test_report_write_errors_are_one_sentence(made, tmp_path, where, words):
+    (tmp_path / "plain").write_text("a file\n")
+    out = {"under a file": tmp_path / "plain" / "r.html",
+           "name too long": tmp_path / ("r" * 300 + ".html")}[where]
+    result = invoke("report", "--out", out, "--db", made["db"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: cannot write the report") and words in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("names", [[f"scenario-{i}" for i in range(14)], ["x" * 400],
+                                   ["é" * 300]])
+def test_report_default_name_stays_short_enough_for_a_file_system(names):
+    from types import SimpleNamespace
+
+    from unostats.report.build import default_out
+    model = SimpleNamespace(runs=[SimpleNamespace(scenario_name=n, run_id=f"{i:08x}")
+                                  for i, n in enumerate(names)])
+    path = default_out(model)
+    assert len(path.name.encode()) <= 130 and path.name.endswith(".html")
+    other = SimpleNamespace(runs=model.runs[:-1] + [SimpleNamespace(scenario_name="other",
+                                                                    run_id="ffffffff")])
+    assert default_out(other) != path  # the shortened names stay distinct
+
+
+def test_export_under_a_file_is_one_sentence(made, tmp_path):
+    (tmp_path / "plain").write_text("a file\n")
+    result = invoke("export", "latest", "--out", tmp_path / "plain" / "out", "--db", made["db"])
+    assert result.exit_code == 1
+    assert "is a file, not a folder" in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_folders(made, tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(made["db"], folder / "r.duckdb")
+    folder.chmod(0o555)
+    try:
+        result = invoke("report", "--out", folder / "r.html", "--db", made["db"])
+        assert result.exit_code == 1 and "not writable" in result.stderr
+        result = invoke("simulate", made["scenario"], "--db", folder / "r.duckdb", "-q")
+        assert result.exit_code == 1 and "Traceback" not in result.output
+    finally:
+        folder.chmod(0o755)

@@ -29,9 +29,12 @@ import dataclasses
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+import duckdb
 
 from .. import store
 from ..kinds import kind_of
@@ -116,10 +119,14 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                              seed_chosen=chosen)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
                      f"seed {scenario.seed}{chosen_text}, db {db}")
-        return kind.play(con, outcome, threads=threads, batch_size=batch_games,
-                         progress=progress, stop=stop)
-    finally:
-        con.close()
+        with _store_failures(db, outcome):
+            result = kind.play(con, outcome, threads=threads, batch_size=batch_games,
+                               progress=progress, stop=stop)
+    except BaseException:
+        _close(con, db, quiet=True)
+        raise
+    _close(con, db)
+    return result
 
 
 def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario | None = None,
@@ -161,10 +168,39 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
         progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} "
                      f"{kind.games_label} stored, seed {stored.seed}, db {db}")
-        return kind.play(con, outcome, threads=threads, batch_size=batch_games,
-                         progress=progress, stop=stop)
-    finally:
+        with _store_failures(db, outcome):
+            result = kind.play(con, outcome, threads=threads, batch_size=batch_games,
+                               progress=progress, stop=stop)
+    except BaseException:
+        _close(con, db, quiet=True)
+        raise
+    _close(con, db)
+    return result
+
+
+@contextmanager
+def _store_failures(db: Path, outcome: RunOutcome) -> Iterator[None]:
+    """A write that fails mid-run (a full disk, a file made read-only, an I/O error) is one
+    sentence: the batches committed before it are whole and kept, and the run resumes."""
+    try:
+        yield
+    except (duckdb.Error, OSError) as e:
+        reason = " ".join(str(e).strip().splitlines()[0].split()) if str(e).strip() else repr(e)
+        if isinstance(e, OSError) and e.errno is not None:
+            reason = store.write_problem(e, db)
+        raise RunError(f"writing {db} failed: {reason}. The batches stored before are kept "
+                       f"({outcome.games_completed:,} of {outcome.games_requested:,} games); "
+                       f"free space or fix the file, then: {outcome.resume_command}") from None
+
+
+def _close(con, db: Path, *, quiet: bool = False) -> None:
+    try:
         con.close()
+    except (duckdb.Error, OSError) as e:
+        if quiet:
+            return  # an error is already on its way; this one adds nothing  # the last checkpoint failed: the WAL keeps the batches
+        raise RunError(f"closing {db} failed: {' '.join(str(e).split())[:300]}; the stored "
+                       "batches are in its write-ahead log and the next open replays it") from None
 
 
 def _mismatch_message(run_id: str, given: Scenario, stored: Scenario) -> str:

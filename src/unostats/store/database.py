@@ -60,11 +60,10 @@ def open_store(path: str | os.PathLike, *, read_only: bool) -> duckdb.DuckDBPyCo
         else:
             _create_schema(con, path)
             _mark_stale_runs(con)
-        _check_columns(con, path)
     except duckdb.Error as e:  # a damaged file that opened but cannot be read or written
         con.close()
-        raise StoreError(f"cannot use {path} as a results database: "
-                         f"{_reason(e)}") from None
+        raise (_truncated(path, e) or StoreError(
+            f"cannot use {path} as a results database: {_reason(e)}")) from None
     except BaseException:
         con.close()
         raise
@@ -101,6 +100,13 @@ def _sniff(path: Path) -> None:
                          "kind of file); choose another --db file")
 
 
+def _truncated(path: Path, e: BaseException) -> StoreError | None:
+    if "Could not read enough bytes" not in str(e):
+        return None
+    return StoreError(f"cannot open {path}: the file is truncated or damaged (DuckDB could not "
+                      "read all of it); restore it from a copy, or use a new --db file")
+
+
 def _reason(e: BaseException) -> str:
     return re.sub(r"^[\w ]*Error: ", "", first_line(str(e)))
 
@@ -125,6 +131,8 @@ def _open_error(path: Path, e: duckdb.Error, read_only: bool) -> StoreError:
             f"{path} is already open in this process in {'write' if read_only else 'read-only'} "
             "mode; close that connection first"
         )
+    if _truncated(path, e):
+        return _truncated(path, e)
     reason = _reason(e)  # DuckDB's "IO Error: " dropped
     if read_only is False and re.search(r"permission denied|read-only file system", msg, re.I):
         return StoreError(f"cannot write {path}: {reason} (DuckDB also writes {path.name}.wal "
@@ -162,11 +170,14 @@ def _check_readable(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     if version is None:
         raise StoreError(f"{path} is not a unostats results database (no meta table)")
     _check_version(version, path)
+    _check_columns(con, path)
 
 
 def _create_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     version = _stored_version(con, path)
     _check_version(version, path)
+    if version is not None:
+        _check_columns(con, path)  # before the views are made over the tables
     if version is None and _has_user_tables(con):
         raise StoreError(f"{path} is a DuckDB file with other tables, not a unostats results "
                          "database; choose another --db file")
