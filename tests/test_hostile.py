@@ -481,3 +481,150 @@ def test_read_only_folders(made, tmp_path):
         assert result.exit_code == 1 and "Traceback" not in result.output
     finally:
         folder.chmod(0o755)
+
+
+# --- Smaller but wrong -------------------------------------------------------------------------
+
+MERGE = """\
+name: merged
+games: 2
+players: 2
+variants:
+  - &base
+    name: base
+    rules: {hand_size: 5, uno_penalty: 4}
+  - <<: *base
+    name: shorter
+  - <<: *base
+    name: bogus
+    rules: {not_a_rule: 1}
+"""
+
+
+def test_yaml_merge_keys_work_and_overrides_win(tmp_path):
+    from unostats.scenario import load_scenario, load_text
+    scenario = load_text(MERGE.rsplit("  - <<: *base\n    name: bogus", 1)[0], "m.yaml")
+    assert [v.name for v in scenario.variants] == ["base", "shorter"]
+    assert scenario.variants[1].rules.values["hand_size"] == 5
+    path = tmp_path / "m.yaml"
+    path.write_text(MERGE)
+    result = invoke("validate", path)
+    assert result.exit_code == 2
+    assert result.stderr == (f"{path}:12: variants[2].rules.not_a_rule: unknown rule "
+                             f"'not_a_rule'; ") + result.stderr.split("; ", 1)[1]
+    assert "duplicate key" not in result.stderr
+    with pytest.raises(Exception, match="duplicate key"):  # a real repeat is still caught
+        load_text("name: a\nname: b\ngames: 1\nplayers: 2\nvariants: [{name: s}]\n")
+    del load_scenario
+
+
+def test_every_rule_conflict_of_a_variant_is_reported_at_its_own_line(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("name: c\ngames: 1\nplayers: 4\nvariants:\n  - name: v\n    rules:\n"
+                    "      reverse_deflects: extreme\n      eight_cover: true\n"
+                    "      stack_draw_two: sum\n      multi_play: same_rank\n"
+                    "      h2o_bonus: true\n")
+    result = invoke("validate", path)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert [ln.split(": ")[0:2] for ln in lines] == [
+        [f"{path}:9", "variants[0].rules.stack_draw_two"],
+        [f"{path}:10", "variants[0].rules.multi_play"],
+        [f"{path}:11", "variants[0].rules.h2o_bonus"]], result.stderr
+
+
+@pytest.mark.parametrize("name", ["\x1b[2J", "a\x1b]0;pwned\x07b", "\x9b31m", "x\x7fy", "\x00"])
+def test_terminal_escapes_in_names_are_escaped_in_every_table(tmp_path, name):
+    quoted = name.encode("unicode_escape").decode().replace('"', '\\"')
+    path = tmp_path / "esc.yaml"
+    path.write_text(TINY.replace("name: tiny", f'name: "{quoted}"').replace(
+        "  - name: standard", f'  - name: "v{quoted}"'))
+    db = tmp_path / "e.duckdb"
+    result = invoke("simulate", path, "--db", db, "-q", "--games", "2")
+    assert result.exit_code == 0, result.output
+    outputs = [result.stdout, invoke("runs", "--db", db).stdout,
+               invoke("query", "SELECT scenario_name, variant FROM runs JOIN variants "
+                      "USING (run_id)", "--db", db).stdout,
+               invoke("query", f"SELECT 1 AS \"{name.replace(chr(0), '')}x\"", "--db", db).stdout]
+    for out in outputs:
+        assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) <= 0x9f for c in out), out
+    assert "\\x1b" in outputs[1] or "\\x9b" in outputs[1] or "\\x7f" in outputs[1] \
+        or "\\x00" in outputs[1]
+
+
+def test_a_repeated_param_is_refused(db):
+    result = invoke("query", "SELECT $n AS n", "--param", "n=1", "--param", "n=2", "--db", db)
+    assert result.exit_code == 2
+    assert "--param n is given twice" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "-" + "1" * 20])
+def test_a_param_of_too_many_digits_is_refused(db, value):
+    result = invoke("query", "SELECT $n AS n", "--param", f"n={value}", "--db", db)
+    assert result.exit_code == 2 and "more digits than a 64-bit integer" in result.stderr
+    assert len(result.stderr) < 300
+
+
+def test_an_unused_param_is_named(db):
+    result = invoke("query", "SELECT $n AS n", "--param", "m=1", "--db", db)
+    assert result.exit_code == 1 and "--param m: the SQL has no $m (named: $n)" in result.stderr
+
+
+def test_a_run_whose_process_is_gone_shows_as_interrupted(made, db):
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE runs SET status = 'running', pid = 2147483000")  # a killed writer
+    con.close()
+    for fmt in ("csv", "json"):
+        result = invoke("runs", "--db", db, "--format", fmt)
+        assert result.exit_code == 0 and "interrupted" in result.stdout
+        assert "running" not in result.stdout
+
+
+def test_a_run_of_this_process_still_shows_as_running(db):
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE runs SET status = 'running', pid = ?", [os.getpid()])
+    con.close()
+    assert "running" in invoke("runs", "--db", db, "--format", "csv").stdout
+
+
+# --- query: streamed rows, tables that are too long --------------------------------------------
+
+def test_query_streams_rows_in_every_format(db, monkeypatch):
+    from unostats.store import queries
+    fetched = []
+    real = queries._chunks
+
+    def counting(cur):
+        for row in real(cur):
+            fetched.append(row)
+            yield row
+
+    monkeypatch.setattr(queries, "_chunks", counting)
+    import io
+    import sys
+    from unostats.output import write_rows
+    from unostats.runs.query import stream
+    seen = []
+
+    class Probe(io.StringIO):  # each write sees how many rows were fetched by then
+        def write(self, text):
+            seen.append(len(fetched))
+            return super().write(text)
+
+    for fmt in ("csv", "json", "ndjson"):
+        fetched.clear()
+        seen.clear()
+        with stream(sql="SELECT range AS i FROM range(20000)", db=db) as result:
+            write_rows(Probe(), result.columns, result.rows, fmt)
+        assert len(fetched) == 20000
+        assert min(s for s in seen if s) < 5000, fmt  # written while the rest is unread
+    del sys
+
+
+def test_a_long_table_shows_its_first_rows_and_says_so(db):
+    result = invoke("query", "SELECT range AS i FROM range(50000)", "--db", db)
+    assert result.exit_code == 0
+    assert len(result.stdout.splitlines()) == 2 + 10_000
+    assert "more than 10,000 rows, too many for a table" in result.stderr
+    csv_out = invoke("query", "SELECT range AS i FROM range(50000)", "--db", db, "-f", "csv")
+    assert len(csv_out.stdout.splitlines()) == 50001 and csv_out.stderr == ""

@@ -219,9 +219,9 @@ class _Resolver(Checker):
             return None
         try:
             ruleset = rules.RuleSet.from_mapping(merged)
-        except rules.RuleError as e:  # defensive: every piece was checked key by key
+        except rules.RuleError as e:  # rule conflicts: each at its own key's line
             for key, message in e.problems:
-                self.add(path + ("rules",), f"{key}: {message}")
+                self.add(path + ("rules", *key.split(".")), message)
             return None
         return Variant(name, entry["description"], ruleset, merged)
 
