@@ -286,7 +286,7 @@ def test_a_scenario_that_is_not_a_regular_file_is_refused_without_blocking(tmp_p
     if kind == "fifo":
         os.mkfifo(path)
     done = subprocess.run([sys.executable, "-c", "from unostats.cli import app; app()",
-                           "validate", str(path)], capture_output=True, text=True, timeout=60,
+                           "validate", str(path)], capture_output=True, text=True, timeout=60, check=False,
                           env={**os.environ, "COLUMNS": "300",
                                "PYTHONPATH": str(Path(__file__).parents[1] / "src")})
     assert done.returncode == 2, done.stderr
@@ -602,6 +602,7 @@ def test_query_streams_rows_in_every_format(db, monkeypatch):
     monkeypatch.setattr(queries, "_chunks", counting)
     import io
     import sys
+
     from unostats.output import write_rows
     from unostats.runs.query import stream
     seen = []

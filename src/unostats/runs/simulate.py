@@ -53,7 +53,6 @@ from .session import (
 )
 from .signals import StopRequest
 
-
 TOTAL_MAX = 2**63 - 1  # games of a run, over every cell (a BIGINT column)
 
 

@@ -30,6 +30,7 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 """
 
 from .database import DEFAULT_DB, SCHEMA_VERSION, is_memory, open_store
+from .files import write_problem
 from .games import (
     FRAME_COLUMNS,
     RESULT_KEYS,
@@ -38,7 +39,6 @@ from .games import (
     duplicate_keys,
     write_batch,
 )
-from .files import write_problem
 from .guard import check_user_sql
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
 from .runs import (

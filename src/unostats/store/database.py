@@ -134,7 +134,7 @@ def _open_error(path: Path, e: duckdb.Error, read_only: bool) -> StoreError:
     if _truncated(path, e):
         return _truncated(path, e)
     reason = _reason(e)  # DuckDB's "IO Error: " dropped
-    if read_only is False and re.search(r"permission denied|read-only file system", msg, re.I):
+    if read_only is False and re.search(r"permission denied|read-only file system", msg, re.IGNORECASE):
         return StoreError(f"cannot write {path}: {reason} (DuckDB also writes {path.name}.wal "
                           "beside it, so its folder must be writable)")
     return StoreError(f"cannot open {path} as a DuckDB database: {reason}")
