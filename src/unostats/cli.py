@@ -25,6 +25,7 @@ import typer
 
 DB_ENV = "UNOSTATS_DB"  # runs.session.DB_ENV (not imported: keep start-up light)
 DEFAULT_DB = "unostats.duckdb"
+GAMES_MAX = 10**12  # scenario.resolve.GAMES_MAX (not imported: keep start-up light)
 
 app = typer.Typer(
     name="unostats",
@@ -68,7 +69,7 @@ SetOption = Annotated[list[str] | None, typer.Option(
 # --- Errors ------------------------------------------------------------------------------------
 
 def _err(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(_printable(text), file=sys.stderr, flush=True)
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -101,7 +102,7 @@ def _stdout_width() -> int | None:
 
 
 def _write(text: str) -> None:
-    sys.stdout.write(text)
+    sys.stdout.write(_printable(text))
     sys.stdout.flush()
 
 
@@ -129,8 +130,9 @@ def simulate(
         help="Scenario files (YAML). Optional with --resume: the stored scenario is used; if "
              "given, it must resolve to the stored one (same canonical hash).")] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-n", min=1, help="Games per cell, instead of the file's `games` (a "
-        "tournament scenario: whole tournaments per variant and field).")] = None,
+        "--games", "-n", min=1, max=GAMES_MAX, help="Games per cell, instead of the file's "
+        "`games` (a tournament scenario: whole tournaments per variant and field); at most "
+        "10^12, as in a file.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=2**63 - 1,
         help="Run seed, instead of the file's `seed`; with neither, one is chosen, printed "
@@ -160,6 +162,7 @@ def simulate(
     per-profile win chances and stage lengths instead."""
     from .kinds import RUN_KINDS, kind_of
     from .runs.progress import ConsoleProgress
+    from .runs.session import check_db
     from .runs.signals import StopRequest, stop_on_signals
     from .runs.simulate import prepare, resume as resume_run, simulate as simulate_run
     from .scenario import ScenarioError, load_scenario
@@ -171,6 +174,7 @@ def simulate(
     outcomes = []
     code = 0
     with _expected_errors():
+        check_db(db)  # an in-memory database: refused before any scenario is read
         if resume is not None:
             if len(files) > 1:
                 _fail("--resume continues one run: give at most one FILE", 2)
@@ -241,7 +245,12 @@ def _command_line(files: list[Path], *, games: int | None, seed: int | None, db:
             words += [name, str(value)]
     for expr in sets:
         words += ["--set", expr]
-    return shlex.join(words + ["--db", str(db)])
+    # A file name that is not UTF-8 (undecodable bytes as surrogates) is stored with \x escapes.
+    return shlex.join(_printable(w) for w in words + ["--db", str(db)])
+
+
+def _printable(text: str) -> str:
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 # --- query -------------------------------------------------------------------------------------
@@ -252,14 +261,30 @@ def _parse_params(params: list[str]) -> dict[str, object]:
         name, eq, value = item.partition("=")
         if not eq or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
             _fail(f"--param {item!r}: expected name=value, e.g. --param players=4", 2)
+        name = name.strip()
+        if name in out:
+            _fail(f"--param {name} is given twice; give each parameter once", 2)
         text = value
         parsed: object = text
         if re.fullmatch(r"[+-]?\d+", text.strip()):
+            if len(text.strip().lstrip("+-")) > 19:
+                _fail(f"--param {name}: {_short(text)} has more digits than a 64-bit integer; "
+                      "quote a long number in the SQL as text, or CAST a string", 2)
             parsed = int(text)
         elif re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", text.strip()):
             parsed = float(text)
-        out[name.strip()] = parsed
+        out[name] = parsed
     return out
+
+
+def _short(text: str, n: int = 30) -> str:
+    """A long value shortened for a message: its start and its length."""
+    return repr(text) if len(text) <= n else f"{text[:n]!r}... ({len(text):,} characters)"
+
+
+# A table of more rows than this is not worth reading on a screen: it shows the first ones and
+# says so on stderr (csv, json and ndjson stream every row, in constant memory).
+MAX_TABLE_ROWS = 10_000
 
 
 @app.command(no_args_is_help=True, epilog="""Examples:
@@ -286,23 +311,35 @@ def query(
         help="A named parameter, used as $NAME in the SQL (repeatable). Values that look like "
              "numbers are numbers; anything else is text.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Let COPY ... TO 'file' replace an existing file (never the "
+        "database's own files).")] = False,
 ) -> None:
     """Run SQL over the results database (read-only).
 
     Writing statements are refused; CREATE TEMP TABLE works for scratch work and
-    COPY (...) TO 'file' writes a new file. SQL errors are one line on stderr (exit 1)."""
-    from .output import format_rows
-    from .runs.query import query as run_query
+    COPY (...) TO 'file' writes a new file (an existing one only with --overwrite). No
+    extension is ever installed or loaded (INSTALL, LOAD and ATTACH are refused). Rows are
+    streamed; a table shows at most 10,000 rows (csv, json and ndjson give them all). SQL errors
+    are one line on stderr (exit 1)."""
+    from .output import write_rows
+    from .runs.query import stream
 
     text = sys.stdin.read() if sql == "-" else sql
     if not text.strip():
         _fail("no SQL given" + (" on stdin" if sql == "-" else ""), 2)
     params = _parse_params(param or [])
-    with _expected_errors():
-        result = run_query(sql=text, params=params, db=db)
+    with _expected_errors(), stream(sql=text, params=params, db=db,
+                                    overwrite=overwrite) as result:
         json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
-        _write(format_rows(result.columns, result.rows, fmt.value, json_columns=json_columns,
-                           width=_stdout_width()))
+        cut = write_rows(sys.stdout, result.columns, result.rows, fmt.value,
+                         json_columns=json_columns, width=_stdout_width(),
+                         max_table_rows=MAX_TABLE_ROWS)
+        sys.stdout.flush()
+        if cut is not None:
+            _err(f"note: the result has more than {cut:,} rows, too many for a table: only the "
+                 "first ones are shown. Use --format csv, json or ndjson for every row (streamed), "
+                 "or narrow the query (LIMIT, WHERE, GROUP BY)")
 
 
 # --- runs, scenarios ---------------------------------------------------------------------------
@@ -314,13 +351,14 @@ def query(
 def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> None:
     """List the runs in the database.
 
-    Columns: run id, scenario name, status (running, complete, interrupted), start time
-    (UTC), games requested and completed (over all cells), seed."""
+    Columns: run id, scenario name, status (running, complete, interrupted: also a run whose
+    process is gone, e.g. killed), start time (UTC), games requested and completed (over all
+    cells), seed."""
     from .output import format_rows
-    from .runs.query import RUNS_SQL, query as run_query
+    from .runs.query import list_runs
 
     with _expected_errors():
-        result = run_query(sql=RUNS_SQL, db=db)
+        result = list_runs(db)
         _write(format_rows(result.columns, result.rows, fmt.value, width=_stdout_width()))
 
 
@@ -429,7 +467,7 @@ def export(
   unostats report 1a2b3c4d --out reports/extreme.html --title "UNO-Extreme, rule by rule"
 
 Prints the report's path; reports/index.html (next to the report) is refreshed to list every
-report in that folder.""")
+report in that folder, if unostats wrote it (your own index.html is left alone, with a note).""")
 def report(
     run_refs: Annotated[list[str] | None, typer.Argument(
         metavar="[RUN]...", help="Run ids or unique prefixes (default: the latest run).")] = None,
@@ -444,7 +482,8 @@ def report(
     from .report.build import build_report
 
     with _expected_errors():
-        path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title)
+        path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title,
+                            notify=lambda text: _err(f"note: {text}"))
     _write(f"{path}\n")
 
 

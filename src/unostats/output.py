@@ -12,6 +12,11 @@ goes through ``format_rows``, so the formats behave the same everywhere:
   line. NaN and infinities become ``null``; timestamps and dates are ISO 8601 strings; a column
   of DuckDB's JSON type is embedded as JSON rather than as a string.
 
+Table cells and headers never carry control characters: a name with ``ESC[2J`` would clear
+the terminal, so C0/C1 controls and DEL are written as ``\\x1b`` escapes (tab and newline as a
+space). ``write_rows`` streams rows from an iterator (csv, json, ndjson: any number of rows in
+constant memory; a table holds at most ``max_table_rows``, and says when there were more).
+
 ``format_interval`` writes an estimate and its 95% interval as one cell ("12.34 [12.10, 12.58]").
 
 Rows are Python values as DuckDB's ``fetchall`` returns them (int, float, Decimal, str, bool,
@@ -27,10 +32,11 @@ import decimal
 import io
 import json
 import math
+import re
 import textwrap
 import uuid
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
 
 FORMATS = ("table", "csv", "json", "ndjson")
 
@@ -57,6 +63,50 @@ def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str 
             return "[]\n"
         return "[\n" + ",\n".join("  " + _dumps(o) for o in objects) + "\n]\n"
     return _table(columns, rows, width)
+
+
+def write_rows(out: TextIO, columns: Sequence[str], rows: Iterable[Sequence[Any]],
+               fmt: str = "table", *, json_columns: Sequence[str] = (), width: int | None = None,
+               max_table_rows: int | None = None) -> int | None:
+    """Write the rows to ``out`` as they come (csv, json, ndjson); a table collects at most
+    ``max_table_rows`` rows first (column widths need them). Returns None, or, when a table had
+    more rows than that, how many it shows (the rest are not read)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
+    columns = list(columns)
+    if fmt == "table":
+        shown: list[Sequence[Any]] = []
+        cut = None
+        for row in rows:
+            if max_table_rows is not None and len(shown) >= max_table_rows:
+                cut = len(shown)
+                break
+            shown.append(row)
+        out.write(_table(columns, shown, width))
+        return cut
+    if fmt == "csv":
+        if not columns:
+            return None
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow(["" if v is None else _text(v) for v in row])
+        return None
+    parsed = {i for i, c in enumerate(columns) if c in set(json_columns)}
+
+    def obj(row: Sequence[Any]) -> str:
+        return _dumps({c: _json_value(v, i in parsed) for i, (c, v) in enumerate(zip(columns, row))})
+
+    if fmt == "ndjson":
+        for row in rows:
+            out.write(obj(row) + "\n")
+        return None
+    first = True
+    for row in rows:
+        out.write(("[\n  " if first else ",\n  ") + obj(row))
+        first = False
+    out.write("[]\n" if first else "\n]\n")
+    return None
 
 
 def format_interval(value: float, lo: float, hi: float) -> str:
@@ -145,7 +195,17 @@ def _cell(value: Any) -> str:
         return text
     if isinstance(value, decimal.Decimal):
         return str(value)
-    return _text(value).replace("\n", " ")
+    return safe_text(_text(value))
+
+
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def safe_text(text: str) -> str:
+    """Text for a terminal: tab, newline and carriage return as a space, every other control
+    character (C0, DEL, C1: ESC[2J would clear the screen) as a visible ``\\xNN`` escape."""
+    return _CONTROLS.sub(lambda m: " " if m.group() in "\t\n\r" else f"\\x{ord(m.group()):02x}",
+                         text)
 
 
 def _is_number(value: Any) -> bool:
@@ -158,7 +218,8 @@ def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None)
     cells = [[_cell(v) for v in row] for row in rows]
     right = [bool(rows) and all(_is_number(r[i]) or r[i] is None for r in rows)
              and any(_is_number(r[i]) for r in rows) for i in range(len(columns))]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    widths = [max([len(safe_text(str(c)))] + [len(r[i]) for r in cells])
+              for i, c in enumerate(columns)]
     last = len(columns) - 1
     wrap_at = None
     if width is not None and not right[last]:
@@ -177,7 +238,7 @@ def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None)
         return ["  ".join(v.rjust(widths[i]) if right[i] else v.ljust(widths[i])
                           for i, v in enumerate(p)).rstrip() for p in parts]
 
-    out = line(list(columns))
+    out = line([safe_text(str(c)) for c in columns])
     out.append("  ".join("-" * w for w in widths))
     for row in cells:
         out.extend(line(row))

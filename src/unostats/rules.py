@@ -263,14 +263,16 @@ class RuleSet:
             raise RuleError(problems)
         for opt in RULE_OPTIONS:
             values.setdefault(opt.key, opt.default)
-        for key, value, other, why in CONFLICTS:
+        for key, value, other, why in CONFLICTS:  # every conflict, not only the first
             if values[key] == value and values[other] != RULES_BY_KEY[other].default:
-                raise RuleError([(other, f"{_show(values[other])} cannot be combined with "
-                                         f"{key}: {_show(value)} ({why})")])
+                problems.append((other, f"{_show(values[other])} cannot be combined with "
+                                        f"{key}: {_show(value)} ({why})"))
         if values["h2o_bonus"] and values["scoring"] not in OWN_POINTS_SCORING:
-            raise RuleError([("h2o_bonus", "true needs scoring: own_points_low_wins or "
-                                           "own_points_lose_at (R8 takes points off the "
-                                           f"finisher's own total), not {values['scoring']}")])
+            problems.append(("h2o_bonus", "true needs scoring: own_points_low_wins or "
+                                          "own_points_lose_at (R8 takes points off the "
+                                          f"finisher's own total), not {values['scoring']}"))
+        if problems:
+            raise RuleError(problems)
         if values["target_score"] is None:
             values["target_score"] = TARGET_SCORE_DEFAULTS[values["scoring"]]
         full_deck = {**cards.DECK_KEYS, **deck}

@@ -4,6 +4,8 @@ the list of runs and the export of one run's rows to files."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,13 +44,53 @@ def one_line(message: str) -> str:
 
 
 def query(*, sql: str, params: dict[str, Any] | None = None,
-          db: str | os.PathLike | None = None) -> QueryResult:
-    """``run_sql`` on ``db`` opened read-only."""
-    con = store.open_store(Path(db) if db is not None else default_db(), read_only=True)
+          db: str | os.PathLike | None = None, overwrite: bool = False) -> QueryResult:
+    """``run_sql`` on ``db`` opened read-only, after ``store.check_user_sql`` (no downloads, no
+    ATTACH, COPY ... TO only a new file unless ``overwrite``)."""
+    with stream(sql=sql, params=params, db=db, overwrite=overwrite) as result:
+        return QueryResult(result.columns, result.types, list(result.rows))
+
+
+@dataclass
+class RowStream:
+    columns: list[str]
+    types: list[str]
+    rows: Iterator[tuple]  # read in chunks while iterated; DuckDB errors become RunErrors
+
+
+@contextmanager
+def stream(*, sql: str, params: dict[str, Any] | None = None,
+           db: str | os.PathLike | None = None, overwrite: bool = False) -> Iterator[RowStream]:
+    """Like ``query``, but the rows come in chunks as they are read (constant memory)."""
+    db = Path(db) if db is not None else default_db()
     try:
-        return run_sql(con, sql, params)
+        store.check_user_sql(sql, db_path=db, overwrite=overwrite)
+    except store.StoreError as e:
+        raise RunError(str(e)) from None
+    con = store.open_store(db, read_only=True)
+    try:
+        try:
+            result = store.sql_rows(con, sql, params)
+        except store.StoreError as e:
+            raise RunError(str(e)) from None
+        if result is None:
+            yield RowStream([], [], iter(()))
+        else:
+            yield RowStream(result[0], result[1], _run_errors(result[2]))
     finally:
         con.close()
+
+
+def _run_errors(rows: Iterator[tuple]) -> Iterator[tuple]:
+    try:
+        yield from rows
+    except store.StoreError as e:
+        raise RunError(str(e)) from None
+
+
+def list_runs(db: str | os.PathLike | None = None) -> QueryResult:
+    """The ``unostats runs`` rows (a run whose process is gone shows as 'interrupted')."""
+    return query(sql=RUNS_SQL, params={"me": os.getpid()}, db=db)
 
 
 def export(*, run: str | None, out: str | os.PathLike, fmt: str = "parquet",
@@ -61,14 +103,22 @@ def export(*, run: str | None, out: str | os.PathLike, fmt: str = "parquet",
         run_id = resolve_run(con, run)
         try:
             return store.export_run(con, run_id, out, fmt)
-        except (OSError, duckdb.Error) as e:
+        except OSError as e:
+            raise RunError(f"cannot export run {run_id} to {out}: "
+                           f"{store.write_problem(e, Path(out) / 'x')}") from None
+        except duckdb.Error as e:
             raise RunError(f"cannot export run {run_id} to {out}: {one_line(str(e))}") from None
     finally:
         con.close()
 
 
+# A reader opens the file only when no other process writes it (DuckDB's lock), so a run still
+# marked 'running' by another process was left by one that died (kill -9, power loss): it shows
+# as 'interrupted', as the next writer will mark it. Bind $me to this process's id.
 RUNS_SQL = """
-SELECT run_id, scenario_name AS scenario, status,
+SELECT run_id, scenario_name AS scenario,
+  CASE WHEN status = 'running' AND pid IS DISTINCT FROM $me THEN 'interrupted' ELSE status END
+    AS status,
   strftime(started_at, '%Y-%m-%dT%H:%M:%SZ') AS started,
   games_requested, games_completed, seed
 FROM runs ORDER BY started_at, run_id

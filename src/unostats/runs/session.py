@@ -37,6 +37,18 @@ def default_db() -> Path:
     return Path(os.environ.get(DB_ENV) or store.DEFAULT_DB)
 
 
+def check_db(db: str | os.PathLike, *, resume: bool = False) -> None:
+    """The database a run writes must keep it: not DuckDB's in-memory database (the games
+    would be played, then thrown away), and, to resume, a file that exists (a resume creates
+    nothing)."""
+    if store.is_memory(db):
+        raise RunError(f"--db {db}: an in-memory database keeps nothing, so the games would be "
+                       "played and thrown away; give a file name", exit_code=2)
+    if resume and not Path(db).exists():
+        raise RunError(f"no results database at {db}: there is no run to resume (nothing was "
+                       "created); check --db or $UNOSTATS_DB", exit_code=2)
+
+
 # --- Outcome -----------------------------------------------------------------------------------
 
 @dataclass

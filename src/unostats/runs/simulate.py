@@ -29,18 +29,22 @@ import dataclasses
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from .. import store
 from ..kinds import kind_of
-from ..scenario import Scenario
+from ..scenario import GAMES_MAX, Scenario
 from .progress import Progress
 from .session import (
     RunError,
     RunOutcome,
     batch_size,
+    check_db,
     check_threads,
     default_db,
     resolve_run,
@@ -49,6 +53,8 @@ from .session import (
 )
 from .signals import StopRequest
 
+TOTAL_MAX = 2**63 - 1  # games of a run, over every cell (a BIGINT column)
+
 
 def prepare(scenario: Scenario, *, seed: int | None = None, games: int | None = None,
             choose_seed: bool = True) -> tuple[Scenario, bool]:
@@ -56,8 +62,9 @@ def prepare(scenario: Scenario, *, seed: int | None = None, games: int | None = 
     file's, else - with ``choose_seed`` - a random one) applied.
     Returns (scenario, seed_was_chosen)."""
     if games is not None:
-        if games < 1:
-            raise RunError(f"--games must be >= 1, got {games}", exit_code=2)
+        if not 1 <= games <= GAMES_MAX:
+            raise RunError(f"--games must be from 1 to {GAMES_MAX:,} (10^12), got {games:,}",
+                           exit_code=2)
         scenario = dataclasses.replace(scenario, games=games)
     chosen = False
     if seed is None:
@@ -80,6 +87,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     scenario, chosen = prepare(scenario, seed=seed, games=games)
     progress = progress or Progress()
     db = Path(db) if db is not None else default_db()
+    check_db(db)
     check_threads(threads)
     batch_games = batch_size(batch_games)
     kind = kind_of(scenario)
@@ -87,6 +95,10 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     con = store.open_store(db, read_only=False)
     try:
         requested = kind.games_requested(scenario)
+        if requested > TOTAL_MAX:  # DuckDB's BIGINT; checked before anything is stored
+            raise RunError(f"{requested:,} games in all is more than a run can count "
+                           f"({TOTAL_MAX:,}); play fewer games per cell or fewer cells",
+                           exit_code=2)
         # the rows the kind adds to a new run, in start_run's transaction
         on_start = None if kind.record is None else partial(kind.record, scenario=scenario)
         run_id = store.start_run(
@@ -106,10 +118,14 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                              seed_chosen=chosen)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
                      f"seed {scenario.seed}{chosen_text}, db {db}")
-        return kind.play(con, outcome, threads=threads, batch_size=batch_games,
-                         progress=progress, stop=stop)
-    finally:
-        con.close()
+        with _store_failures(db, outcome):
+            result = kind.play(con, outcome, threads=threads, batch_size=batch_games,
+                               progress=progress, stop=stop)
+    except BaseException:
+        _close(con, db, quiet=True)
+        raise
+    _close(con, db)
+    return result
 
 
 def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario | None = None,
@@ -122,6 +138,7 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
     a scenario without a seed takes the stored seed first."""
     progress = progress or Progress()
     db = Path(db) if db is not None else default_db()
+    check_db(db, resume=True)
     check_threads(threads)
     batch_games = batch_size(batch_games)
     con = store.open_store(db, read_only=False)
@@ -150,10 +167,39 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
         progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} "
                      f"{kind.games_label} stored, seed {stored.seed}, db {db}")
-        return kind.play(con, outcome, threads=threads, batch_size=batch_games,
-                         progress=progress, stop=stop)
-    finally:
+        with _store_failures(db, outcome):
+            result = kind.play(con, outcome, threads=threads, batch_size=batch_games,
+                               progress=progress, stop=stop)
+    except BaseException:
+        _close(con, db, quiet=True)
+        raise
+    _close(con, db)
+    return result
+
+
+@contextmanager
+def _store_failures(db: Path, outcome: RunOutcome) -> Iterator[None]:
+    """A write that fails mid-run (a full disk, a file made read-only, an I/O error) is one
+    sentence: the batches committed before it are whole and kept, and the run resumes."""
+    try:
+        yield
+    except (duckdb.Error, OSError) as e:
+        reason = " ".join(str(e).strip().splitlines()[0].split()) if str(e).strip() else repr(e)
+        if isinstance(e, OSError) and e.errno is not None:
+            reason = store.write_problem(e, db)
+        raise RunError(f"writing {db} failed: {reason}. The batches stored before are kept "
+                       f"({outcome.games_completed:,} of {outcome.games_requested:,} games); "
+                       f"free space or fix the file, then: {outcome.resume_command}") from None
+
+
+def _close(con, db: Path, *, quiet: bool = False) -> None:
+    try:
         con.close()
+    except (duckdb.Error, OSError) as e:
+        if quiet:
+            return  # an error is already on its way; this one adds nothing  # the last checkpoint failed: the WAL keeps the batches
+        raise RunError(f"closing {db} failed: {' '.join(str(e).split())[:300]}; the stored "
+                       "batches are in its write-ahead log and the next open replays it") from None
 
 
 def _mismatch_message(run_id: str, given: Scenario, stored: Scenario) -> str:

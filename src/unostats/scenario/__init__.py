@@ -60,10 +60,10 @@ from .bundled import SCENARIOS_ENV, bundled_dir, bundled_presets, bundled_scenar
 from .model import Cell, Scenario, Variant
 from .overrides import apply_overrides
 from .problems import Problem, ScenarioError, format_path
-from .resolve import load_scenario, load_text
+from .resolve import GAMES_MAX, load_scenario, load_text
 
 __all__ = [
-    "SCENARIOS_ENV", "Cell", "Problem", "Scenario", "ScenarioError", "Variant",
+    "GAMES_MAX", "SCENARIOS_ENV", "Cell", "Problem", "Scenario", "ScenarioError", "Variant",
     "apply_overrides", "bundled_dir", "bundled_presets", "bundled_scenarios", "format_path",
     "load_scenario", "load_text",
 ]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import yaml
+from .files import read_scenario_file
+from .problems import Origins, Report, ScenarioError
+from .yaml_lines import parse_yaml
 
 SCENARIOS_ENV = "UNOSTATS_SCENARIOS"
 
@@ -39,9 +41,10 @@ def bundled_scenarios() -> list[tuple[str, str, Path]]:
     """(name, description, path) of every bundled scenario, read without full validation."""
     out = []
     for stem, path in bundled_presets().items():
-        try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+        try:  # bounded like any scenario: a FIFO or an alias bomb must not hang the list
+            origins = Origins(str(path))
+            raw = parse_yaml(read_scenario_file(path), origins, Report(origins))
+        except ScenarioError:
             raw = None
         raw = raw if isinstance(raw, dict) else {}
         name = raw.get("name") if isinstance(raw.get("name"), str) else stem

@@ -8,9 +8,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import yaml
-
 from .problems import KeyPath, Origins, Problem, Report, ScenarioError, format_path
+from .yaml_lines import parse_value
 
 
 def apply_overrides(raw: Any, overrides: Sequence[str]) -> dict:
@@ -32,7 +31,8 @@ def apply_overrides(raw: Any, overrides: Sequence[str]) -> dict:
 def apply(raw: Any, overrides: Sequence[str], origins: Origins, report: Report) -> None:
     file_source = origins.source
     for expr in overrides:
-        where = f"{file_source} (--set {expr})"
+        shown = expr if len(expr) <= 80 else f"{expr[:60]}... ({len(expr):,} characters)"
+        where = f"{file_source} (--set {shown})"
 
         def fail(message: str, where=where) -> None:
             report.problems.append(Problem(where, None, "", message))
@@ -44,10 +44,9 @@ def apply(raw: Any, overrides: Sequence[str], origins: Origins, report: Report) 
         if not eq or path is None:
             fail("expected path=value, e.g. rules.stack_draw_two=sum or players=[4,6]")
             continue
-        try:
-            value = yaml.safe_load(value_text) if value_text.strip() else None
-        except yaml.YAMLError as e:
-            fail(f"the value is not valid YAML: {getattr(e, 'problem', e)}")
+        value, problem = parse_value(value_text) if value_text.strip() else (None, None)
+        if problem:
+            fail(f"the value is not valid YAML: {problem}")
             continue
         for target in _expand_targets(raw, path, fail):
             error = _set_path(raw, target, value)

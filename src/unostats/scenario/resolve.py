@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import cards, rules
 from .bundled import bundled_presets
+from .files import read_scenario_file
 from .model import Scenario, Variant
 from .overrides import apply
 from .problems import KeyPath, Origins, Problem, Report, ScenarioError, describe, did_you_mean
@@ -24,6 +25,8 @@ REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
 VARIANT_KEYS = ("name", "description", "extends", "rules")
 PLAYERS_RANGE = (2, 10)  # RULES.md S1
 SEED_MAX = 2**63 - 1
+GAMES_MAX = 10**12  # games (tournaments) per cell: the one limit, in files and on the command line
+MAX_PRESET_DEPTH = 16  # presets extending presets; the bundled ones go 2 deep
 
 
 class _Resolver(Checker):
@@ -59,7 +62,7 @@ class _Resolver(Checker):
             out["seed"] = self._int(raw["seed"], ("seed",), 0, SEED_MAX,
                                     f"an integer from 0 to {SEED_MAX}")
         if "games" in raw:
-            out["games"] = self._int(raw["games"], ("games",), 1, 10**12,
+            out["games"] = self._int(raw["games"], ("games",), 1, GAMES_MAX,
                                      "an integer >= 1 (tournaments per variant and field)"
                                      if is_tournament else "an integer >= 1 (games per cell)")
         out["variants"] = self.variants(raw["variants"]) if "variants" in raw else None
@@ -216,9 +219,9 @@ class _Resolver(Checker):
             return None
         try:
             ruleset = rules.RuleSet.from_mapping(merged)
-        except rules.RuleError as e:  # defensive: every piece was checked key by key
+        except rules.RuleError as e:  # rule conflicts: each at its own key's line
             for key, message in e.problems:
-                self.add(path + ("rules",), f"{key}: {message}")
+                self.add(path + ("rules", *key.split(".")), message)
             return None
         return Variant(name, entry["description"], ruleset, merged)
 
@@ -250,6 +253,12 @@ class _Resolver(Checker):
         if preset in self.preset_stack:
             chain = " -> ".join(self.preset_stack + (preset,))
             self.add(path, f"extends cycle through presets: {chain}")
+            return None
+        if len(self.preset_stack) >= MAX_PRESET_DEPTH:
+            chain = " -> ".join(self.preset_stack[:3] + ("...",) + self.preset_stack[-2:]
+                                + (preset,))
+            self.add(path, f"extends chain of more than {MAX_PRESET_DEPTH} presets ({chain}); "
+                           "extend a preset nearer the end of the chain")
             return None
         if preset not in self.presets:
             try:
@@ -330,11 +339,7 @@ def load_text(text: str, source_name: str = "<string>", overrides: Sequence[str]
 
 
 def _load_file(path: Path, overrides: Sequence[str], preset_stack: tuple[str, ...]) -> Scenario:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError([Problem(str(path), None, "", f"cannot read the file: {e}")]) from None
-    return _load(text, str(path), path, overrides, preset_stack)
+    return _load(read_scenario_file(path), str(path), path, overrides, preset_stack)
 
 
 def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],

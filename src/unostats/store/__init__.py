@@ -11,7 +11,8 @@ This package's names are the store's interface (``from unostats import store``);
   indexes, one transaction per batch).
 - ``tournaments``: the tournament tables and views, and the write of whole tournaments.
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
-- ``queries``: SQL from users, and the export of one run's rows.
+- ``queries``: SQL from users (rows streamed), and the export of one run's rows.
+- ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
 
 Tables (logical keys in brackets; the modules list the columns):
 
@@ -28,7 +29,8 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
 """
 
-from .database import DEFAULT_DB, SCHEMA_VERSION, open_store
+from .database import DEFAULT_DB, SCHEMA_VERSION, is_memory, open_store
+from .files import write_problem
 from .games import (
     FRAME_COLUMNS,
     RESULT_KEYS,
@@ -37,7 +39,8 @@ from .games import (
     duplicate_keys,
     write_batch,
 )
-from .queries import EXPORT_TABLES, export_run, query, sql_relation
+from .guard import check_user_sql
+from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
 from .runs import (
     RUN_COLUMNS,
     RUN_STATUSES,
@@ -55,7 +58,7 @@ from .sql import StoreError, UnknownRunError
 __all__ = [
     "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "StoreError", "UnknownRunError",
-    "completed_games", "duplicate_keys", "export_run", "finish_run", "latest_run_id",
-    "list_runs", "open_store", "query", "resolve_run_id", "resume_run", "run_info",
-    "sql_relation", "start_run", "write_batch",
+    "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
+    "is_memory", "latest_run_id", "list_runs", "open_store", "query", "resolve_run_id", "resume_run", "run_info",
+    "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem",
 ]

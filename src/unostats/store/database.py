@@ -37,26 +37,78 @@ SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *MAC
 def open_store(path: str | os.PathLike, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """Open the results file. Writing creates it (schema, macros, views) if needed."""
     path = Path(path)
+    if is_memory(path):
+        raise StoreError(f"--db {path}: an in-memory database keeps nothing; give a file name")
     if read_only and not path.exists():
         raise StoreError(
             f"no results database at {path}; create one with "
             f"`unostats simulate SCENARIO --db {path}`"
         )
+    _sniff(path)
     try:
-        con = duckdb.connect(str(path), read_only=read_only)
+        con = duckdb.connect(str(path), read_only=read_only, config=dict(OFFLINE_CONFIG))
     except duckdb.Error as e:
         raise _open_error(path, e, read_only) from None
+    except OSError as e:  # e.g. a folder DuckDB cannot create its files in
+        raise StoreError(f"cannot open {path}: {e.strerror or e}") from None
     try:
         con.execute("SET TimeZone = 'UTC'")  # show stored UTC instants as UTC
+        con.execute("SET enable_progress_bar = false")  # stdout carries data only
+        con.execute("SET lock_configuration = true")  # no SQL turns downloads back on
         if read_only:
             _check_readable(con, path)
         else:
             _create_schema(con, path)
             _mark_stale_runs(con)
+    except duckdb.Error as e:  # a damaged file that opened but cannot be read or written
+        con.close()
+        raise (_truncated(path, e) or StoreError(
+            f"cannot use {path} as a results database: {_reason(e)}")) from None
     except BaseException:
         con.close()
         raise
     return con
+
+
+# DuckDB must never fetch or load extensions by itself: unostats works offline, and a foreign
+# file (SQLite) would otherwise make it download sqlite_scanner.
+OFFLINE_CONFIG = (("autoinstall_known_extensions", False), ("autoload_known_extensions", False),
+                  ("allow_community_extensions", False), ("allow_persistent_secrets", False))
+
+
+def is_memory(path: str | os.PathLike) -> bool:
+    """``:memory:`` (or ``:memory:NAME``): DuckDB's in-memory database, gone at exit."""
+    return str(path).startswith(":memory:")
+
+
+def _sniff(path: Path) -> None:
+    """Refuse files that are not DuckDB databases before DuckDB sees them."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise StoreError(f"{path} is not a regular file; --db takes a DuckDB database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError as e:
+        raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
+    if head.startswith(b"SQLite format 3"):
+        raise StoreError(f"{path} is a SQLite database, not a unostats results database "
+                         "(DuckDB); choose another --db file")
+    if head and (len(head) < 12 or head[8:12] != b"DUCK"):
+        raise StoreError(f"{path} is not a DuckDB database (damaged, truncated, or another "
+                         "kind of file); choose another --db file")
+
+
+def _truncated(path: Path, e: BaseException) -> StoreError | None:
+    if "Could not read enough bytes" not in str(e):
+        return None
+    return StoreError(f"cannot open {path}: the file is truncated or damaged (DuckDB could not "
+                      "read all of it); restore it from a copy, or use a new --db file")
+
+
+def _reason(e: BaseException) -> str:
+    return re.sub(r"^[\w ]*Error: ", "", first_line(str(e)))
 
 
 def _open_error(path: Path, e: duckdb.Error, read_only: bool) -> StoreError:
@@ -79,10 +131,15 @@ def _open_error(path: Path, e: duckdb.Error, read_only: bool) -> StoreError:
             f"{path} is already open in this process in {'write' if read_only else 'read-only'} "
             "mode; close that connection first"
         )
-    reason = re.sub(r"^[\w ]*Error: ", "", first_line(msg))  # drop DuckDB's "IO Error: "
+    if _truncated(path, e):
+        return _truncated(path, e)
+    reason = _reason(e)  # DuckDB's "IO Error: " dropped
+    if read_only is False and re.search(r"permission denied|read-only file system", msg, re.IGNORECASE):
+        return StoreError(f"cannot write {path}: {reason} (DuckDB also writes {path.name}.wal "
+                          "beside it, so its folder must be writable)")
     return StoreError(f"cannot open {path} as a DuckDB database: {reason}")
 
-def _stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
+def _stored_version(con: duckdb.DuckDBPyConnection, path: Path) -> int | None:
     has_meta = con.execute(
         "SELECT count(*) FROM information_schema.tables "
         "WHERE table_schema = 'main' AND table_name = 'meta'"
@@ -90,7 +147,14 @@ def _stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
     if not has_meta:
         return None
     row = first_row(con.execute("SELECT value FROM meta WHERE key = 'schema_version'"))
-    return int(row[0]) if row else None
+    if row is None:
+        return None
+    try:
+        return int(str(row[0]).strip())
+    except ValueError:
+        raise StoreError(f"{path}: its meta table has schema_version {str(row[0])[:40]!r}, which is not "
+                         "a version number: the file is damaged or not written by unostats; "
+                         "use a new --db file") from None
 
 
 def _check_version(version: int | None, path: Path) -> None:
@@ -102,15 +166,18 @@ def _check_version(version: int | None, path: Path) -> None:
 
 
 def _check_readable(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    version = _stored_version(con)
+    version = _stored_version(con, path)
     if version is None:
         raise StoreError(f"{path} is not a unostats results database (no meta table)")
     _check_version(version, path)
+    _check_columns(con, path)
 
 
 def _create_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    version = _stored_version(con)
+    version = _stored_version(con, path)
     _check_version(version, path)
+    if version is not None:
+        _check_columns(con, path)  # before the views are made over the tables
     if version is None and _has_user_tables(con):
         raise StoreError(f"{path} is a DuckDB file with other tables, not a unostats results "
                          "database; choose another --db file")
@@ -138,3 +205,54 @@ def _mark_stale_runs(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+
+
+# --- Schema drift ------------------------------------------------------------------------------
+
+_COLUMNS_SQL = """SELECT table_name, column_name FROM information_schema.columns
+WHERE table_schema = 'main' AND table_name IN (SELECT table_name FROM information_schema.tables
+  WHERE table_schema = 'main' AND table_type = 'BASE TABLE')
+ORDER BY table_name, ordinal_position"""
+
+_expected: dict[str, list[str]] | None = None
+
+
+def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for table, column in con.execute(_COLUMNS_SQL).fetchall():
+        out.setdefault(table, []).append(column)
+    return out
+
+
+def expected_columns() -> dict[str, list[str]]:
+    """Each table's columns in this schema version (the schema built once in memory)."""
+    global _expected
+    if _expected is None:
+        mem = duckdb.connect(":memory:", config=dict(OFFLINE_CONFIG))
+        try:
+            for ddl in SCHEMA_DDL:
+                mem.execute(ddl)
+            _expected = _table_columns(mem)
+        finally:
+            mem.close()
+    return _expected
+
+
+def _check_columns(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """The file's tables have exactly this version's columns (a renamed or dropped column, or a
+    missing table, is refused here rather than failing later in a query or a write)."""
+    have = _table_columns(con)
+    for table, columns in expected_columns().items():
+        if table not in have:
+            raise StoreError(f"{path}: table {table} is missing, although the file says results "
+                             f"schema version {SCHEMA_VERSION}: the file was altered or damaged; "
+                             "use a new --db file")
+        missing = [c for c in columns if c not in have[table]]
+        extra = [c for c in have[table] if c not in columns]
+        if missing or extra:
+            what = "; ".join(x for x in (
+                f"missing {', '.join(missing)}" if missing else "",
+                f"unexpected {', '.join(extra)}" if extra else "") if x)
+            raise StoreError(f"{path}: table {table} does not have the columns of results schema "
+                             f"version {SCHEMA_VERSION} ({what}): the file was altered; use a "
+                             "new --db file")

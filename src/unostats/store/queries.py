@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +31,76 @@ def sql_relation(con: duckdb.DuckDBPyConnection, sql: str,
     try:
         return con.sql(sql, params=dict(params) if params else None)
     except duckdb.Error as e:
-        msg = str(e)
-        if "read-only mode" in msg:
-            kind = re.search(r'statement of type "(\w+)"', msg)
-            what = f"{kind.group(1)} statements" if kind else "statements that write"
-            raise StoreError(
-                f"the results database is open read-only: {what} are not allowed "
-                "(only `unostats simulate` writes; CREATE TEMP TABLE works for scratch work)"
-            ) from None
-        raise StoreError(" ".join(msg.split())) from None
+        raise _user_error(e) from None
+
+
+def _user_error(e: duckdb.Error) -> StoreError:
+    msg = str(e)
+    if "read-only mode" in msg:
+        kind = re.search(r'statement of type "(\w+)"', msg)
+        what = f"{kind.group(1)} statements" if kind else "statements that write"
+        return StoreError(
+            f"the results database is open read-only: {what} are not allowed "
+            "(only `unostats simulate` writes; CREATE TEMP TABLE works for scratch work)"
+        )
+    lines = [ln.strip() for ln in msg.strip().splitlines()]  # the LINE/caret excerpt dropped
+    return StoreError(" ".join(" ".join(ln for ln in lines if ln and not ln.startswith("LINE ")
+                                        and set(ln) != {"^"}).split()))
+
+
+# Statements whose rows are read in chunks as they are printed (a cursor streams them).
+STREAMED = ("SELECT", "EXPLAIN", "PRAGMA", "CALL")
+FETCH_ROWS = 2048
+
+
+def sql_rows(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any] | None = None,
+             ) -> tuple[list[str], list[str], Iterator[tuple]] | None:
+    """Run SQL; the last statement's (columns, type names, rows), None if it returns no rows.
+    The rows of a query come in chunks while they are read, so a result of any length takes
+    constant memory. Each statement gets the parameters it names; a parameter no statement
+    names is an error. DuckDB errors (also while rows are read) become one-line StoreErrors."""
+    params = dict(params or {})
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as e:
+        raise _user_error(e) from None
+    if not statements:
+        return None
+    named = set().union(*(s.named_parameters for s in statements))
+    unused = sorted(set(params) - named)
+    if unused:
+        raise StoreError(f"--param {unused[0]}: the SQL has no ${unused[0]}"
+                         + (f" (named: {', '.join('$' + n for n in sorted(named))})"
+                            if named else ""))
+    try:
+        for statement in statements[:-1]:
+            con.execute(statement.query, {k: params[k] for k in statement.named_parameters})
+        last = statements[-1]
+        own = {k: params[k] for k in last.named_parameters}
+        if last.type.name not in STREAMED:
+            rel = con.sql(last.query, params=own or None)
+            if rel is None:
+                return None
+            return list(rel.columns), [str(t) for t in rel.types], iter(rel.fetchall())
+        cur = con.execute(last.query, own)
+        if cur.description is None:
+            return None
+        columns = [d[0] for d in cur.description]
+        types = [str(d[1]) for d in cur.description]
+    except duckdb.Error as e:
+        raise _user_error(e) from None
+    return columns, types, _chunks(cur)
+
+
+def _chunks(cur) -> Iterator[tuple]:
+    while True:
+        try:
+            rows = cur.fetchmany(FETCH_ROWS)
+        except duckdb.Error as e:
+            raise _user_error(e) from None
+        if not rows:
+            return
+        yield from rows
 
 
 # --- Export ------------------------------------------------------------------------------------
