@@ -468,6 +468,16 @@ def test_export_under_a_file_is_one_sentence(made, tmp_path):
     assert "is a file, not a folder" in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs Linux's sysfs")
+def test_a_folder_nobody_may_write_even_root(made):
+    """sysfs refuses new files to root too, so this runs where the test below is skipped."""
+    result = invoke("report", "--out", "/sys/kernel/r.html", "--db", made["db"])
+    assert result.exit_code == 1 and "not writable" in result.stderr
+    assert "Traceback" not in result.output
+    result = invoke("export", "latest", "--out", "/sys/kernel/unostats-x", "--db", made["db"])
+    assert result.exit_code == 1 and "not writable" in result.stderr
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_read_only_folders(made, tmp_path):
     folder = tmp_path / "ro"
