@@ -14,12 +14,14 @@ from .. import cards as K
 from .. import codes as C
 from ._cards import add, draw, everyone_draws, lay_down
 from ._jit import kernel
+from ._layout import DISCARDS
 from ._numbers import has_number_effect, number_effect, owes_cover, swap_hands, swap_one
 from ._penalties import draw_four_pends, draw_two_pends, escalate, put_on_chain
 from ._rng import uniform
 from ._scoring import end_of_move
 from ._table import (
-    FIRST_BLACK, WD4, ev, in_round, is_number, next_seat, rank_of, reverse, skip_seat,
+    FIRST_BLACK, WD4, ev, in_round, is_number, is_restricted, next_seat, rank_of, reverse,
+    skip_seat,
 )
 
 
@@ -62,21 +64,21 @@ def _take_back(st, player, t, colour_before):
     taken the cards below it (docs/engine.md)."""
     nd = st.ndisc
     i = nd - 1
-    while i >= 0 and st.piles[1, i] != t:
+    while i >= 0 and st.piles[DISCARDS, i] != t:
         i -= 1
     if i < 0 or nd == 1:
         return
     if st.tracing:
         ev(st, C.EV_TAKE_BACK, player, t, -1)
     for k in range(i, nd - 1):
-        st.piles[1, k] = st.piles[1, k + 1]
+        st.piles[DISCARDS, k] = st.piles[DISCARDS, k + 1]
     st.ndisc = nd - 1
     add(st, player, t)
     if i == nd - 1:
         st.col = colour_before
         if st.silence_colour != colour_before:
             st.silence_colour = -1
-        st.rank = rank_of(st.piles[1, nd - 2])
+        st.rank = rank_of(st.piles[DISCARDS, nd - 2])
 
 
 @kernel
@@ -144,8 +146,7 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         st.cover = 1
         return player, state
     challenged = False
-    restricted = (t == WD4 and not pending and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR) \
-        or (t == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR)
+    restricted = is_restricted(opt, t) and not (t == WD4 and pending)  # A4: none on a chain
     if restricted and in_round(st, player):  # R9: a card that empties a hand is not challenged
         u, state = uniform(state)
         challenged = u < st.behaviour[victim, C.B_CHALLENGE]

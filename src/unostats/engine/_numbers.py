@@ -7,13 +7,15 @@ docs/engine.md "Number-card rules".
 """
 
 
-from .. import cards as K
 from .. import codes as C
 from ._cards import add, draw, exchange_hands, lay_down, remove
 from ._jit import kernel
 from ._policies import least_useful, pick_by_priority
 from ._rng import bounded, uniform
-from ._table import BLACK, FIRST_BLACK, colour_of, ev, in_round, next_seat, rank_of
+from ._table import (
+    BLACK, FIRST_BLACK, colour_of, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
+    rank_of,
+)
 
 
 # ---------------------------------------------------------------- N1, N2: hands that move
@@ -304,11 +306,7 @@ def draw_cover(st, opt, s, state):
 @kernel(inline=True)
 def _legal_cover(st, opt, s, card):
     """N6: card (or -1) if it may cover the 8 now (no bluff: the card is drawn to be played)."""
-    if card < 0 or not (card >= FIRST_BLACK or colour_of(card) == st.col
-                        or rank_of(card) == st.rank):
-        return -1
-    restricted = ((card == K.WILD_DRAW_FOUR and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR)
-                  or (card == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR))
-    if restricted and (st.hcol[s, st.col] > 0) & (st.col < BLACK):
+    if card < 0 or not is_legal(card, st.col, st.rank) or (
+            is_restricted(opt, card) and holds_colour(st, s, st.col)):
         return -1
     return card

@@ -11,7 +11,8 @@ from .. import codes as C
 from ._jit import kernel
 from ._rng import bounded, uniform
 from ._table import (
-    ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, next_seat, rank_of,
+    ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, is_restricted,
+    next_seat, rank_of,
 )
 
 
@@ -38,9 +39,7 @@ def if_playable(st, opt, card, s, state):
     """A drawn card (or -1) if seat s may play it now (P1, P2/P3 with a bluff), else -1."""
     if card >= 0 and not is_legal(card, st.col, st.rank):
         return -1, state
-    restricted = ((card == WD4 and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR)
-                  or (card == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR))
-    if restricted and holds_colour(st, s, st.col):
+    if is_restricted(opt, card) and holds_colour(st, s, st.col):
         bluff, state = bluffs(st, s, state)
         if not bluff:
             return -1, state

@@ -48,6 +48,13 @@ def is_legal(t, col, rank):
 
 
 @kernel(inline=True)
+def is_restricted(opt, t):
+    """P2/P3: is card t legal only without a card of the current colour (and challengeable)?"""
+    return ((t == WD4 and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR)
+            or (t == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR))
+
+
+@kernel(inline=True)
 def is_number(t):
     return t < FIRST_BLACK and rank_of(t) <= 9
 
