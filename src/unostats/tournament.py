@@ -34,8 +34,10 @@ a hash of the field's name, so a field's tournaments do not change when other fi
 The variant is not in the key: the same field under two variants gets the same draws (common
 random numbers make the variants' comparison sharper).
 
-This module is pure Python with an injectable table player (``play_tournament(..., play_table)``),
-so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in the engine.
+This module is pure Python with an injectable table player (``play_tournaments(...,
+play_tables)``), so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in
+the engine. Tournaments play side by side, stage by stage: the player is handed the tables of a
+stage of many tournaments at once, which the engine plays in one call per table size.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,7 +292,9 @@ class TableGame:
         return self.hand_points[seat] if self.hand_points else 0
 
 
-PlayTable = Callable[[tuple[Seat, ...], int], TableGame]  # (seats, game seed) -> game
+TableAsk = tuple[tuple[Seat, ...], int]  # a table to play: its seats and its game's seed
+# The games of many tables (any sizes), in order. The engine plays them together (runs.tournaments).
+PlayTables = Callable[[Sequence[TableAsk]], Sequence[TableGame]]
 
 
 def finish_order(game: TableGame, lots: Sequence[int]) -> tuple[int, ...]:
@@ -368,21 +372,54 @@ class TournamentResult:
 
 # --- Playing -----------------------------------------------------------------------------------
 
+def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
+                     play_tables: PlayTables) -> list[TournamentResult]:
+    """Play tournaments ``indices`` of ``fld`` side by side, stage by stage: each step asks
+    ``play_tables`` for the games of every table the tournaments play next (one call for a
+    stage of all of them), so an engine plays many tables at once. Each result is what
+    ``play_tournament`` gives for its index alone."""
+    runs = [_tournament(spec, fld, seed, t) for t in indices]
+    results: list[TournamentResult | None] = [None] * len(runs)
+    asks = {k: next(run) for k, run in enumerate(runs)}  # every bracket plays a table at least
+    while asks:
+        games = play_tables([table for ask in asks.values() for table in ask])
+        if len(games) != sum(len(ask) for ask in asks.values()):
+            raise ValueError("play_tables returned a number of games other than of tables")
+        at, going_on = 0, {}
+        for k, ask in asks.items():
+            try:
+                going_on[k] = runs[k].send(games[at:at + len(ask)])
+            except StopIteration as done:
+                results[k] = done.value
+            at += len(ask)
+        asks = going_on
+    return results  # type: ignore[return-value]
+
+
 def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
-                    play_table: PlayTable) -> TournamentResult:
+                    play_tables: PlayTables) -> TournamentResult:
     """Play tournament ``index`` of ``fld``: the main bracket, then the consolation."""
+    return play_tournaments(spec, fld, seed=seed, indices=(index,), play_tables=play_tables)[0]
+
+
+# A tournament as a generator: it yields the tables of its next stage ((seats, game seed) each)
+# and is sent their games; it returns its result.
+_Play = Generator[list[TableAsk], Sequence[TableGame], Any]
+
+
+def _tournament(spec: TournamentSpec, fld: Field, seed: int, index: int) -> _Play:
     profiles = fld.entrant_profiles()
     main_plan, cons_plan = spec.brackets(fld)
-    main_tables, main_standing = _play_bracket(
-        spec, fld, seed, index, MAIN, main_plan, range(fld.entrants), profiles, play_table)
+    main_tables, main_standing = yield from _bracket(
+        spec, fld, seed, index, MAIN, main_plan, range(fld.entrants), profiles)
     seat_of = {e: (seat, t) for t in main_tables if t.stage == main_plan[0]
                for seat, e in enumerate(t.entrants)}  # each entrant's first-stage table
     cons_tables: list[TableResult] = []
     cons_standing: dict[int, Standing] = {}
     if cons_plan:
         knocked_out = [e for e in range(fld.entrants) if e not in seat_of[e][1].advancers]
-        cons_tables, cons_standing = _play_bracket(
-            spec, fld, seed, index, CONSOLATION, cons_plan, knocked_out, profiles, play_table)
+        cons_tables, cons_standing = yield from _bracket(
+            spec, fld, seed, index, CONSOLATION, cons_plan, knocked_out, profiles)
 
     entrants = []
     for e in range(fld.entrants):
@@ -399,18 +436,21 @@ def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
         consolation_champion=cons_tables[-1].finish[0] if cons_tables else None)
 
 
-def _play_bracket(spec: TournamentSpec, fld: Field, seed: int, t: int, bracket: str,
-                  plan: Sequence[StagePlan], players: Sequence[int], profiles: Sequence[str],
-                  play_table: PlayTable) -> tuple[list[TableResult], dict[int, Standing]]:
+def _bracket(spec: TournamentSpec, fld: Field, seed: int, t: int, bracket: str,
+             plan: Sequence[StagePlan], players: Sequence[int], profiles: Sequence[str]
+             ) -> Generator[list[TableAsk], Sequence[TableGame],
+                            tuple[list[TableResult], dict[int, Standing]]]:
     tables: list[TableResult] = []
     last: dict[int, tuple[StagePlan, int]] = {}  # entrant -> (last stage, finish there)
     current = list(players)
     for stage in plan:
         going_on: list[int] = []
-        for table_no, seated in enumerate(draw(seed, fld, t, bracket, stage, current)):
-            seats = tuple(spec.seat(profiles[e]) for e in seated)
-            gseed = game_seed(seed, fld, t, bracket, stage.stage, table_no)
-            game = play_table(seats, gseed)
+        seating = draw(seed, fld, t, bracket, stage, current)
+        asks = [(tuple(spec.seat(profiles[e]) for e in seated),
+                 game_seed(seed, fld, t, bracket, stage.stage, table_no))
+                for table_no, seated in enumerate(seating)]
+        games = yield asks
+        for table_no, (seated, (_, gseed), game) in enumerate(zip(seating, asks, games)):
             lots = lot(seed, fld, t, bracket, stage.stage, table_no, len(seated))
             order = finish_order(game, lots)
             boundary = 1 if stage.is_final else stage.advance

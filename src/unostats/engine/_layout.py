@@ -95,6 +95,16 @@ TABLE = np.dtype([
     ("ring", np.int64, (RING, 4)),  # trace rows (kind, seat, a, b) not yet flushed
 ], align=True)
 
+# One game of a call that plays a game per entry (``play_games``' ``setups``): its seats and its
+# random stream (``seed_stream(seed, stream)``: game ``stream`` of a run seeded ``seed``). The
+# table size, rules and deck are the call's.
+GAME_SETUP = np.dtype([
+    ("seed", np.uint64),
+    ("stream", np.int64),
+    ("policy", np.int64, (MAX_SEATS,)),
+    ("behaviour", np.float64, (MAX_SEATS, codes.N_BEHAVIOUR)),
+], align=True)
+
 # Rows of ``st.piles``.
 DRAW_PILE = 0
 DISCARDS = 1

@@ -126,13 +126,18 @@ def _play_round(st, opt, p, trace, state):
 
 @kernel(entry=True)
 def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
-               round_seat_out, trace, first_dealer):
+               round_seat_out, trace, first_dealer, setups):
     """Play games [game_lo, game_hi) into the outputs (rows from 0).
 
     ``st`` holds the seats (n, policy, behaviour, points) and the deck to deal (``full``,
     ``ncards``); ``opt`` the rule options. ``trace`` receives every event when ``st.tracing``.
     Tests may script a game: ``st.stacked`` takes the top card at every draw and
     ``first_dealer`` (>= 0) replaces the draw by lot.
+
+    ``setups`` (``GAME_SETUP`` records) empty: game g has the stream (seed, g) and the seats of
+    ``st``. Else game g is entry g: its seats replace those of ``st`` and it plays the stream
+    (setups[g].seed, setups[g].stream), so each entry is the game that stream numbers in a run
+    of its own (``seed`` is unused).
 
     Returns (games completed, rounds written); ``st.tpos`` counts the trace rows needed. A game
     whose rounds would not fit in ``round_out`` is not started, so the caller can play the rest
@@ -148,7 +153,13 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
     for g in range(game_lo, game_hi):
         gi = g - game_lo
         g_start = r_pos
-        state = seed_stream(seed, g)
+        if setups.shape[0] > 0:
+            setup = setups[g]
+            st.policy[:] = setup.policy
+            st.behaviour[:, :] = setup.behaviour
+            state = seed_stream(setup.seed, setup.stream)
+        else:
+            state = seed_stream(seed, g)
         st.scores[:] = 0
         st.lost[:] = 0
         dealer, state = bounded(state, n)

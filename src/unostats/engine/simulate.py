@@ -1,7 +1,9 @@
 """The Python face of the engine: the only caller of the jitted kernels.
 
 ``simulate_batches`` plays games in batches and yields polars DataFrames, so memory stays flat for
-any number of games; ``trace_game`` replays one game with every event recorded.
+any number of games; ``simulate_tables`` plays one game per table of many tables, each with its
+own seats and seed, in one call (tournaments); ``trace_game`` replays one game with every event
+recorded.
 
 A game is a pure function of (rules, players, seats, seed, game index): each game seeds its own
 random stream, so results do not depend on thread count, batch size or where a run resumed.
@@ -26,7 +28,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numba
@@ -96,6 +98,53 @@ def simulate_batches(
             yield _frames(inputs, *rows)
 
 
+def simulate_tables(
+    *,
+    rules: RuleSet,
+    players: int,
+    tables: Sequence[Sequence[Seat]],
+    seeds: Sequence[int],
+    streams: Sequence[int] | None = None,
+    threads: int | None = None,
+) -> Batch:
+    """Play one game per entry of ``tables`` in one engine call (a tournament stage's tables,
+    across many tournaments) and return them as one Batch whose ``game`` column is the entry's
+    index. Entry i seats ``tables[i]`` (``players`` Seats) and is game ``streams[i]`` (default
+    0) of a run seeded ``seeds[i]``: row for row the game that ``simulate_batches(seats=
+    tables[i], seed=seeds[i], first_game=streams[i], games=1)`` plays, but for its number."""
+    k = len(tables)
+    streams = [0] * k if streams is None else list(streams)
+    if k == 0 or len(seeds) != k or len(streams) != k:
+        raise ValueError(f"one seed and one stream per table: {k} tables, {len(seeds)} seeds, "
+                         f"{len(streams)} streams (and at least one table)")
+    if not all(0 <= s < 2**64 for s in seeds) or min(streams) < 0:
+        raise ValueError("seeds must be from 0 to 2**64 - 1 and streams >= 0")
+    # Each distinct seat once: its policy code and behaviour; ``which`` is the seat per place.
+    distinct: dict[tuple, int] = {}
+    unique: list[Seat] = []
+    which = np.empty((k, players), dtype=np.int64)
+    for i, seats in enumerate(tables):
+        for s, seat in enumerate(resolve_seats(seats, players)):
+            key = (seat.policy, tuple(sorted(seat.behaviour.items())))
+            if key not in distinct:
+                distinct[key] = len(unique)
+                unique.append(seat)
+            which[i, s] = distinct[key]
+    policies = [s.policy for s in unique]
+    setups = np.zeros(k, dtype=L.GAME_SETUP)
+    setups["seed"] = np.asarray(seeds, dtype=np.uint64)
+    setups["stream"] = streams
+    setups["policy"][:, :players] = policy_codes(policies)[which]
+    setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in unique])[which]
+    inputs = replace(_KernelInputs.build(rules, players, unique[0]), setups=setups)
+    _set_threads(threads)
+    batch = _frames(inputs, *_play_rows(inputs, 0, 0, k, _RoundsEstimate()))
+    names = sorted(set(policies))  # the policy column by each game's seats
+    code = np.array([names.index(p) for p in policies], dtype=np.int64)[which]
+    return batch._replace(game_seats=batch.game_seats.with_columns(
+        _named(code.reshape(-1), names, pl.Categorical).alias("policy")))
+
+
 def trace_game(
     *, rules: RuleSet, players: int, seats: Seat | Sequence[Seat], seed: int, game: int
 ) -> Trace:
@@ -140,7 +189,8 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
         trace = np.full((capacity, 4), -1, dtype=np.int64)
         tables[0]["tpos"] = 0
         T.play_games(tables[0], inputs.options, np.uint64(seed), game, game + 1, out.game,
-                     out.game_seat, out.round, out.round_seat, trace, first_dealer)
+                     out.game_seat, out.round, out.round_seat, trace, first_dealer,
+                     inputs.setups)
         used = int(tables[0]["tpos"])
         if used < 0:
             raise RuntimeError(f"game {game}: more trace events in one step than the kernel's "
@@ -164,6 +214,9 @@ class _KernelInputs:
     policy: np.ndarray
     behaviour: np.ndarray
     policies: tuple[str, ...]
+    # One game per entry with its own seats and stream (``simulate_tables``); empty: the seats
+    # above for every game.
+    setups: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=L.GAME_SETUP))
 
     @classmethod
     def build(cls, rules: RuleSet, players: int, seats: Seat | Sequence[Seat]) -> _KernelInputs:
@@ -296,7 +349,7 @@ def _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds) -> Non
             done[c], rounds[c] = T.play_games(
                 tables[w], inputs.options, seed, lo, hi, out.game[g0:g0 + hi - lo],
                 out.game_seat[g0:g0 + hi - lo], out.round[r0:r0 + round_cap],
-                out.round_seat[r0:r0 + round_cap], _NO_TRACE, -1)
+                out.round_seat[r0:r0 + round_cap], _NO_TRACE, -1, inputs.setups)
 
     if workers == 1:
         work(0)

@@ -1,12 +1,14 @@
 """The tournament kind of run: whole championships played with the engine and stored, with
 stop, resume and progress; the bracket itself is ``tournament.py``.
 
-Each cell (variant x field) plays tournaments ``0 .. games-1`` in order. A table's game is one
-``simulate_batches`` call with the table's seats and the game seed the bracket derived, so a
-tournament is a pure function of (scenario, engine version, seed, index). Whole tournaments are
-buffered and written together, one transaction per batch (about ``TARGET_BATCH_SECONDS`` of play,
-or ``batch_size`` tournaments), so a stop request or a killed process leaves whole tournaments
-only and a resume continues from the tournaments stored. Table games are numbered per cell
+Each cell (variant x field) plays tournaments ``0 .. games-1`` in order, a batch of them at a
+time (about ``TARGET_BATCH_SECONDS`` of play, or ``batch_size`` tournaments). A batch's
+tournaments play side by side, stage by stage (``tournament.play_tournaments``): the engine plays
+the tables of a stage of every tournament of the batch in one ``simulate_tables`` call per table
+size, each table's game being game 0 of the game seed the bracket derived, so a tournament is a
+pure function of (scenario, engine version, seed, index). Each batch is written in one
+transaction, so a stop request or a killed process leaves whole tournaments only and a resume
+continues from the tournaments stored. Table games are numbered per cell
 (variant, table size) in the order they are written; that order is fixed (cells in order,
 tournaments in order, tables in play order), so a resumed run equals an uninterrupted one row for
 row.
@@ -30,10 +32,11 @@ from ..store import tournaments as tournament_store
 from ..tournament import (
     MAIN,
     Field,
+    TableAsk,
     TableGame,
     TournamentResult,
     TournamentSpec,
-    play_tournament,
+    play_tournaments,
 )
 from .engine_cache import prepare_engine
 from .progress import Progress
@@ -41,6 +44,7 @@ from .session import RunError, RunOutcome, Tally, cell_label, end_session
 from .signals import StopRequest
 
 TARGET_BATCH_SECONDS = 1.0
+FIRST_BATCH = 4  # tournaments in a cell's first batch, which measures their pace
 
 
 @dataclass(frozen=True)
@@ -118,46 +122,55 @@ def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
 
 
 
-# --- The engine at a table ---------------------------------------------------------------------
+# --- The engine at the tables ------------------------------------------------------------------
 
 class EngineTables:
-    """``tournament.PlayTable`` backed by the engine: one game per call, the engine's game 0 of
-    the table's seed. The Batch rides along as the payload, for storing.
+    """``tournament.PlayTables`` backed by the engine: the tables of each size in one
+    ``simulate_tables`` call, each its seed's game 0. A TableGame's payload is (the call's
+    Batch, the game's index in it), for storing: the frames are built once per call."""
 
-    One game cannot use more than one thread, and starting Numba's thread pool for it costs far
-    more than the game (measured: ~40 ms per 16-game tournament on 1 thread, 4-8x more with the
-    pool on a busy 2-core machine), so tables play on one thread (``threads`` is for tests)."""
-
-    def __init__(self, variant: Variant, threads: int | None = 1):
+    def __init__(self, variant: Variant, threads: int | None = None):
         self.rules = variant.rules
         self.threads = threads
 
-    def __call__(self, seats: tuple[Seat, ...], game_seed: int) -> TableGame:
-        from ..engine.simulate import simulate_batches
+    def __call__(self, asks: Sequence[TableAsk]) -> list[TableGame]:
+        from ..engine.simulate import simulate_tables
 
-        n = len(seats)
-        batch = next(iter(simulate_batches(rules=self.rules, players=n, seats=seats, games=1,
-                                           seed=game_seed, threads=self.threads)))
-        return table_game(batch, n)
+        by_size: dict[int, list[int]] = {}
+        for i, (seats, _) in enumerate(asks):
+            by_size.setdefault(len(seats), []).append(i)
+        games: list[TableGame] = [None] * len(asks)  # type: ignore[list-item]
+        for n, which in by_size.items():
+            batch = simulate_tables(rules=self.rules, players=n,
+                                    tables=[asks[i][0] for i in which],
+                                    seeds=[asks[i][1] for i in which], threads=self.threads)
+            for i, game in zip(which, table_games(batch, n)):
+                games[i] = game
+        return games
 
 
-def table_game(batch: Any, players: int) -> TableGame:
-    """What the bracket needs from one game's frames (per seat, seat order)."""
-    gs = batch.game_seats
-    rank = np.zeros(players, dtype=np.int64)
-    rank[gs["seat"].to_numpy()] = gs["rank"].to_numpy()
-    winners = batch.rounds["winner_seat"].drop_nulls().to_numpy().astype(np.int64)
-    won = np.bincount(winners, minlength=players)
+def table_games(batch: Any, players: int) -> list[TableGame]:
+    """What the bracket needs from each game of ``batch`` (games 0..k-1 of ``simulate_tables``,
+    per seat, seat order)."""
+    k = batch.games.height
+    rank = batch.game_seats["rank"].to_numpy().reshape(k, players)
+    rounds = batch.rounds
+    won_at = rounds.filter(rounds["winner_seat"].is_not_null())
+    won = np.bincount(won_at["game"].to_numpy() * players
+                      + won_at["winner_seat"].to_numpy().astype(np.int64),
+                      minlength=k * players).reshape(k, players)
     rs = batch.round_seats
-    seat = rs["seat"].to_numpy().astype(np.int64)
-    first = rs["round"].to_numpy() == 1
-    position = np.zeros(players, dtype=np.int64)
-    position[seat[first]] = rs["position"].to_numpy()[first]
-    left = np.bincount(seat, weights=rs["hand_points"].to_numpy(), minlength=players)
-    return TableGame(rank=tuple(int(r) for r in rank), rounds_won=tuple(int(w) for w in won),
-                     first_position=tuple(int(p) for p in position),
-                     rounds=int(batch.games["rounds"][0]), turns=int(batch.games["turns"][0]),
-                     hand_points=tuple(int(h) for h in left), payload=batch)
+    cell = rs["game"].to_numpy() * players + rs["seat"].to_numpy().astype(np.int64)
+    left = np.bincount(cell, weights=rs["hand_points"].to_numpy(),
+                       minlength=k * players).reshape(k, players).astype(np.int64)
+    first = rs["round"].to_numpy() == 1  # every game has a round 1: k x players rows, in order
+    position = rs["position"].to_numpy()[first].reshape(k, players)
+    n_rounds = batch.games["rounds"].to_list()
+    turns = batch.games["turns"].to_list()
+    return [TableGame(rank=tuple(rank[g].tolist()), rounds_won=tuple(won[g].tolist()),
+                      first_position=tuple(position[g].tolist()), rounds=n_rounds[g],
+                      turns=turns[g], hand_points=tuple(left[g].tolist()), payload=(batch, g))
+            for g in range(k)]
 
 
 # --- Rows ---------------------------------------------------------------------------------------
@@ -173,8 +186,8 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
     ``counters``, which is advanced) and the tournament tables' frames."""
     from ..engine.simulate import Batch
 
-    parts: dict[int, dict[str, list[pl.DataFrame]]] = {}
-    numbers: dict[int, list[int]] = {}  # table size -> the game number of each part
+    # table size -> id of an engine Batch -> (the Batch, its games' numbers: -1 if not stored)
+    numbers: dict[int, dict[int, tuple[Any, np.ndarray]]] = {}
     tours, tables, entrants = [], [], []
     for r in results:
         final = next(t for t in reversed(r.tables) if t.bracket == MAIN)
@@ -190,11 +203,10 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
             n = len(t.entrants)
             game = counters.get(n, 0)
             counters[n] = game + 1
-            batch = t.game.payload
-            frames = parts.setdefault(n, {name: [] for name in store.FRAME_COLUMNS})
-            for name in store.FRAME_COLUMNS:
-                frames[name].append(getattr(batch, name))
-            numbers.setdefault(n, []).append(game)
+            batch, i = t.game.payload
+            numbered = numbers.setdefault(n, {}).setdefault(
+                id(batch), (batch, np.full(batch.games.height, -1, dtype=np.int64)))
+            numbered[1][i] = game
             tables.append({
                 "tournament": r.index, "bracket": t.bracket, "stage": t.stage.stage,
                 "stage_name": t.stage.name, "table_no": t.table, "players": n, "game": game,
@@ -217,13 +229,16 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
                 "consolation_place": None if c is None else c.place,
                 "is_consolation_champion": e.entrant == r.consolation_champion})
     games = {}
-    for n, p in parts.items():  # each table's frames hold its game 0: renumber them
+    for n, batches in numbers.items():  # the engine numbered each call's games 0..k-1
         out = []
         for name in store.FRAME_COLUMNS:
-            heights = [df.height for df in p[name]]
-            df = pl.concat(p[name], how="vertical")
-            out.append(df.with_columns(pl.Series("game", np.repeat(
-                np.asarray(numbers[n], dtype=np.int64), heights))))
+            renumbered = []
+            for batch, number in batches.values():
+                df = getattr(batch, name)
+                df = df.with_columns(pl.Series("game", number[df["game"].to_numpy()]))
+                renumbered.append(df.filter(pl.col("game") >= 0))
+            # in the order the games are numbered (each game's rows keep theirs)
+            out.append(pl.concat(renumbered, how="vertical").sort("game", maintain_order=True))
         games[n] = Batch(*out)
     rows = {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": entrants}
     frames = {name: pl.DataFrame(rows[name], schema={
@@ -238,8 +253,8 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
          progress: Progress, stop: StopRequest | None) -> RunOutcome:
     """Play every tournament cell of ``outcome.scenario`` from its stored tournaments to the end
     (or until ``stop``); ``batch_size`` fixes the tournaments per batch (None: about
-    ``TARGET_BATCH_SECONDS``). Every table game plays on one thread, whatever ``threads`` says
-    (see ``EngineTables``)."""
+    ``TARGET_BATCH_SECONDS``); ``threads`` play the tables of a stage (results never depend
+    on it)."""
     scenario = outcome.scenario
     spec = _spec(scenario)
     stop = stop or StopRequest()
@@ -260,7 +275,8 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                                   unit="tournaments")
         for c, first in zip(todo, firsts):
             if not _play_cell(con, outcome, c, spec, first, counters[c.variant.name],
-                              batch_tournaments=batch_size, progress=progress, stop=stop):
+                              batch_tournaments=batch_size, threads=threads,
+                              progress=progress, stop=stop):
                 break
         else:
             status = "complete"
@@ -279,30 +295,25 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
 
 
 def _play_cell(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec, first: int,
-               counters: dict[int, int], *, batch_tournaments: int | None, progress: Progress,
-               stop: StopRequest) -> bool:
+               counters: dict[int, int], *, batch_tournaments: int | None,
+               threads: int | None, progress: Progress, stop: StopRequest) -> bool:
     """Play one cell's remaining tournaments; False if a stop request ended it early.
     ``counters`` (table size -> the variant's next game number) advances as they are stored."""
     scenario = outcome.scenario
-    tables = EngineTables(c.variant)
-    buffer: list[TournamentResult] = []
-    since = time.perf_counter()
+    tables = EngineTables(c.variant, threads)
+    size = batch_tournaments or FIRST_BATCH  # tournaments in the next batch
     t = first
-    while t < scenario.games:
-        if stop.requested:
-            break
-        buffer.append(play_tournament(spec, c.field, seed=scenario.seed, index=t,
-                                      play_table=tables))
-        t += 1
+    while t < scenario.games and not stop.requested:
+        since = time.perf_counter()
+        results = play_tournaments(spec, c.field, seed=scenario.seed,
+                                   indices=range(t, min(t + size, scenario.games)),
+                                   play_tables=tables)
         elapsed = time.perf_counter() - since
-        full = (len(buffer) >= batch_tournaments if batch_tournaments
-                else elapsed >= TARGET_BATCH_SECONDS)
-        if full or t == scenario.games:
-            _store(con, outcome, c, spec, buffer, counters, progress, elapsed)
-            buffer, since = [], time.perf_counter()
-    if buffer:  # a stop request: keep what is whole
-        _store(con, outcome, c, spec, buffer, counters, progress,
-               time.perf_counter() - since)
+        _store(con, outcome, c, spec, results, counters, progress, elapsed)
+        t += len(results)
+        if not batch_tournaments:  # about TARGET_BATCH_SECONDS of play per batch
+            size = max(1, min(8 * size, round(
+                len(results) * TARGET_BATCH_SECONDS / max(elapsed, 1e-3))))
     return t >= scenario.games
 
 
