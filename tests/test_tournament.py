@@ -1,6 +1,6 @@
 """The championship bracket (tournament.py) on hand-made games: table sizes, stage plans, the
 draw by lot, ranking and tie-breaks, advancement, places, the consolation, and determinism.
-No engine here: ``play_table`` is a small fake whose results the tests choose."""
+No engine here: ``play_tables`` is a small fake whose results the tests choose."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from unostats.tournament import (
     game_seed,
     plan_bracket,
     play_tournament,
+    play_tournaments,
 )
 
 # TOUR: tables of 6; the best 3 of each table when 24 entrants or fewer, else the best 2; the
@@ -53,10 +54,13 @@ class FakeTables:
 
     def __init__(self, ties: bool = False):
         self.ties = ties
-        self.calls: list[tuple[tuple[Seat, ...], int]] = []
+        self.calls: list[list[tuple[tuple[Seat, ...], int]]] = []  # the tables of each call
 
-    def __call__(self, seats, seed) -> TableGame:
-        self.calls.append((seats, seed))
+    def __call__(self, asks) -> list[TableGame]:
+        self.calls.append(list(asks))
+        return [self.game(seats, seed) for seats, seed in asks]
+
+    def game(self, seats, seed) -> TableGame:
         n = len(seats)
         if self.ties:
             return TableGame(rank=(1,) * n, rounds_won=(0,) * n,
@@ -165,7 +169,7 @@ def test_a_full_tie_is_the_lot_alone():
 def test_lot_ties_in_a_tournament_follow_the_lot_stream():
     spec = spec_for({"weak": 12})
     fld = spec.fields[0]
-    result = play_tournament(spec, fld, seed=3, index=0, play_table=FakeTables(ties=True))
+    result = play_tournament(spec, fld, seed=3, index=0, play_tables=FakeTables(ties=True))
     from unostats.tournament import lot
     for t in result.tables:
         lots = lot(3, fld, 0, t.bracket, t.stage.stage, t.table, len(t.entrants))
@@ -225,7 +229,7 @@ def test_tournament_invariants(entrants):
     spec = spec_for({"strong": 1, "weak": entrants - 1})
     for index in range(4):
         result = play_tournament(spec, spec.fields[0], seed=11, index=index,
-                                 play_table=FakeTables())
+                                 play_tables=FakeTables())
         check_tournament(spec, result)
 
 
@@ -233,14 +237,14 @@ def test_the_strongest_entrant_always_wins_when_it_always_wins_its_games():
     spec = spec_for({"strong": 1, "weak": 35})
     for index in range(10):
         result = play_tournament(spec, spec.fields[0], seed=5, index=index,
-                                 play_table=FakeTables())
+                                 play_tables=FakeTables())
         assert result.entrants[result.champion].profile == "strong"
         assert all(t.decided_by == "rank" for t in result.tables)
 
 
 def test_places_are_competition_ranking():
     spec = spec_for({"weak": 36})
-    result = play_tournament(spec, spec.fields[0], seed=8, index=0, play_table=FakeTables())
+    result = play_tournament(spec, spec.fields[0], seed=8, index=0, play_tables=FakeTables())
     places = Counter(e.main.place for e in result.entrants)
     # final of 2: 1 and 2; semifinal (2 tables of 6, 1 advances): 2nd-6th at each table share
     # 3, 5, 7, 9, 11; group (6 tables, 2 advance): 3rd-6th at each table share 13, 19, 25, 31.
@@ -255,15 +259,37 @@ def test_places_are_competition_ranking():
 def test_tournament_is_a_pure_function_of_seed_and_index():
     spec = spec_for({"strong": 6, "weak": 30})
     fld = spec.fields[0]
-    a = [play_tournament(spec, fld, seed=99, index=i, play_table=FakeTables()) for i in range(5)]
-    alone = play_tournament(spec, fld, seed=99, index=3, play_table=FakeTables())
+    a = [play_tournament(spec, fld, seed=99, index=i, play_tables=FakeTables()) for i in range(5)]
+    alone = play_tournament(spec, fld, seed=99, index=3, play_tables=FakeTables())
     assert alone == a[3]
-    again = play_tournament(spec, fld, seed=99, index=3, play_table=FakeTables())
+    again = play_tournament(spec, fld, seed=99, index=3, play_tables=FakeTables())
     assert again.tables == alone.tables and again.entrants == alone.entrants
-    other_seed = play_tournament(spec, fld, seed=100, index=3, play_table=FakeTables())
+    other_seed = play_tournament(spec, fld, seed=100, index=3, play_tables=FakeTables())
     assert other_seed.tables[0].entrants != alone.tables[0].entrants or \
         other_seed.tables[0].game_seed != alone.tables[0].game_seed
     assert len({r.tables[0].entrants for r in a}) > 1  # each tournament draws anew
+
+
+@pytest.mark.parametrize("entrants", [5, 36])
+def test_tournaments_side_by_side_equal_each_alone(entrants):
+    spec = spec_for({"strong": 2, "weak": entrants - 2})
+    fld = spec.fields[0]
+    fakes = FakeTables()
+    together = play_tournaments(spec, fld, seed=21, indices=range(3, 9), play_tables=fakes)
+    assert [r.index for r in together] == list(range(3, 9))
+    for r in together:
+        assert r == play_tournament(spec, fld, seed=21, index=r.index, play_tables=FakeTables())
+    # One call per stage step, each with that stage's tables of every tournament.
+    steps = [s for plan in spec.brackets(fld) for s in plan]
+    assert [len(c) for c in fakes.calls] == [6 * len(s.tables) for s in steps]
+    assert sum(len(c) for c in fakes.calls) == 6 * spec.games_per_tournament(fld)
+
+
+def test_a_player_returning_too_few_games_is_refused():
+    spec = spec_for({"weak": 12})
+    with pytest.raises(ValueError, match="number of games"):
+        play_tournaments(spec, spec.fields[0], seed=1, indices=range(2),
+                         play_tables=lambda asks: FakeTables()(asks)[1:])
 
 
 def test_a_fields_tournaments_do_not_depend_on_other_fields():
@@ -272,10 +298,10 @@ def test_a_fields_tournaments_do_not_depend_on_other_fields():
     other = Field("other", 18, (("weak", 18),))
     bigger = TournamentSpec(table_size=6, stages=TOUR_STAGES, profiles=spec.profiles,
                             fields=(other, fld), consolation=True)
-    a = play_tournament(spec, fld, seed=4, index=2, play_table=FakeTables())
-    b = play_tournament(bigger, fld, seed=4, index=2, play_table=FakeTables())
+    a = play_tournament(spec, fld, seed=4, index=2, play_tables=FakeTables())
+    b = play_tournament(bigger, fld, seed=4, index=2, play_tables=FakeTables())
     assert a == b
-    c = play_tournament(bigger, other, seed=4, index=2, play_table=FakeTables())
+    c = play_tournament(bigger, other, seed=4, index=2, play_tables=FakeTables())
     assert c.tables[0].entrants != a.tables[0].entrants  # another field: another draw
 
 
@@ -315,7 +341,7 @@ def test_game_seeds_are_63_bit_and_distinct_by_place_in_the_bracket():
 def test_first_position_comes_from_the_game():
     spec = spec_for({"weak": 12})
     fakes = FakeTables()
-    result = play_tournament(spec, spec.fields[0], seed=2, index=0, play_table=fakes)
+    result = play_tournament(spec, spec.fields[0], seed=2, index=0, play_tables=fakes)
     first = [t for t in result.tables if t.bracket == MAIN and t.stage.stage == 0]
     for e in result.entrants:
         t = first[e.first_table]

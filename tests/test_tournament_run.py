@@ -261,7 +261,7 @@ def test_a_tournament_is_a_pure_function_of_its_index(cup, con):
     sc = cup["scenario"]
     cell = cells(sc)[1]  # the lone field
     alone = play_tournament(sc.tournament, cell.field, seed=sc.seed, index=7,
-                            play_table=EngineTables(cell.variant))
+                            play_tables=EngineTables(cell.variant))
     check_tournament(sc.tournament, alone)
     stored = rows(con, "SELECT * FROM tournament_tables WHERE field = 'lone' AND tournament = 7 "
                        "ORDER BY bracket = 'consolation', stage, table_no")
@@ -280,7 +280,7 @@ def test_tournaments_of_the_engine_keep_the_bracket_invariants(cup):
     for cell in cells(sc):
         for index in (0, 5):
             result = play_tournament(sc.tournament, cell.field, seed=sc.seed, index=index,
-                                     play_table=EngineTables(cell.variant))
+                                     play_tables=EngineTables(cell.variant))
             check_tournament(sc.tournament, result)
 
 
