@@ -10,6 +10,7 @@ import math
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import polars as pl
 import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
 from typer.testing import CliRunner
@@ -23,7 +24,8 @@ from unostats.runs.simulate import resume, simulate
 from unostats.runs.tournaments import EngineTables, cells
 from unostats.scenario import load_scenario
 from unostats.store import tournaments as tournament_store
-from unostats.tournament import play_tournament
+from unostats.engine.simulate import simulate_batches
+from unostats.tournament import TableGame, play_tournament, play_tournaments
 
 from test_tournament import check_tournament
 
@@ -273,6 +275,56 @@ def test_a_tournament_is_a_pure_function_of_its_index(cup, con):
                          [t["variant"], t["players"], t["game"]]).fetchall()[0][0]
              for t in stored]
     assert turns == [t.game.turns for t in alone.tables]
+
+
+def per_game_tables(variant):
+    """The per-game path the runs took before ``simulate_tables``: one ``simulate_batches`` call
+    per table (game 0 of the table's seed), read back per seat from its frames."""
+    def play(asks):
+        games = []
+        for seats, seed in asks:
+            n = len(seats)
+            b = next(iter(simulate_batches(rules=variant.rules, players=n, seats=seats, games=1,
+                                           seed=seed, threads=1)))
+            rs = b.round_seats
+            games.append(TableGame(
+                rank=tuple(b.game_seats.sort("seat")["rank"].to_list()),
+                rounds_won=tuple(b.rounds.filter(pl.col("winner_seat") == s).height
+                                 for s in range(n)),
+                first_position=tuple(rs.filter(pl.col("round") == 1).sort("seat")["position"]),
+                rounds=b.games["rounds"][0], turns=b.games["turns"][0],
+                hand_points=tuple(int(rs.filter(pl.col("seat") == s)["hand_points"].sum())
+                                  for s in range(n)),
+                payload=b))
+        return games
+    return play
+
+
+def test_the_stored_run_is_what_the_per_game_path_plays(cup, con):
+    """Every stored tournament (draws, tie-breaks, finishes, entrants' results) and every table's
+    stored game rows equal what one engine call per table gives."""
+    sc = cup["scenario"]
+    for cell in cells(sc):
+        old = play_tournaments(sc.tournament, cell.field, seed=sc.seed, indices=range(sc.games),
+                               play_tables=per_game_tables(cell.variant))
+        stored = rows(con, "SELECT * FROM tournament_tables WHERE field = ? ORDER BY tournament, "
+                           "bracket = 'consolation', stage, table_no", [cell.field.name])
+        assert [(t["tournament"], t["game_seed"], t["entrants"], t["profiles"], t["finish"],
+                 t["advancers"], t["decided_by"]) for t in stored] == [
+            (r.index, t.game_seed, list(t.entrants), list(t.profiles), list(t.finish),
+             list(t.advancers), t.decided_by) for r in old for t in r.tables]
+        entrants = rows(con, "SELECT tournament, entrant, place, first_position, "
+                             "consolation_place FROM tournament_entrants WHERE field = ? "
+                             "ORDER BY tournament, entrant", [cell.field.name])
+        assert [tuple(e.values()) for e in entrants] == [
+            (r.index, e.entrant, e.main.place, e.first_position,
+             e.consolation.place if e.consolation else None) for r in old for e in r.entrants]
+        for t, table in zip(stored, (t for r in old for t in r.tables)):
+            for name in GAME_TABLES:
+                got = con.execute(f"SELECT * EXCLUDE (run_id, variant, players, game) FROM {name} "
+                                  "WHERE players = ? AND game = ?", [t["players"], t["game"]])
+                want = getattr(table.game.payload, name).drop("game")
+                assert got.fetchall() == want.rows(), (name, t["tournament"], t["game"])
 
 
 def test_tournaments_of_the_engine_keep_the_bracket_invariants(cup):
