@@ -43,6 +43,7 @@ stage of many tournaments at once, which the engine plays in one call per table 
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import math
 from collections.abc import Callable, Generator, Mapping, Sequence
@@ -124,9 +125,9 @@ class Field:
     def count(self, profile: str) -> int:
         return dict(self.mix).get(profile, 0)
 
-    @property
+    @functools.cached_property
     def key(self) -> int:
-        """The field's part of every seed key: a hash of its name."""
+        """The field's part of every seed key: a hash of its name (once: every seed needs it)."""
         return int.from_bytes(hashlib.sha256(self.name.encode()).digest()[:4], "little")
 
     def resolved(self) -> dict[str, Any]:

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from .. import store
 from ..scenario import Cell, Scenario, Variant
@@ -175,9 +177,28 @@ def table_games(batch: Any, players: int) -> list[TableGame]:
 
 # --- Rows ---------------------------------------------------------------------------------------
 
-# The tournament frames' dtypes by store type (every other store type is an integer).
-_POLARS_TYPES = {"BOOLEAN": pl.Boolean, "VARCHAR": pl.String, "SMALLINT[]": pl.List(pl.Int64),
-                 "VARCHAR[]": pl.List(pl.String)}
+# The tournament frames' dtypes by store type (every other store type is an integer); list
+# columns are built through Arrow (``_list_column``), by the Arrow type of their items.
+_POLARS_TYPES = {"BOOLEAN": pl.Boolean, "VARCHAR": pl.String}
+_LIST_ITEMS = {"SMALLINT[]": pa.int64(), "VARCHAR[]": pa.large_string()}
+
+
+def _frame(rows: list[dict[str, Any]], columns) -> pl.DataFrame:
+    """``rows`` as a frame of ``columns`` (name, store type, nullable)."""
+    lists = {c: _list_column([r.pop(c) for r in rows], _LIST_ITEMS[t])
+             for c, t, _ in columns if t in _LIST_ITEMS}
+    scalars = pl.DataFrame(rows, schema={c: _POLARS_TYPES.get(t, pl.Int64)
+                                         for c, t, _ in columns if t not in _LIST_ITEMS})
+    return scalars.with_columns(**lists).select(c for c, _, _ in columns)
+
+
+def _list_column(values: list[Sequence], items: pa.DataType) -> pl.Series:
+    """A list column from Python sequences, built from Arrow offsets and values (polars'
+    conversion of nested Python lists took most of the time of storing a tournament)."""
+    offsets = np.zeros(len(values) + 1, dtype=np.int32)
+    np.cumsum(np.fromiter(map(len, values), np.int64, len(values)), out=offsets[1:])
+    flat = pa.array([x for v in values for x in v], items)
+    return pl.from_arrow(pa.ListArray.from_arrays(pa.array(offsets), flat))
 
 
 def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
@@ -204,9 +225,10 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
             game = counters.get(n, 0)
             counters[n] = game + 1
             batch, i = t.game.payload
-            numbered = numbers.setdefault(n, {}).setdefault(
-                id(batch), (batch, np.full(batch.games.height, -1, dtype=np.int64)))
-            numbered[1][i] = game
+            of_size = numbers.setdefault(n, {})
+            if id(batch) not in of_size:
+                of_size[id(batch)] = (batch, np.full(batch.games.height, -1, dtype=np.int64))
+            of_size[id(batch)][1][i] = game
             tables.append({
                 "tournament": r.index, "bracket": t.bracket, "stage": t.stage.stage,
                 "stage_name": t.stage.name, "table_no": t.table, "players": n, "game": game,
@@ -241,8 +263,7 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
             out.append(pl.concat(renumbered, how="vertical").sort("game", maintain_order=True))
         games[n] = Batch(*out)
     rows = {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": entrants}
-    frames = {name: pl.DataFrame(rows[name], schema={
-                  c: _POLARS_TYPES.get(t, pl.Int64) for c, t, _ in tournament_store.COLUMNS[name]})
+    frames = {name: _frame(rows[name], tournament_store.COLUMNS[name])
               for name in tournament_store.BATCH_TABLES}
     return games, frames
 
@@ -298,22 +319,33 @@ def _play_cell(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec
                counters: dict[int, int], *, batch_tournaments: int | None,
                threads: int | None, progress: Progress, stop: StopRequest) -> bool:
     """Play one cell's remaining tournaments; False if a stop request ended it early.
-    ``counters`` (table size -> the variant's next game number) advances as they are stored."""
+    ``counters`` (table size -> the variant's next game number) advances as they are stored.
+
+    The next batch plays on a thread of its own while this one is stored (the engine and DuckDB
+    release the GIL, so they overlap); after a stop request, the batch in play is dropped."""
     scenario = outcome.scenario
     tables = EngineTables(c.variant, threads)
-    size = batch_tournaments or FIRST_BATCH  # tournaments in the next batch
-    t = first
-    while t < scenario.games and not stop.requested:
+
+    def play_batch(lo: int, size: int) -> tuple[list[TournamentResult], float]:
         since = time.perf_counter()
         results = play_tournaments(spec, c.field, seed=scenario.seed,
-                                   indices=range(t, min(t + size, scenario.games)),
+                                   indices=range(lo, min(lo + size, scenario.games)),
                                    play_tables=tables)
-        elapsed = time.perf_counter() - since
-        _store(con, outcome, c, spec, results, counters, progress, elapsed)
-        t += len(results)
-        if not batch_tournaments:  # about TARGET_BATCH_SECONDS of play per batch
-            size = max(1, min(8 * size, round(
-                len(results) * TARGET_BATCH_SECONDS / max(elapsed, 1e-3))))
+        return results, time.perf_counter() - since
+
+    size = batch_tournaments or FIRST_BATCH  # tournaments in the next batch
+    t = first
+    with ThreadPoolExecutor(1, thread_name_prefix="unostats-tournaments") as ahead:
+        playing = ahead.submit(play_batch, t, size) if t < scenario.games else None
+        while playing is not None and not stop.requested:
+            results, seconds = playing.result()
+            if not batch_tournaments:  # about TARGET_BATCH_SECONDS of play per batch
+                size = max(1, min(8 * size, round(
+                    len(results) * TARGET_BATCH_SECONDS / max(seconds, 1e-3))))
+            lo = t + len(results)
+            playing = ahead.submit(play_batch, lo, size) if lo < scenario.games else None
+            _store(con, outcome, c, spec, results, counters, progress, seconds)
+            t = lo
     return t >= scenario.games
 
 
