@@ -124,6 +124,16 @@ def _play_round(st, opt, p, trace, state):
     return turns, state
 
 
+@kernel
+def _seat_game(st, setups, g):
+    """Entry ``g`` of ``setups``: its seats replace the table's. Returns its stream's state."""
+    for s in range(st.n):
+        st.policy[s] = setups[g].policy[s]
+        for b in range(st.behaviour.shape[1]):
+            st.behaviour[s, b] = setups[g].behaviour[s, b]
+    return seed_stream(setups[g].seed, setups[g].stream)
+
+
 @kernel(entry=True)
 def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
                round_seat_out, trace, first_dealer, setups):
@@ -154,10 +164,7 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
         gi = g - game_lo
         g_start = r_pos
         if setups.shape[0] > 0:
-            setup = setups[g]
-            st.policy[:] = setup.policy
-            st.behaviour[:, :] = setup.behaviour
-            state = seed_stream(setup.seed, setup.stream)
+            state = _seat_game(st, setups, g)
         else:
             state = seed_stream(seed, g)
         st.scores[:] = 0
