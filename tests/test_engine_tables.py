@@ -7,12 +7,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from test_engine import BUSY, RULE_SETS
 
 from unostats.engine.simulate import simulate_batches, simulate_tables
 from unostats.rules import POLICIES, RuleSet
 from unostats.seats import Seat
-
-from test_engine import BUSY, RULE_SETS
 
 # Rule sets that reach every family of the kernel, and one whose long games overflow the first
 # round buffer (the retry path).

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import polars as pl
 import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
+from test_run import start_simulate, wait_for_stored_batch
+from test_tournament import check_tournament
 from typer.testing import CliRunner
 
 from unostats import stats, store
 from unostats.cli import app
+from unostats.engine.simulate import simulate_batches
 from unostats.runs.query import export
 from unostats.runs.replay import replay
 from unostats.runs.signals import StopRequest
@@ -24,10 +28,7 @@ from unostats.runs.simulate import resume, simulate
 from unostats.runs.tournaments import EngineTables, cells
 from unostats.scenario import load_scenario
 from unostats.store import tournaments as tournament_store
-from unostats.engine.simulate import simulate_batches
 from unostats.tournament import TableGame, play_tournament, play_tournaments
-
-from test_tournament import check_tournament
 
 CUP = """\
 name: cup
@@ -255,6 +256,38 @@ def test_resume_equals_uninterrupted(cup, tmp_path):
     third = resume(run=first.run_id, db=db)
     assert third.status == "complete"
     got, want = snapshot(db), cup["rows"]
+    for table in want:
+        assert got[table] == want[table], table
+
+
+def test_sigint_keeps_whole_batches_and_the_resume_equals_an_uninterrupted_run(tmp_path):
+    path = write(tmp_path, CUP.replace("games: 12", "games: 150"))
+    reference = tmp_path / "ref.duckdb"
+    assert simulate(scenario=load_scenario(path), db=reference).status == "complete"
+    db = tmp_path / "run.duckdb"
+    proc = start_simulate(path, db, batch_games=3)  # the next batch plays while one is stored
+    wait_for_stored_batch(proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+    con = store.open_store(db, read_only=True)
+    try:
+        (run_id, status, done), = con.execute(
+            "SELECT run_id, status, games_completed FROM runs").fetchall()
+        stored = tournament_store.completed_by_field(con, run_id)
+        counts = [con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+                  for t in ("games", "tournament_tables")]
+    finally:
+        con.close()
+    assert status == "interrupted" and 0 < sum(stored.values()) < 300
+    assert all(n % 3 == 0 for n in stored.values())  # whole batches, whole tournaments
+    spec = load_scenario(path).tournament
+    per_t = {f.name: spec.games_per_tournament(f) for f in spec.fields}
+    assert counts == [done] * 2 == [sum(n * per_t[f] for (_, f), n in stored.items())] * 2
+    assert f"Resume with: unostats simulate --resume {run_id} --db {db}" in err
+    assert resume(run=run_id, db=db).status == "complete"
+    got, want = snapshot(db), snapshot(reference)
     for table in want:
         assert got[table] == want[table], table
 
