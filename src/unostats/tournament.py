@@ -260,10 +260,10 @@ def draw(seed: int, fld: Field, t: int, bracket: str, plan: StagePlan,
          players: Sequence[int]) -> list[tuple[int, ...]]:
     """The draw by lot of one stage: the entrants at each table, in seat order."""
     order = _rng(seed, fld, t, _DRAW, _BRACKET_CODE[bracket], plan.stage).permutation(
-        np.array(sorted(players), dtype=np.int64))
+        np.array(sorted(players), dtype=np.int64)).tolist()
     out, at = [], 0
     for size in plan.tables:
-        out.append(tuple(int(e) for e in order[at:at + size]))
+        out.append(tuple(order[at:at + size]))
         at += size
     return out
 
@@ -272,7 +272,7 @@ def lot(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int,
         players: int) -> tuple[int, ...]:
     """Each seat's lot number (0 = best) for ties that rank and rounds won leave open."""
     perm = _rng(seed, fld, t, _LOT, _BRACKET_CODE[bracket], stage, table).permutation(players)
-    return tuple(int(x) for x in perm)
+    return tuple(perm.tolist())
 
 
 # --- One table ---------------------------------------------------------------------------------
