@@ -336,7 +336,8 @@ def _play_cell(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec
     size = batch_tournaments or FIRST_BATCH  # tournaments in the next batch
     t = first
     with ThreadPoolExecutor(1, thread_name_prefix="unostats-tournaments") as ahead:
-        playing = ahead.submit(play_batch, t, size) if t < scenario.games else None
+        playing = (ahead.submit(play_batch, t, size)
+                   if t < scenario.games and not stop.requested else None)
         while playing is not None and not stop.requested:
             results, seconds = playing.result()
             if not batch_tournaments:  # about TARGET_BATCH_SECONDS of play per batch
