@@ -113,6 +113,7 @@ def _write(text: str) -> None:
   unostats simulate scenarios/standard.yaml
   unostats simulate scenarios/*.yaml --games 10000 --seed 7 --db results.duckdb
   unostats simulate my.yaml --set players=4 --set rules.uno_penalty=4 -q
+  unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
 
 Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
@@ -143,6 +144,12 @@ def simulate(
         "Results do not depend on it. Tournament runs play each table's game on one thread.")
     ] = None,
     set_: SetOption = None,
+    precision: Annotated[list[str] | None, typer.Option(
+        "--precision", metavar="STAT=H",
+        help="Play each cell in batches until the 95% interval half-width of STAT is at most "
+             "H, the file's games (or --games) being the cap (repeatable; as the file key "
+             "`precision: {STAT: H}`). STAT: turns_per_round, rounds_per_game, "
+             "points_per_round, first_player_share.")] = None,
     resume: Annotated[str | None, typer.Option(
         "--resume", metavar="RUN_ID",
         help="Continue an interrupted run (id, unique prefix or 'latest').")] = None,
@@ -168,7 +175,7 @@ def simulate(
     from .scenario import ScenarioError, load_scenario
 
     files = files or []
-    sets = set_ or []
+    sets = (set_ or []) + _precision_sets(precision or [])
     progress = ConsoleProgress(quiet=quiet, verbose=verbose)
     stop = StopRequest()
     outcomes = []
@@ -234,6 +241,19 @@ def simulate(
                 shown = True
     if code:
         raise typer.Exit(code)
+
+
+def _precision_sets(targets: list[str]) -> list[str]:
+    """--precision STAT=H as the --set that writes it into the scenario (``precision.STAT=H``),
+    so the target is validated, hashed and stored with the run like the file key."""
+    out = []
+    for item in targets:
+        stat, eq, width = item.partition("=")
+        if not eq or not stat.strip() or not width.strip():
+            _fail(f"--precision {item!r}: expected STAT=H, e.g. --precision "
+                  "turns_per_round=0.5", 2)
+        out.append(f"precision.{stat.strip()}={width.strip()}")
+    return out
 
 
 def _command_line(files: list[Path], *, games: int | None, seed: int | None, db: Path,

@@ -115,5 +115,49 @@ def format_summary(rows: Sequence[dict[str, Any]], fmt: str = "table",
 def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
                  width: int | None = None) -> str:
     """The summary of finished runs as ``simulate`` prints it. The table keeps its natural width
-    (``width`` is not applied to it, unlike the tournament summary's)."""
-    return format_summary(summaries(db=db, run_ids=run_ids), fmt)
+    (``width`` is not applied to it, unlike the tournament summary's). A precision-targeted
+    run adds, in a table, each cell's stop: games played of the cap, the half-width reached."""
+    text = format_summary(summaries(db=db, run_ids=run_ids), fmt)
+    if fmt != "table":
+        return text
+    con = store.open_store(Path(db), read_only=True)
+    try:
+        rows = [row for rid in run_ids for row in precision_rows(con, rid)]
+    finally:
+        con.close()
+    if not rows:
+        return text
+    columns = ("run", "variant", "players", "games", "cap", "looks", "statistic",
+               "half-width reached", "target", "met")
+    table = [[r["run_id"], r["variant"], r["players"], r["games"], r["cap"], r["looks"],
+              r["statistic"], f"{r['half_width']:.4g}", f"{r['target']:g}",
+              "yes" if r["met"] else "no (cap)"] for r in rows]
+    return text + "\n" + format_rows(columns, table, "table")
+
+
+PRECISION_SQL = """
+SELECT p.run_id, p.variant, p.players, p.games, p.statistic, p.target, p.estimate,
+  p.half_width, p.met, p.look + 1 AS looks,
+  (r.scenario_json->>'games')::BIGINT AS cap
+FROM precision_looks p JOIN runs r USING (run_id)
+WHERE p.run_id = $run_id
+QUALIFY p.look = max(p.look) OVER (PARTITION BY p.variant, p.players)
+ORDER BY p.variant, p.players, p.statistic
+"""
+
+
+def precision_rows(con, run_id: str) -> list[dict[str, Any]]:
+    """Each cell's last look of a precision-targeted run, one row per statistic: games
+    played, the cap, looks taken, the half-width reached against the target."""
+    cur = con.execute(PRECISION_SQL, {"run_id": run_id})
+    names = [d[0] for d in cur.description]
+    rows = [dict(zip(names, row)) for row in cur.fetchall()]
+    order = {}
+    try:
+        for i, cell in enumerate(stored_scenario(store.run_info(con, run_id)).cells()):
+            order[(cell.variant.name, cell.players)] = i
+    except RunError:
+        pass
+    rows.sort(key=lambda r: (order.get((r["variant"], r["players"]), len(order)),
+                             r["statistic"]))
+    return rows
