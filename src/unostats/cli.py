@@ -455,6 +455,40 @@ def validate(
         raise typer.Exit(2)
 
 
+# --- compare -----------------------------------------------------------------------------------
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats compare latest/standard/4 "latest/base uno_penalty=4/4"
+  unostats compare 1a2b/standard/4 1a2b/house/4 9c8d/standard/4 --format csv
+
+A cell is RUN/VARIANT/PLAYERS: RUN an id, a unique prefix or latest (quote a variant name with
+spaces). Rows: statistic, a, b, diff = b - a with its 95% interval (lo, hi), the method, whether
+it is paired, the games used and how much pairing narrowed the interval. Cells of one seed whose
+player count, deck and hand size agree deal game i alike, so their difference is taken game by
+game (common random numbers); the note on stderr says so, or why not.""")
+def compare(
+    a: Annotated[str, typer.Argument(metavar="A", help="The cell compared with: "
+                                                      "RUN/VARIANT/PLAYERS.")],
+    b: Annotated[list[str], typer.Argument(metavar="B...", help="One or more cells, each "
+                                                               "RUN/VARIANT/PLAYERS.")],
+    fmt: FormatOption = Format.table,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Compare stored cells: for each B, turns per round, rounds per game, points per round
+    and the first player's share of round wins, B minus A with 95% intervals (paired over
+    games where the deals agree)."""
+    from .output import format_rows
+    from .runs.compare import COLUMNS, compare as compare_cells
+
+    with _expected_errors():
+        results = compare_cells(a=a, b=b, db=db)
+        _write(format_rows(COLUMNS, [row.values() for c in results for row in c.rows],
+                           fmt.value, width=_stdout_width()))
+        for c in results:
+            _err(f"note: {c.note}")
+
+
 # --- export, replay ----------------------------------------------------------------------------
 
 @app.command(no_args_is_help=True, epilog="""Examples:

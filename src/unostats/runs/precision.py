@@ -92,7 +92,7 @@ def cell_estimates(con, run_id: str, variant: str, players: int, games: int,
     """The intervals of ``stats`` over games 0 .. games-1 of a stored cell."""
     cur = con.execute(CELL_SUMS_SQL, {"run_id": run_id, "variant": variant,
                                       "players": players, "games": games})
-    sums = dict(zip([d[0] for d in cur.description], cur.fetchone()))
+    sums = dict(zip([d[0] for d in cur.description], cur.fetchall()[0]))
     sums = {k: float(v or 0) for k, v in sums.items()}
     return {stat: estimate(stat, sums) for stat in stats}
 
