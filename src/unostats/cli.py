@@ -419,7 +419,8 @@ def validate(
                                                 help="Scenario files (YAML).")],
     resolved: Annotated[bool, typer.Option(
         "--resolved", help="Print each file's resolved form (every default filled in) as "
-        "JSON, one document per file: what the run's scenario hash identifies.")] = False,
+        "JSON, one document per file: what the run's scenario hash identifies; a sweep adds "
+        "`cells`, every variant x point x player count it plays.")] = False,
     set_: SetOption = None,
 ) -> None:
     """Check scenario files without simulating anything."""
@@ -436,7 +437,17 @@ def validate(
             failed = True
             continue
         if resolved:
-            _write(json.dumps(scenario.resolved(), indent=2, sort_keys=True) + "\n")
+            out = scenario.resolved()
+            if scenario.points:  # the cells a sweep expands to (not part of the hash)
+                out["cells"] = [{"variant": c.variant.name, "players": c.players,
+                                 "sweep": c.sweep} for c in scenario.cells()]
+            _write(json.dumps(out, indent=2, sort_keys=True) + "\n")
+        elif scenario.points:
+            n_cells = len(list(scenario.cells()))
+            n_var, n_pt = len(scenario.variants), len(scenario.points)
+            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x sweep = {n_pt} point"
+                   f"{'s' * (n_pt != 1)}, {n_cells} cell{'s' * (n_cells != 1)}; --resolved "
+                   "lists them)\n")
         elif scenario.tournament is not None:
             spec = scenario.tournament
             n_var, n_f = len(scenario.variants), len(spec.fields)

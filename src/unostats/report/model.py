@@ -36,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from .. import stats, store
+from ..runs import compare
 from ..kinds import ReportSection, report_sections
 from ..rules import RULE_OPTIONS
 from ..stats import Estimate, TestResult
@@ -228,6 +229,8 @@ class ReportModel:
     # variant label -> the label its rule changes are against (base_label unless it is an
     # ablation variant, which is compared with its own base)
     rule_bases: Mapping[str, str] = field(default_factory=dict)
+    # the comparisons again as ``unostats compare`` makes them (paired where the deals agree)
+    paired: tuple[compare.Comparison, ...] = field(default=())
 
     def section(self, name: str) -> Any:
         """The model of report section ``name`` (None if the runs have none)."""
@@ -294,6 +297,7 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     rank_scores = _rank_scores(q, keys)
     spread = _standings_spread(q, keys)
     comparisons = _comparisons(cells, base, measures, round_pos)
+    paired = _paired(con, comparisons)
     rules = _variant_rules(q)
     ablation_bases = _ablation_bases(cells)
     rule_changes, rule_bases = _rule_changes(rules, cells, base, ablation_bases)
@@ -312,7 +316,8 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         base_label=base_label, measures=measures, round_positions=round_pos,
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
-        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases)
+        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases,
+        paired=paired)
 
 
 class _Query:
@@ -334,6 +339,9 @@ def _run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
     except (TypeError, ValueError):
         resolved = {}
     order = tuple(v.get("name") for v in resolved.get("variants", []) if isinstance(v, dict))
+    if resolved.get("sweep"):  # the points' variants, in the order the run played them
+        order = tuple(dict.fromkeys(v for (v,) in con.execute(
+            "SELECT variant FROM variants WHERE run_id = ? ORDER BY rowid", [run_id]).fetchall()))
     return RunSummary(
         run_id=run_id, status=info["status"], command=info["command"], seed=info["seed"],
         games_requested=info["games_requested"], games_completed=info["games_completed"],
@@ -546,6 +554,24 @@ def _comparisons(cells: Sequence[Cell], base: Mapping[int, Cell],
             game_rounds=_diff_means(rounds[k], rounds[bk]),
             first_win=stats.difference_of_proportions(
                 round_pos[k].wins[0], round_pos[k].n, round_pos[bk].wins[0], round_pos[bk].n)))
+    return tuple(out)
+
+
+def _paired(con: duckdb.DuckDBPyConnection,
+            comparisons: Sequence[Comparison]) -> tuple[compare.Comparison, ...]:
+    """Each comparison as ``unostats compare`` makes it: base as A, the cell as B."""
+    loaded: dict[CellKey, compare.CellGames] = {}
+
+    def cell(key: CellKey) -> compare.CellGames:
+        if key not in loaded:
+            loaded[key] = compare.load_cell(con, compare.CellRef(*key))
+        return loaded[key]
+
+    out = []
+    for c in comparisons:
+        a, b = cell(c.base), cell(c.cell)
+        if a.totals["game"].size >= 2 and b.totals["game"].size >= 2:
+            out.append(compare.compare_cells(a, b))
     return tuple(out)
 
 
