@@ -213,3 +213,84 @@ def test_compare_refuses_bad_cells(compared):
         compare.compare(a="latest/official/6", b=["latest/official/4"], db=db)
     with pytest.raises(RunError, match="compared with itself"):
         compare.compare(a="latest/official/4", b=["latest/official/4"], db=db)
+
+
+# --- Command line and report ---------------------------------------------------------------------
+
+def _cli(*args):
+    from typer.testing import CliRunner
+
+    from unostats.cli import app
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_compare_prints_its_rows_in_every_format(compared):
+    db, run = compared
+    cells = [f"{run}/official/4", "latest/same play/4", "latest/short hands/4"]
+    csv = _cli("compare", *cells, "--db", db, "--format", "csv")
+    assert csv.exit_code == 0, csv.output
+    lines = csv.stdout.splitlines()
+    assert lines[0] == "a_cell,b_cell,statistic,a,b,diff,lo,hi,method,paired,games,narrowing"
+    assert len(lines) == 1 + 2 * 4
+    rows = json.loads(_cli("compare", *cells, "--db", db, "-f", "json").stdout)
+    assert [r["paired"] for r in rows] == [True] * 4 + [False] * 4
+    assert {r["statistic"] for r in rows} == set(compare.STATISTICS)
+    ndjson = _cli("compare", *cells[:2], "--db", db, "-f", "ndjson").stdout.splitlines()
+    assert len(ndjson) == 4 and json.loads(ndjson[0])["narrowing"] == 1
+    table = _cli("compare", *cells, "--db", db)
+    assert "turns_per_round" in table.stdout and "paired over 300 games" in table.stderr
+    assert "unpaired (games independent): the hand sizes differ" in table.stderr
+    bad = _cli("compare", "latest/nope/4", cells[1], "--db", db)
+    assert bad.exit_code == 2 and "no cell 'nope' at 4 players" in bad.stderr
+
+
+def test_validate_resolved_lists_a_sweeps_cells(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SWEEP)
+    ok = _cli("validate", path)
+    assert ok.exit_code == 0 and "4 points, 8 cells" in ok.stdout
+    resolved = json.loads(_cli("validate", path, "--resolved").stdout)
+    assert resolved["sweep"] == [{"rules.uno_penalty": [0, 4],
+                                  "seats.behaviour.forget_uno": [0.0, 0.5]}]
+    assert len(resolved["cells"]) == 8
+    assert resolved["cells"][-1] == {"variant": "base uno_penalty=4 forget_uno=0.5",
+                                     "players": 3, "sweep": {"rules.uno_penalty": 4,
+                                                             "seats.behaviour.forget_uno": 0.5}}
+
+
+def test_precision_option_is_the_scenario_key(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(PRECISE.replace("precision: {turns_per_round: 1.2}", ""))
+    db = tmp_path / "p.duckdb"
+    out = _cli("simulate", path, "--db", db, "--games", 1200, "--precision",
+               "turns_per_round=1.2", "-q")
+    assert out.exit_code == 0, out.output
+    assert "half-width reached" in out.stdout and "target" in out.stdout
+    con = duckdb.connect(str(db), read_only=True)
+    (stored,), = con.execute("SELECT scenario_json->>'precision' FROM runs").fetchall()
+    con.close()
+    assert json.loads(stored) == {"turns_per_round": 1.2}
+    bad = _cli("simulate", path, "--db", db, "--precision", "turns=1")
+    assert bad.exit_code == 2 and "precision.turns: unknown statistic 'turns'" in bad.stderr
+    bad = _cli("simulate", path, "--db", db, "--precision", "turns_per_round")
+    assert bad.exit_code == 2 and "expected STAT=H" in bad.stderr
+
+
+def test_the_report_of_a_sweep_draws_it_and_lists_the_compare_rows(tmp_path):
+    from unostats.report.build import build_report
+
+    text = SWEEP.replace("  seats.behaviour.forget_uno: [0.0, 0.5]\n",
+                         "  seats.behaviour.forget_uno: [0.0, 0.5]\n"
+                         "  - rules.hand_size: [5, 6, 7]\n")
+    text = text.replace("sweep:\n  rules", "sweep:\n  - rules").replace(
+        "\n  seats.behaviour", "\n    seats.behaviour")
+    db = tmp_path / "r.duckdb"
+    simulate(scenario=load_text(text), db=db)
+    html = build_report(db_path=db, out=tmp_path / "r.html").read_text()
+    assert 'id="sweep"' in html and "UNO sweep report: sweep-test" in html
+    for stat in compare.STATISTICS:  # two keys: a heat map per statistic
+        assert f'id="fig-sweep-0-{stat}"' in html
+    assert 'id="fig-sweep-1"' in html  # one key: lines against it
+    assert 'id="table-compare-paired"' in html
+    # the cells with forget_uno 0 never forget: the penalty changes nothing, paired exactly
+    assert "base uno_penalty=4 forget_uno=0.0" in html and "100%" in html
