@@ -88,3 +88,54 @@ def test_half_width_and_met():
     assert half_width(e) == pytest.approx((e.hi - e.lo) / 2)
     assert met({"first_player_share": e}, [("first_player_share", 0.03)])
     assert not met({"first_player_share": e}, [("first_player_share", 0.02)])
+
+
+def _engine_sums(rules, players, seed, lo, hi):
+    """The sums behind every statistic over games lo .. hi-1 of the engine (no database)."""
+    import polars as pl
+
+    from unostats.engine.simulate import simulate_batches
+    from unostats.seats import Seat
+
+    parts = list(simulate_batches(rules=rules, players=players, seats=Seat(), games=hi - lo,
+                                  seed=seed, first_game=lo, batch_games=5_000))
+    games = pl.concat([p.games for p in parts])
+    rounds = pl.concat([p.rounds for p in parts])
+    won = rounds.filter(pl.col("ended_by") == "win")
+    return {"games": float(games.height), "rounds": float(rounds.height),
+            "rounds_sq": float((games["rounds"].cast(pl.Float64) ** 2).sum()),
+            "turns": float(rounds["turns"].sum()),
+            "turns_sq": float((rounds["turns"].cast(pl.Float64) ** 2).sum()),
+            "won": float(won.height), "points": float(won["points"].sum()),
+            "points_sq": float((won["points"].cast(pl.Float64) ** 2).sum()),
+            "p0": float((won["winner_position"] == 0).sum())}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("stat", "target"), [("rounds_per_game", 0.25),
+                                              ("first_player_share", 0.006)])
+def test_sequentially_stopped_engine_intervals_cover_a_reference_value(stat, target):
+    """The engine's statistic has no closed form: its reference is 300,000 games of other
+    seeds (its own interval is ~10x narrower than a replicate's). 300 sequential replicates,
+    one seed each, cap 20,000 games."""
+    from unostats.rules import RuleSet
+
+    rules = RuleSet.from_mapping({})
+    reference = estimate(stat, _engine_sums(rules, 2, 10**9, 0, 300_000)).value
+    hits, games = 0, []
+    for seed in range(300):
+        sums = None
+        for n in looks(20_000):
+            lo = 0 if sums is None else int(sums["games"])
+            more = _engine_sums(rules, 2, seed, lo, n)
+            sums = more if sums is None else {k: sums[k] + more[k] for k in sums}
+            e = estimate(stat, sums)
+            if met({stat: e}, [(stat, target)]):
+                break
+        hits += e.lo <= reference <= e.hi
+        games.append(n)
+    coverage = hits / 300
+    assert len(set(games)) > 1 and min(games) > looks(20_000)[0]  # the looks decide the stop
+    print(f"engine {stat}: coverage {coverage:.3f} over 300 sequential runs, games "
+          f"{min(games)}-{max(games)} (median {sorted(games)[150]}), reference {reference:.4f}")
+    assert 0.92 <= coverage <= 0.98, coverage
