@@ -66,10 +66,11 @@ def test_players_sweep_the_same_way_and_are_stored_in_the_point():
 
 
 @pytest.mark.parametrize(("sweep", "expected"), [
-    ("  rules.uno_penalti: [1, 2]", ":8: sweep.rules.uno_penalti: variants[0].rules.uno_penalti: "
-                                    "unknown rule 'uno_penalti'; did you mean 'uno_penalty'?"),
-    ("  rules.uno_penalty: [1, -1]", ":8: sweep.rules.uno_penalty[1]: variants[0].rules."
-                                     "uno_penalty: -1 is out of range"),
+    ("  rules.uno_penalti: [1, 2]", (":8: sweep.rules.uno_penalti: variants[0].rules."
+                                     "uno_penalti: unknown rule 'uno_penalti'; did you mean "
+                                     "'uno_penalty'?")),
+    ("  rules.uno_penalty: [1, -1]", (":8: sweep.rules.uno_penalty[1]: variants[0].rules."
+                                      "uno_penalty: -1 is out of range")),
     ("  rules.hand_size: {from: 5, to: 25, step: 20}",
      ":8: sweep.rules.hand_size: at 25: variants[0].rules.hand_size: 25 is out of range"),
     ("  rules.hand_size: [7, 11]\n  players: [2, 10]",
@@ -189,7 +190,7 @@ def test_paired_difference_of_cells_that_play_the_same_games_is_exactly_zero(com
     """No seat forgets UNO, so the penalty never applies: the same seed plays the same games,
     and the paired interval is [0, 0] while the unpaired one would not be."""
     db, run = compared
-    (result,) = compare.compare(a=f"{run[:4]}/official/4", b=[f"latest/same play/4"], db=db)
+    (result,) = compare.compare(a=f"{run[:4]}/official/4", b=["latest/same play/4"], db=db)
     for row in result.rows:
         assert row.paired and row.diff == 0 and row.lo == 0 and row.hi == 0
         assert row.narrowing == 1
@@ -206,7 +207,7 @@ def test_cells_dealt_differently_are_compared_unpaired_saying_why(compared):
 
 
 def test_compare_refuses_bad_cells(compared):
-    db, run = compared
+    db, _ = compared
     with pytest.raises(RunError, match="expected RUN/VARIANT/PLAYERS"):
         compare.compare(a="latest/official", b=["latest/official/4"], db=db)
     with pytest.raises(RunError, match="has player counts 4"):

@@ -490,7 +490,8 @@ def compare(
     and the first player's share of round wins, B minus A with 95% intervals (paired over
     games where the deals agree)."""
     from .output import format_rows
-    from .runs.compare import COLUMNS, compare as compare_cells
+    from .runs.compare import COLUMNS
+    from .runs.compare import compare as compare_cells
 
     with _expected_errors():
         results = compare_cells(a=a, b=b, db=db)

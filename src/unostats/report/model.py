@@ -36,9 +36,9 @@ import numpy as np
 import polars as pl
 
 from .. import stats, store
-from ..runs import compare
 from ..kinds import ReportSection, report_sections
 from ..rules import RULE_OPTIONS
+from ..runs import compare
 from ..stats import Estimate, TestResult
 
 QUANTILES = (("p10", 0.10), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99))

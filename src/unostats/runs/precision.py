@@ -42,7 +42,7 @@ def looks(cap: int) -> tuple[int, ...]:
     n = min(FIRST_LOOK, cap)
     while n < cap:
         out.append(n)
-        n = min(cap, int(math.ceil(n * GROWTH / 100.0)) * 100)
+        n = min(cap, math.ceil(n * GROWTH / 100.0) * 100)
     out.append(cap)
     return tuple(out)
 

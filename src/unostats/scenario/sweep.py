@@ -212,7 +212,7 @@ def _edited(raw: dict, origins: Origins, sets: list[tuple[KeyPath, str, Any, Key
     for path, key, value, where in sets:
         source, line = origins.locate(where)
 
-        def fail(message: str, where=where) -> None:
+        def fail(message: str, source=source, line=line) -> None:
             failures.append(Problem(source, line, "", message))
 
         for target in set_value(edited, path, value, fail):

@@ -4,6 +4,7 @@ resume, finish) and reading runs back (by id, prefix or 'latest')."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import secrets
@@ -240,4 +241,4 @@ def record_looks(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, play
         for statistic, target, estimate, half in rows:
             con.execute("INSERT INTO precision_looks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [run_id, variant, players, look, games, statistic, target, estimate,
-                         half, bool(half == half and half <= target)])
+                         half, bool(not math.isnan(half) and half <= target)])
