@@ -314,7 +314,8 @@ MAX_TABLE_ROWS = 10_000
   unostats query - --format json < question.sql
   unostats query "COPY (SELECT * FROM rounds) TO 'rounds.parquet'"
 
-Tables: runs, variants, games, game_seats, rounds, round_seats. Views: round_length,
+Tables: runs, variants (with each cell's sweep point), games, game_seats, rounds,
+round_seats, precision_looks. Views: round_length,
 win_rate_by_position, game_win_rate_by_position, score_spread, game_length. Macros:
 wilson_lo(k, n), wilson_hi(k, n).
 

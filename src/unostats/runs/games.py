@@ -48,6 +48,10 @@ def games_requested(scenario: Scenario) -> int:
 def plan(scenario: Scenario) -> str:
     """What a new run plays, for its first log line."""
     n = len(list(scenario.cells()))
+    if scenario.precision:
+        targets = ", ".join(f"{stat} ±{h:g}" for stat, h in scenario.precision)
+        return (f"{n} cell{'s' * (n != 1)} x up to {scenario.games:,} games until {targets} "
+                f"(looks at {', '.join(f'{g:,}' for g in precision.looks(scenario.games))})")
     return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games"
 
 
