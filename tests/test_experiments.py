@@ -295,3 +295,30 @@ def test_the_report_of_a_sweep_draws_it_and_lists_the_compare_rows(tmp_path):
     assert 'id="table-compare-paired"' in html
     # the cells with forget_uno 0 never forget: the penalty changes nothing, paired exactly
     assert "base uno_penalty=4 forget_uno=0.0" in html and "100%" in html
+
+
+def test_a_key_of_one_variant_sweeps_that_variant_only_and_seat_keys_every_seat():
+    scenario = load_text("""
+name: one
+games: 10
+players: 4
+seats: [{policy: strategist}, {policy: random}, {policy: random}, {policy: random}]
+variants:
+  - name: a
+  - name: b
+sweep:
+  variants.b.rules.hand_size: [5, 6]
+  seats.policy: [random, wild_last]
+""")
+    cells = {c.variant.name: c for c in scenario.cells()}
+    assert sorted(cells) == ["a policy=random", "a policy=wild_last",
+                             "b hand_size=5 policy=random", "b hand_size=5 policy=wild_last",
+                             "b hand_size=6 policy=random", "b hand_size=6 policy=wild_last"]
+    assert cells["a policy=wild_last"].variant.rules.values["hand_size"] == 7
+    assert cells["b hand_size=6 policy=random"].variant.rules.values["hand_size"] == 6
+    assert {s.policy for s in cells["a policy=wild_last"].seats} == {"wild_last"}
+    with pytest.raises(ScenarioError) as e:  # a bad value set in every seat: said once
+        load_text(scenario.source_text.replace("wild_last]", "wild_lst]") or "", "f.yaml")
+    assert len(e.value.problems) == 1
+    assert str(e.value.problems[0]).startswith("f.yaml:11: sweep.seats.policy[1]: unknown "
+                                               "policy 'wild_lst'; did you mean 'wild_last'?")

@@ -54,7 +54,8 @@ def expand(raw: dict, origins: Origins, report: Report, resolve: Resolve,
     points: list[Point] = []
     names: dict[str, str] = {}
     for variant_index, variant in enumerate(base["variants"]):
-        for g, (path, grid) in enumerate(grids):
+        for g, (path, full) in enumerate(grids):
+            grid = Grid(tuple(a for a in full.axes if _applies(a, variant_index, variant)))
             for values in itertools.product(*(a.values for a in grid.axes
                                               if a.key != "players")):
                 point = _point(raw, origins, report, resolve, base, path, grid, g,
@@ -72,6 +73,13 @@ def expand(raw: dict, origins: Origins, report: Report, resolve: Resolve,
     if report.problems:
         return (), ()
     return tuple(grid for _, grid in grids), tuple(points)
+
+
+def _applies(axis: Axis, index: int, variant: Variant) -> bool:
+    """Whether a swept key sets something of this variant: ``variants.NAME...`` (or
+    ``variants[i]...``) only of its own; every other key of every variant."""
+    parsed = parse_path(axis.key)
+    return parsed[0] != "variants" or parsed[1] in (index, variant.name)
 
 
 def point_text(sweep: tuple[tuple[str, Any], ...] | Mapping[str, Any],
@@ -301,9 +309,14 @@ def _bare(p: Problem) -> str:
 def _relabel(problems: list[Problem], location: tuple[str, int | None],
              where: KeyPath) -> list[Problem]:
     """Problems of the file with one sweep value set (the file alone has none, so the value
-    causes them) placed at that value, the path they concern kept in the message."""
+    causes them) placed at that value, the path they concern kept in the message (once, without
+    it, when the value fails alike in every variant or seat it is set in)."""
+    paths: dict[str, list[str]] = {}
+    for p in problems:
+        paths.setdefault(p.message, []).append(p.path)
     return [Problem(location[0], location[1], format_sweep(where),
-                    f"{p.path}: {p.message}" if p.path else p.message) for p in problems]
+                    f"{found[0]}: {message}" if len(found) == 1 and found[0] else message)
+            for message, found in paths.items()]
 
 
 def _point(raw: dict, origins: Origins, report: Report, resolve: Resolve, base: dict,
