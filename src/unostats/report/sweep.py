@@ -166,17 +166,17 @@ def _heatmaps(grid: SweepGrid, index: int, stat: str) -> tuple[str, go.Figure, s
             text[i][j] = f"{e.value:.4g} [{e.lo:.4g}, {e.hi:.4g}]<br>n={e.n:,}"
         fig.add_trace(go.Heatmap(
             x=[str(x) for x in xs], y=[str(y) for y in ys], z=z, text=text,
-            texttemplate="%{z:.3g}", colorscale="Viridis", coloraxis="coloraxis",
+            texttemplate="%{z:.3g}", colorscale="Viridis", showscale=False,
             hovertemplate=f"{kx}=%{{x}}<br>{ky}=%{{y}}<br>%{{text}}<extra></extra>"),
             row=1, col=col)
         fig.update_xaxes(title_text=kx.split(".")[-1], type="category", row=1, col=col)
         fig.update_yaxes(title_text=ky.split(".")[-1] if col == 1 else None, type="category",
                          row=1, col=col)
     fig.update_layout(title=f"{grid.base}: {TITLES[stat]} by {kx} and {ky}", height=380,
-                      template="plotly_white", coloraxis={"colorscale": "Viridis"},
-                      margin={"t": 80})
+                      template="plotly_white", margin={"t": 80})
     caption = (f"{TITLES[stat].capitalize()} at each point of {kx} × {ky}, a map per player "
-               "count; hover a square for its 95% interval and sample size.")
+               "count, its colours scaled to its own range (the value is in each square); "
+               "hover a square for its 95% interval and sample size.")
     return f"fig-sweep-{index}-{stat}", fig, caption
 
 
