@@ -56,7 +56,13 @@ line numbers), ``overrides`` (``--set``), ``values`` (checking strings, integers
 ``extends`` and presets; loading) and ``bundled`` (the bundled files).
 """
 
-from .bundled import SCENARIOS_ENV, bundled_dir, bundled_presets, bundled_scenarios
+from .bundled import (
+    SCENARIOS_ENV,
+    bundled_dir,
+    bundled_presets,
+    bundled_scenarios,
+    locate_scenario,
+)
 from .model import Cell, Scenario, Variant
 from .overrides import apply_overrides
 from .problems import Problem, ScenarioError, format_path
@@ -65,5 +71,5 @@ from .resolve import GAMES_MAX, load_scenario, load_text
 __all__ = [
     "GAMES_MAX", "SCENARIOS_ENV", "Cell", "Problem", "Scenario", "ScenarioError", "Variant",
     "apply_overrides", "bundled_dir", "bundled_presets", "bundled_scenarios", "format_path",
-    "load_scenario", "load_text",
+    "load_scenario", "load_text", "locate_scenario",
 ]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import cards, rules
-from .bundled import bundled_presets
+from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
 from .model import Scenario, Variant
 from .overrides import apply
@@ -330,8 +330,9 @@ def _local_cycle(start: str, first_index: dict, entries: list) -> list[str]:
 # --- Loading -----------------------------------------------------------------------------------
 
 def load_scenario(path: str | os.PathLike, overrides: Sequence[str] = ()) -> Scenario:
-    """Load, validate and resolve a scenario file; raises ScenarioError listing every problem."""
-    return _load_file(Path(path), overrides, ())
+    """Load, validate and resolve a scenario file, or the bundled scenario of that name if no
+    such file exists (``locate_scenario``); raises ScenarioError listing every problem."""
+    return _load_file(locate_scenario(path), overrides, ())
 
 
 def load_text(text: str, source_name: str = "<string>", overrides: Sequence[str] = ()) -> Scenario:
