@@ -15,7 +15,7 @@ functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. 
 championship): ``load_model`` loads each one's model of the runs into ``ReportModel.sections``,
 and the figures and the page draw and show it through the same section.
 
-Vocabulary (RULES.md): a *cell* is one variant at one player count within one run; *position* is
+Vocabulary (docs/rules.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
 is its position in round 1.
 """
@@ -158,7 +158,7 @@ class PositionRates:
 @dataclass(frozen=True)
 class RuleChange:
     key: str  # rule key (or deck.<kind>)
-    rule_ids: str  # RULES.md ids
+    rule_ids: str  # catalogue ids (docs/rules.md)
     doc: str
     base_value: str
     value: str

@@ -6,7 +6,7 @@ report's runs; Python only wraps their numbers in ``stats.Estimate`` objects and
 chi-square test of first-stage advancement by position. Reports of runs without tournaments have
 no such section (``load_tournaments`` returns None).
 
-What it answers (RULES.md T4 and issue 7): per profile, the chance to reach each stage and to
+What it answers (rule T4): per profile, the chance to reach each stage and to
 win; the chance the strongest profile wins against a field of equals; how long each stage and
 the evening last; how often the first-stage seat order (position in round 1) decides who goes
 on; how often the lot decides.

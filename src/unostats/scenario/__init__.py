@@ -1,6 +1,6 @@
 """Scenario files: YAML -> validated, fully resolved ``Scenario``.
 
-A scenario names rule variants (each a set of RULES.md section-12 overrides, optionally extending
+A scenario names rule variants (each a set of rule-table overrides, docs/rules.md, optionally extending
 an earlier variant or a bundled preset), the player counts to sweep, seat policies and behaviour,
 games per cell and a seed. Every variant x player count is one cell.
 
@@ -22,7 +22,7 @@ counts merge key by key, and defaults such as ``target_score`` resolve at the en
 ``--set path=value`` overrides (``apply_overrides``) edit the parsed file before validation, so a
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
 
-Tournaments (RULES.md section 9): a file with a ``tournament:`` section plays whole championships
+Tournaments (docs/rules.md section 9): a file with a ``tournament:`` section plays whole championships
 instead of games (``tournament.py`` describes the bracket). Its ``games`` is the number of
 tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
 (table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::

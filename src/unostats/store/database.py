@@ -20,7 +20,7 @@ import duckdb
 from . import games, runs, tournaments
 from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 
-# 2: rounds.jump_ins; 3: tournament tables; 4: the issue-5 round counters,
+# 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
 # (R9).
 SCHEMA_VERSION = 5
