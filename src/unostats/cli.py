@@ -298,13 +298,14 @@ MAX_TABLE_ROWS = 10_000
   unostats query "COPY (SELECT * FROM rounds) TO 'rounds.parquet'"
 
 Tables: runs, variants, games, game_seats, rounds, round_seats. Views: round_length,
-win_rate_by_position, game_win_rate_by_position, score_spread, game_length. Macros:
+win_rate_by_position, game_win_rate_by_position, score_spread, game_length, durations
+(minutes per round and game at the scenario's seconds_per_turn). Macros:
 wilson_lo(k, n), wilson_hi(k, n).
 
 Tournament runs add the tables tournament_fields, tournament_stages, tournaments,
 tournament_tables, tournament_entrants and the views tournament_profile_wins,
 tournament_profile_stages, tournament_stage_length, tournament_length,
-tournament_advance_by_position, tournament_decided_by.""")
+tournament_advance_by_position, tournament_decided_by, tournament_durations.""")
 def query(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", help="SQL to run, or - to read it from stdin.")],

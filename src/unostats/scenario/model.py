@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..durations import SECONDS_PER_TURN_DEFAULT
 from ..rules import RuleSet
 from ..seats import Seat
 from ..tournament import TournamentSpec
@@ -48,6 +49,8 @@ class Scenario:
     # A tournament scenario: ``games`` is tournaments per variant x field, ``players`` the table
     # sizes its brackets play, and each table's seats come from the profiles (cells have none).
     tournament: TournamentSpec | None = None
+    # The pace that turns turns into minutes (durations.py); it changes no game, only durations.
+    seconds_per_turn: float = SECONDS_PER_TURN_DEFAULT
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -77,6 +80,7 @@ class Scenario:
             "seats": seats,
             "variants": [{"name": v.name, "description": v.description,
                           "rules": v.rules.as_dict()} for v in self.variants],
+            "seconds_per_turn": self.seconds_per_turn,
         }
         if self.tournament is not None:  # players and seats follow from the tournament
             del out["players"], out["seats"]

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import cards, rules
+from .. import cards, durations, rules
 from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
 from .model import Scenario, Variant
@@ -19,7 +19,8 @@ from .tournament_section import TournamentSection
 from .values import Checker, behaviour_defaults, make_seat
 from .yaml_lines import parse_yaml
 
-TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament")
+TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
+            durations.KEY)
 REQUIRED_TOP_KEYS = ("name", "games", "players", "variants")
 REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
 VARIANT_KEYS = ("name", "description", "extends", "rules")
@@ -66,6 +67,9 @@ class _Resolver(Checker):
                                      "an integer >= 1 (tournaments per variant and field)"
                                      if is_tournament else "an integer >= 1 (games per cell)")
         out["variants"] = self.variants(raw["variants"]) if "variants" in raw else None
+        out[durations.KEY] = durations.SECONDS_PER_TURN_DEFAULT if raw.get(durations.KEY) is None \
+            else self._number(raw[durations.KEY], (durations.KEY,),
+                              *durations.SECONDS_PER_TURN_RANGE, durations.ALLOWED_TEXT)
         if is_tournament:
             for key in ("players", "seats"):
                 if key in raw:
@@ -365,5 +369,6 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         games=parts["games"], players=parts["players"], seats_spec=parts["seats"],
         variants=parts["variants"], source_path=path, source_text=text,
         overrides=tuple(overrides), tournament=parts["tournament"],
+        seconds_per_turn=parts[durations.KEY],
     )
 
