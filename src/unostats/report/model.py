@@ -200,6 +200,16 @@ class Finding:
     unit: str = ""
 
 
+@dataclass(frozen=True)
+class Durations:
+    """How long a round and a game of one cell last, in minutes at the run's pace (the store's
+    ``durations`` view: mean ± 1.96 SE of the turns, times seconds_per_turn)."""
+
+    seconds_per_turn: float
+    round: Estimate
+    game: Estimate
+
+
 class LoadedSection(NamedTuple):
     section: ReportSection  # a kind's report section (kinds.RUN_KINDS)
     data: Any  # its model of the report's runs, None if they have none
@@ -228,6 +238,7 @@ class ReportModel:
     # variant label -> the label its rule changes are against (base_label unless it is an
     # ablation variant, which is compared with its own base)
     rule_bases: Mapping[str, str] = field(default_factory=dict)
+    durations: Mapping[CellKey, Durations] = field(default_factory=dict)
 
     def section(self, name: str) -> Any:
         """The model of report section ``name`` (None if the runs have none)."""
@@ -299,6 +310,7 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     rule_changes, rule_bases = _rule_changes(rules, cells, base, ablation_bases)
     ablation = _ablation(cells, ablation_bases, measures, round_pos, rules)
     findings = _findings(cells, measures, round_pos, game_pos, comparisons)
+    durations = _durations(q, keys)
     notes = tuple(
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
@@ -312,7 +324,8 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         base_label=base_label, measures=measures, round_positions=round_pos,
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
-        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases)
+        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases,
+        durations=durations)
 
 
 class _Query:
@@ -477,6 +490,21 @@ def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
                  note="Every player's score at the end of the game, winners and losers."),
     )
     return {m.key: m for m in measures}
+
+
+def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
+    df = q("SELECT * FROM durations WHERE {runs}")
+    rows = {(_key(r), r["unit"]): r for r in df.iter_rows(named=True)}
+    out = {}
+    for k in keys:
+        if (k, "round") not in rows or (k, "game") not in rows:
+            continue
+        est = {unit: Estimate(_num(r["mean_minutes"]), _num(r["lo_minutes"]),
+                              _num(r["hi_minutes"]), int(r["n"]), r["method"])
+               for unit in ("round", "game") for r in (rows[(k, unit)],)}
+        out[k] = Durations(float(rows[(k, "game")]["seconds_per_turn"]), est["round"],
+                           est["game"])
+    return out
 
 
 # --- Positions, ranks, spread ------------------------------------------------------------------

@@ -22,7 +22,7 @@ from ..stats import Z95
 # Each run's seconds per turn, read from its resolved scenario.
 _PACE = f"""SELECT run_id, coalesce(TRY_CAST(json_extract(scenario_json, '$.{KEY}') AS DOUBLE),
     {SECONDS_PER_TURN_DEFAULT}) AS seconds_per_turn FROM runs"""
-_METHOD = "'mean ± 1.96 SE, times seconds_per_turn'"
+_METHOD = "'mean ± 1.96 SE of the turns, times seconds_per_turn'"
 
 
 def _minutes(mean: str, se: str, p50: str, p90: str) -> str:
