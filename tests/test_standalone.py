@@ -16,8 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from unostats.scenario import ScenarioError, bundled_dir, bundled_presets, load_scenario
-from unostats.scenario import locate_scenario
+from unostats.scenario import (
+    ScenarioError,
+    bundled_dir,
+    bundled_presets,
+    load_scenario,
+    locate_scenario,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "unostats"

@@ -22,13 +22,13 @@ from . import cards, rules
 # and what it is.
 SOURCES: dict[str, tuple[str, str]] = {
     "TOUR": ("«Второй ЧемпиУНат по игре в UNO в Санкт-Петербурге»",
-             "the announcement and rules of the second St Petersburg UNO championship "
-             "(23 November, café-club «Свой Круг»): tables of 6, games to 500"),
+             ("the announcement and rules of the second St Petersburg UNO championship "
+              "(23 November, café-club «Свой Круг»): tables of 6, games to 500")),
     "UA": ("«Як грати в УНО»",
            "a Ukrainian how-to page: the standard rules plus simple variations"),
     "WIKI": ("«Уно», Russian Wikipedia",
-             "the article: official rules, optional rules and its section «Дополнительные "
-             "правила UNO-Extreme»"),
+             ("the article: official rules, optional rules and its section «Дополнительные "
+              "правила UNO-Extreme»")),
     "HOUSE": ("«Карточная игра «Уно». Правила игры в «Уно»»",
               "a Russian rules page with many house rules"),
 }
@@ -306,8 +306,8 @@ def markdown() -> str:
         "|---|---|---|",
         *(f"| {tag} | {title} | {what} |" for tag, (title, what) in SOURCES.items()),
         "",
-        "\"UNO-Extreme\" is the section «Дополнительные правила UNO-Extreme» of the WIKI "
-        "article; \"all\" means every source.",
+        ("\"UNO-Extreme\" is the section «Дополнительные правила UNO-Extreme» of the WIKI "
+         "article; \"all\" means every source."),
         "",
         "## Vocabulary",
         "",
