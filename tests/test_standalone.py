@@ -6,6 +6,7 @@ wheel, installs it into a fresh venv and runs a bundled scenario by name from an
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -14,12 +15,15 @@ import sys
 import venv
 from pathlib import Path
 
+import duckdb
 import pytest
+from test_cli import invoke
 
 from unostats.scenario import (
     ScenarioError,
     bundled_dir,
     bundled_presets,
+    bundled_scenarios,
     load_scenario,
     locate_scenario,
 )
@@ -133,3 +137,34 @@ def test_fresh_wheel_runs_a_bundled_scenario_by_name(tmp_path):
     assert str(env_dir) in listing.stderr  # the bundled files inside the installed package
     assert sorted(os.listdir(work)) == ["x.duckdb"]
     shutil.rmtree(env_dir)
+
+
+@pytest.mark.parametrize("columns", [60, 100, 160])
+def test_scenarios_listing_fits_the_terminal(columns, monkeypatch):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    result = invoke("scenarios")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["name", "description"]
+    assert max(len(line) for line in lines) <= columns
+    names = [line.split()[0] for line in lines[2:] if not line.startswith(" ")]
+    listed = bundled_scenarios()
+    assert names == [name for name, _, _ in listed]
+    per_name = len(lines[2:]) / len(names)
+    assert per_name <= 3  # at most three lines each, the rest cut
+    assert any(line.endswith(" ...") for line in lines)  # the long ones say they are cut
+    assert "--format json" in result.stderr
+    full = {r["name"]: r for r in json.loads(invoke("scenarios", "-f", "json").stdout)}
+    assert {name: (text, str(path)) for name, text, path in listed} == \
+        {n: (r["description"], r["file"]) for n, r in full.items()}
+
+
+def test_simulate_by_name_stores_the_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("simulate", "standard", "--games", 2, "--set", "players=2", "--db", "s.duckdb",
+                    "-q", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    con = duckdb.connect("s.duckdb", read_only=True)
+    (command,), = con.execute("SELECT command FROM runs").fetchall()
+    con.close()
+    assert command.startswith("unostats simulate standard --games 2 --set players=2")
