@@ -15,7 +15,7 @@ functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. 
 championship): ``load_model`` loads each one's model of the runs into ``ReportModel.sections``,
 and the figures and the page draw and show it through the same section.
 
-Vocabulary (RULES.md): a *cell* is one variant at one player count within one run; *position* is
+Vocabulary (docs/rules.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
 is its position in round 1.
 """
@@ -159,7 +159,7 @@ class PositionRates:
 @dataclass(frozen=True)
 class RuleChange:
     key: str  # rule key (or deck.<kind>)
-    rule_ids: str  # RULES.md ids
+    rule_ids: str  # catalogue ids (docs/rules.md)
     doc: str
     base_value: str
     value: str
@@ -201,6 +201,16 @@ class Finding:
     unit: str = ""
 
 
+@dataclass(frozen=True)
+class Durations:
+    """How long a round and a game of one cell last, in minutes at the run's pace (the store's
+    ``durations`` view: mean ± 1.96 SE of the turns, times seconds_per_turn)."""
+
+    seconds_per_turn: float
+    round: Estimate
+    game: Estimate
+
+
 class LoadedSection(NamedTuple):
     section: ReportSection  # a kind's report section (kinds.RUN_KINDS)
     data: Any  # its model of the report's runs, None if they have none
@@ -229,6 +239,7 @@ class ReportModel:
     # variant label -> the label its rule changes are against (base_label unless it is an
     # ablation variant, which is compared with its own base)
     rule_bases: Mapping[str, str] = field(default_factory=dict)
+    durations: Mapping[CellKey, Durations] = field(default_factory=dict)
     # the comparisons again as ``unostats compare`` makes them (paired where the deals agree)
     paired: tuple[compare.Comparison, ...] = field(default=())
 
@@ -303,6 +314,7 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     rule_changes, rule_bases = _rule_changes(rules, cells, base, ablation_bases)
     ablation = _ablation(cells, ablation_bases, measures, round_pos, rules)
     findings = _findings(cells, measures, round_pos, game_pos, comparisons)
+    durations = _durations(q, keys)
     notes = tuple(
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
@@ -317,7 +329,7 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
         findings=findings, notes=notes, sections=sections, rule_bases=rule_bases,
-        paired=paired)
+        durations=durations, paired=paired)
 
 
 class _Query:
@@ -485,6 +497,21 @@ def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
                  note="Every player's score at the end of the game, winners and losers."),
     )
     return {m.key: m for m in measures}
+
+
+def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
+    df = q("SELECT * FROM durations WHERE {runs}")
+    rows = {(_key(r), r["unit"]): r for r in df.iter_rows(named=True)}
+    out = {}
+    for k in keys:
+        if (k, "round") not in rows or (k, "game") not in rows:
+            continue
+        est = {unit: Estimate(_num(r["mean_minutes"]), _num(r["lo_minutes"]),
+                              _num(r["hi_minutes"]), int(r["n"]), r["method"])
+               for unit in ("round", "game") for r in (rows[(k, unit)],)}
+        out[k] = Durations(float(rows[(k, "game")]["seconds_per_turn"]), est["round"],
+                           est["game"])
+    return out
 
 
 # --- Positions, ranks, spread ------------------------------------------------------------------

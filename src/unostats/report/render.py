@@ -161,6 +161,11 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
                if c.key in model.measures["round_points"].summaries else None}
               for c in model.cells if c.key in model.standings_spread]
 
+    durations = [{**row(c.key), "pace": f"{d.seconds_per_turn:g}",
+                  "round": fmt_estimate(d.round), "game": fmt_estimate(d.game),
+                  "n": fmt_number(d.game.n), "method": d.game.method}
+                 for c in model.cells for d in (model.durations.get(c.key),) if d is not None]
+
     runs = []
     for r in model.runs:
         text = r.scenario_text or ""
@@ -182,6 +187,7 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
         measures=measures, round_positions=positions(model.round_positions),
         game_positions=positions(model.game_positions), findings=findings,
         comparisons=comparisons, ablation=ablation, spread=spread, runs=runs, paired=paired,
+        durations=durations,
         rule_changes=model.rule_changes, colour=colour, version=__version__,
         games=fmt_number(model.games), rounds=fmt_number(model.rounds),
         max_players=max(model.players),

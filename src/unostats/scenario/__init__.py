@@ -1,6 +1,6 @@
 """Scenario files: YAML -> validated, fully resolved ``Scenario``.
 
-A scenario names rule variants (each a set of RULES.md section-12 overrides, optionally extending
+A scenario names rule variants (each a set of rule-table overrides, docs/rules.md, optionally extending
 an earlier variant or a bundled preset), the player counts to sweep, seat policies and behaviour,
 games per cell and a seed. Every variant x player count is one cell.
 
@@ -28,7 +28,7 @@ being the cap (``PRECISION_STATS`` lists the statistics; ``runs.precision`` play
 ``--set path=value`` overrides (``apply_overrides``) edit the parsed file before validation, so a
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
 
-Tournaments (RULES.md section 9): a file with a ``tournament:`` section plays whole championships
+Tournaments (docs/rules.md section 9): a file with a ``tournament:`` section plays whole championships
 instead of games (``tournament.py`` describes the bracket). Its ``games`` is the number of
 tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
 (table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::
@@ -63,7 +63,13 @@ points), ``resolve`` (the top level, variants,
 ``extends`` and presets; loading) and ``bundled`` (the bundled files).
 """
 
-from .bundled import SCENARIOS_ENV, bundled_dir, bundled_presets, bundled_scenarios
+from .bundled import (
+    SCENARIOS_ENV,
+    bundled_dir,
+    bundled_presets,
+    bundled_scenarios,
+    locate_scenario,
+)
 from .model import Axis, Cell, Grid, Point, Scenario, Variant
 from .overrides import apply_overrides
 from .problems import Problem, ScenarioError, format_path
@@ -73,5 +79,5 @@ from .sweep import point_text
 __all__ = [
     "GAMES_MAX", "PRECISION_STATS", "SCENARIOS_ENV", "Axis", "Cell", "Grid", "Point", "Problem", "Scenario", "ScenarioError", "Variant",
     "apply_overrides", "bundled_dir", "bundled_presets", "bundled_scenarios", "format_path",
-    "load_scenario", "load_text", "point_text",
+    "load_scenario", "load_text", "locate_scenario", "point_text",
 ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..durations import SECONDS_PER_TURN_DEFAULT
 from ..rules import RuleSet
 from ..seats import Seat
 from ..tournament import TournamentSpec
@@ -108,6 +109,8 @@ class Scenario:
     points: tuple[Point, ...] = ()
     # ``precision:`` targets, (statistic, 95% half-width) pairs; empty: play ``games`` per cell.
     precision: tuple[tuple[str, float], ...] = ()
+    # The pace that turns turns into minutes (durations.py); it changes no game, only durations.
+    seconds_per_turn: float = SECONDS_PER_TURN_DEFAULT
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -142,6 +145,7 @@ class Scenario:
             "seats": seats,
             "variants": [{"name": v.name, "description": v.description,
                           "rules": v.rules.as_dict()} for v in self.variants],
+            "seconds_per_turn": self.seconds_per_turn,
         }
         if self.sweep:  # only when given, so the hash of a file without one is unchanged
             out["sweep"] = [grid.resolved() for grid in self.sweep]

@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import cards, rules
-from .bundled import bundled_presets
+from .. import cards, durations, rules
+from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
 from .model import Scenario, Variant
 from .overrides import apply
@@ -22,14 +22,14 @@ from .values import Checker, behaviour_defaults, make_seat
 from .yaml_lines import parse_yaml
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
-            "sweep", "precision")
+            durations.KEY, "sweep", "precision")
 # ``precision: {STAT: H}``: play each cell until the 95% half-width of STAT is at most H
 PRECISION_STATS = ("turns_per_round", "rounds_per_game", "points_per_round",
                    "first_player_share")
 REQUIRED_TOP_KEYS = ("name", "games", "players", "variants")
 REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
 VARIANT_KEYS = ("name", "description", "extends", "rules")
-PLAYERS_RANGE = (2, 10)  # RULES.md S1
+PLAYERS_RANGE = (2, 10)  # rule S1
 SEED_MAX = 2**63 - 1
 GAMES_MAX = 10**12  # games (tournaments) per cell: the one limit, in files and on the command line
 MAX_PRESET_DEPTH = 16  # presets extending presets; the bundled ones go 2 deep
@@ -72,6 +72,9 @@ class _Resolver(Checker):
                                      "an integer >= 1 (tournaments per variant and field)"
                                      if is_tournament else "an integer >= 1 (games per cell)")
         out["variants"] = self.variants(raw["variants"]) if "variants" in raw else None
+        out[durations.KEY] = durations.SECONDS_PER_TURN_DEFAULT if raw.get(durations.KEY) is None \
+            else self._number(raw[durations.KEY], (durations.KEY,),
+                              *durations.SECONDS_PER_TURN_RANGE, durations.ALLOWED_TEXT)
         if is_tournament:
             for key in ("players", "seats"):
                 if key in raw:
@@ -364,8 +367,9 @@ def _local_cycle(start: str, first_index: dict, entries: list) -> list[str]:
 # --- Loading -----------------------------------------------------------------------------------
 
 def load_scenario(path: str | os.PathLike, overrides: Sequence[str] = ()) -> Scenario:
-    """Load, validate and resolve a scenario file; raises ScenarioError listing every problem."""
-    return _load_file(Path(path), overrides, ())
+    """Load, validate and resolve a scenario file, or the bundled scenario of that name if no
+    such file exists (``locate_scenario``); raises ScenarioError listing every problem."""
+    return _load_file(locate_scenario(path), overrides, ())
 
 
 def load_text(text: str, source_name: str = "<string>", overrides: Sequence[str] = ()) -> Scenario:
@@ -413,5 +417,5 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         games=parts["games"], players=parts["players"], seats_spec=parts["seats"],
         variants=parts["variants"], source_path=path, source_text=text,
         overrides=tuple(overrides), tournament=parts["tournament"], sweep=grids, points=points,
-        precision=parts.get("precision") or (),
+        precision=parts.get("precision") or (), seconds_per_turn=parts[durations.KEY],
     )

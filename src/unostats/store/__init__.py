@@ -10,6 +10,8 @@ This package's names are the store's interface (``from unostats import store``);
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
 - ``tournaments``: the tournament tables and views, and the write of whole tournaments.
+- ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
+  run's ``seconds_per_turn``).
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
 - ``queries``: SQL from users (rows streamed), and the export of one run's rows.
 - ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
