@@ -5,13 +5,14 @@ VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.unostats-installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup test demo bench clean
+.PHONY: help setup test demo bench docs clean
 
 help:  ## list the targets
 	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
 	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
+	@echo "make docs    regenerate docs/rules.md from the rule catalogue and the rule table"
 	@echo "make clean   remove build artefacts, caches (Python, the compiled engine, pytest) and the install stamp"
 
 setup: $(STAMP)
@@ -38,6 +39,11 @@ demo: $(STAMP)
 	  $(VENV)/bin/unostats simulate $$s --db unostats.duckdb $(if $(GAMES),--games $(GAMES)); \
 	  $(VENV)/bin/unostats report --db unostats.duckdb --out reports/$$(basename $$s .yaml).html; \
 	done
+
+# docs/rules.md is generated from src/unostats/catalogue.py and src/unostats/rules.py
+# (tests/test_catalogue.py fails when it is out of date).
+docs: $(STAMP)
+	$(VPY) -m unostats.catalogue --write
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick) $(BENCH_ARGS)

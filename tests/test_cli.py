@@ -33,7 +33,8 @@ variants:
   - name: short
     rules: {target_score: 200}
 """
-COMMANDS = ("simulate", "query", "runs", "scenarios", "validate", "export", "report", "replay")
+COMMANDS = ("simulate", "query", "runs", "scenarios", "validate", "export", "report", "replay",
+            "compare")
 
 
 def invoke(*args: str, input: str | None = None):

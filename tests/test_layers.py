@@ -46,8 +46,11 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("unostats.store", "unostats.engine", "unostats.scenario")),
     ("tournament", "the bracket of a championship (pure Python)",
      ("unostats.tournament",)),
-    ("leaves", "rules, seats, statistics, rows out",
-     ("unostats.rules", "unostats.seats", "unostats.stats", "unostats.output")),
+    ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
+     ("unostats.catalogue",)),
+    ("leaves", "rules, seats, statistics, rows out, the pace of durations",
+     ("unostats.rules", "unostats.seats", "unostats.stats", "unostats.output",
+      "unostats.durations")),
     ("atoms", "card ids and event codes, the version",
      ("unostats.cards", "unostats.codes", "unostats")),
 )

@@ -235,10 +235,11 @@ Array.from(document.querySelectorAll('.plotly-graph-div')).map(d => ({
 """
 
 
-def wait_for_charts(browser: Browser, expected: int, timeout: float = 60.0) -> list[dict]:
+def wait_for_charts(browser: Browser, expected: int, timeout: float = 60.0,
+                    state_js: str = CHART_STATE_JS) -> list[dict]:
     deadline = time.monotonic() + timeout
     while True:
-        charts = browser.evaluate(CHART_STATE_JS)
+        charts = browser.evaluate(state_js)
         if len(charts) >= expected and all(c["svg"] > 0 and c["traces"] > 0 for c in charts):
             return charts
         if time.monotonic() > deadline:
@@ -297,20 +298,26 @@ def test_report_renders_offline_without_console_errors(browser, reports, name, t
         assert legend == [3, 1], legend
     assert browser.evaluate("typeof Plotly") == "object"
 
+    shot = finish_page(browser, tmp_path / f"{name}.png")
+    print(f"screenshot: {shot}")
+
+
+def finish_page(browser: Browser, shot_path: Path) -> Path:
+    """The end of a page's check: a clean console, nothing asked of the network, and a
+    screenshot (kept in $UNOSTATS_SCREENSHOTS too, e.g. a CI artefact folder)."""
     browser.pump(0.5)
     assert browser.console_problems() == []
     leaving = [u for u in browser.requested_urls()
                if not u.startswith(("file:", "data:", "about:"))]
     assert leaving == [], f"the page tried to load from the network: {leaving}"
-
-    shot = browser.screenshot(tmp_path / f"{name}.png")
+    shot = browser.screenshot(shot_path)
     assert shot.stat().st_size > 50_000
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    keep = os.environ.get("UNOSTATS_SCREENSHOTS")  # e.g. a CI artefact folder
+    keep = os.environ.get("UNOSTATS_SCREENSHOTS")
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / shot.name)
-    print(f"screenshot: {shot}")
+    return shot
 
 
 def test_index_links_open(browser, reports):

@@ -240,7 +240,8 @@ def test_format_summary(reference):
     assert table[0].split() == ["run", "variant", "players", "games", "rounds",
                                 "turns/round", "[95%", "CI]", "rounds/game", "[95%", "CI]",
                                 "pos-0", "round", "wins", "[95%", "CI]",
-                                "points/round", "[95%", "CI]"]
+                                "points/round", "[95%", "CI]", "minutes/game", "at", "4",
+                                "s/turn", "[95%", "CI]"]
     assert len(table) == 2 + 4
     csv_lines = format_summary(rows, "csv").splitlines()
     assert csv_lines[0] == ",".join(SUMMARY_COLUMNS)

@@ -358,7 +358,7 @@ def test_bundled_scenarios_list():
     listed = {name: (description, path) for name, description, path in bundled_scenarios()}
     assert "standard" in listed
     description, path = listed["standard"]
-    assert "RULES.md" in description and path.name == "standard.yaml"
+    assert "docs/rules.md" in description and path.name == "standard.yaml"
 
 
 @pytest.mark.parametrize("path", sorted(bundled_dir().glob("*.yaml")), ids=lambda p: p.stem)

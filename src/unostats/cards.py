@@ -85,7 +85,7 @@ def colour_to_str(c: int) -> str:
     return COLOURS[c] if 0 <= c < N_COLOURS else "none"
 
 
-# D1/D3-D6: deck composition keys (RULES.md section 12 `deck`) and their standard counts.
+# D1/D3-D6: deck composition keys (the `deck` rule key, docs/rules.md) and their standard counts.
 # Per-colour keys give copies per colour (numbers: copies of each of 1-9 per colour);
 # the others are totals.
 DECK_KEYS: dict[str, int] = {

@@ -16,6 +16,7 @@ import re
 import shlex
 import shutil
 import sys
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +33,7 @@ app = typer.Typer(
     help="Measure UNO rule variants: simulate millions of games, store every game and round in "
          "DuckDB, answer questions with SQL.",
     epilog="Examples:\n\n"
-           "  unostats simulate scenarios/standard.yaml --games 500\n"
+           "  unostats simulate standard --games 500\n"
            "  unostats query \"SELECT * FROM round_length\" --format csv\n"
            "  unostats runs\n\n"
            "Every command has --help with examples.",
@@ -110,16 +111,18 @@ def _write(text: str) -> None:
 
 @app.command(no_args_is_help=True, epilog="""Examples:
 
-  unostats simulate scenarios/standard.yaml
-  unostats simulate scenarios/*.yaml --games 10000 --seed 7 --db results.duckdb
+  unostats simulate standard
+  unostats simulate extreme --games 10000 --seed 7 --db results.duckdb
   unostats simulate my.yaml --set players=4 --set rules.uno_penalty=4 -q
+  unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
 
-Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
+FILE is a scenario file or the name of a bundled scenario (`unostats scenarios` lists them; a
+file of that name in the current folder wins). Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
 batch being stored, marks the run interrupted and prints the command that resumes it; a
 resumed run is identical to an uninterrupted one with the same seed.
 
-A scenario with a `tournament:` section (e.g. scenarios/championship.yaml) plays whole
+A scenario with a `tournament:` section (e.g. the bundled championship) plays whole
 championships: its summary gives, per profile, the chance one entrant wins (95% interval), the
 fair share 1/entrants, the edge over it and the chance to reach the final; then rounds and
 turns per stage and the length of the evening. (csv/json: the profile rows only; the rest is
@@ -127,8 +130,9 @@ in the tournament_* views.)""")
 def simulate(
     files: Annotated[list[Path] | None, typer.Argument(
         metavar="FILE", dir_okay=False,
-        help="Scenario files (YAML). Optional with --resume: the stored scenario is used; if "
-             "given, it must resolve to the stored one (same canonical hash).")] = None,
+        help="Scenario files (YAML) or bundled scenario names (e.g. extreme). Optional with "
+             "--resume: the stored scenario is used; if given, it must resolve to the stored "
+             "one (same canonical hash).")] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", min=1, max=GAMES_MAX, help="Games per cell, instead of the file's "
         "`games` (a tournament scenario: whole tournaments per variant and field); at most "
@@ -143,6 +147,12 @@ def simulate(
         "Results do not depend on it. Tournament runs play each table's game on one thread.")
     ] = None,
     set_: SetOption = None,
+    precision: Annotated[list[str] | None, typer.Option(
+        "--precision", metavar="STAT=H",
+        help="Play each cell in batches until the 95% interval half-width of STAT is at most "
+             "H, the file's games (or --games) being the cap (repeatable; as the file key "
+             "`precision: {STAT: H}`). STAT: turns_per_round, rounds_per_game, "
+             "points_per_round, first_player_share.")] = None,
     resume: Annotated[str | None, typer.Option(
         "--resume", metavar="RUN_ID",
         help="Continue an interrupted run (id, unique prefix or 'latest').")] = None,
@@ -168,7 +178,7 @@ def simulate(
     from .scenario import ScenarioError, load_scenario
 
     files = files or []
-    sets = set_ or []
+    sets = (set_ or []) + _precision_sets(precision or [])
     progress = ConsoleProgress(quiet=quiet, verbose=verbose)
     stop = StopRequest()
     outcomes = []
@@ -211,7 +221,7 @@ def simulate(
                         outcome = simulate_run(scenario=scenario, db=db, seed=seed, games=games,
                                                threads=threads, progress=progress, stop=stop,
                                                command=_command_line(
-                                                   [scenario.source_path], games=games,
+                                                   [files[i]], games=games,
                                                    seed=seed, db=db, threads=threads, sets=sets))
                     outcomes.append(outcome)
                     if outcome.status != "complete":
@@ -234,6 +244,19 @@ def simulate(
                 shown = True
     if code:
         raise typer.Exit(code)
+
+
+def _precision_sets(targets: list[str]) -> list[str]:
+    """--precision STAT=H as the --set that writes it into the scenario (``precision.STAT=H``),
+    so the target is validated, hashed and stored with the run like the file key."""
+    out = []
+    for item in targets:
+        stat, eq, width = item.partition("=")
+        if not eq or not stat.strip() or not width.strip():
+            _fail(f"--precision {item!r}: expected STAT=H, e.g. --precision "
+                  "turns_per_round=0.5", 2)
+        out.append(f"precision.{stat.strip()}={width.strip()}")
+    return out
 
 
 def _command_line(files: list[Path], *, games: int | None, seed: int | None, db: Path,
@@ -294,14 +317,16 @@ MAX_TABLE_ROWS = 10_000
   unostats query - --format json < question.sql
   unostats query "COPY (SELECT * FROM rounds) TO 'rounds.parquet'"
 
-Tables: runs, variants, games, game_seats, rounds, round_seats. Views: round_length,
-win_rate_by_position, game_win_rate_by_position, score_spread, game_length. Macros:
+Tables: runs, variants (with each cell's sweep point), games, game_seats, rounds,
+round_seats, precision_looks. Views: round_length,
+win_rate_by_position, game_win_rate_by_position, score_spread, game_length, durations
+(minutes per round and game at the scenario's seconds_per_turn). Macros:
 wilson_lo(k, n), wilson_hi(k, n).
 
 Tournament runs add the tables tournament_fields, tournament_stages, tournaments,
 tournament_tables, tournament_entrants and the views tournament_profile_wins,
 tournament_profile_stages, tournament_stage_length, tournament_length,
-tournament_advance_by_position, tournament_decided_by.""")
+tournament_advance_by_position, tournament_decided_by, tournament_durations.""")
 def query(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", help="SQL to run, or - to read it from stdin.")],
@@ -365,18 +390,47 @@ def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> N
 @app.command(epilog="""Examples:
 
   unostats scenarios
-  unostats scenarios --format csv""")
+  unostats scenarios --format json     # every description in full, with each file's path
+  unostats simulate extreme            # run one by its name""")
 def scenarios(fmt: FormatOption = Format.table) -> None:
-    """List the bundled scenario files with their descriptions.
+    """List the bundled scenarios with their descriptions.
 
-    A bundled file's name can be extended from any scenario: `extends: NAME`."""
+    The table fits the terminal (each description wrapped and cut to three lines; 100
+    columns when stdout is not a terminal, or $COLUMNS); csv and json give each description in
+    full, with the file's path.
+    Any command that takes a scenario FILE also takes a bundled name (`unostats simulate
+    extreme`), and a scenario can start from one: `extends: NAME`."""
     from .output import format_rows
-    from .scenario import bundled_scenarios
+    from .scenario import bundled_dir, bundled_scenarios
 
-    rows = [(name, _display_path(path), description)
-            for name, description, path in bundled_scenarios()]
-    _write(format_rows(("name", "file", "description"), rows, fmt.value,
-                       width=_stdout_width()))
+    listed = bundled_scenarios()
+    if fmt.value != "table":
+        _write(format_rows(("name", "file", "description"),
+                           [(name, str(path), text) for name, text, path in listed], fmt.value))
+        return
+    width = max(shutil.get_terminal_size((SCENARIOS_WIDTH, 24)).columns, 40)
+    room = width - 2 - max([len("name"), *(len(name) for name, _, _ in listed)])
+    rows = [(name, _first_lines(text, max(room, 20), SCENARIOS_LINES))
+            for name, text, _ in listed]
+    _write(format_rows(("name", "description"), rows, "table", width=width))
+    _err(f"bundled scenario files: {_display_path(bundled_dir())}; full descriptions: "
+         "--format json; run one by name: unostats simulate NAME")
+
+
+SCENARIOS_WIDTH = 100  # the listing's width when stdout is not a terminal and $COLUMNS is unset
+SCENARIOS_LINES = 3  # lines of description per scenario in the table (json: the full text)
+
+
+def _first_lines(text: str, width: int, lines: int) -> str:
+    """``text`` cut to what fills ``lines`` lines of ``width`` when wrapped, ending in " ..."
+    if anything was cut."""
+    wrapped = textwrap.wrap(text, width)
+    if len(wrapped) <= lines:
+        return text
+    last = wrapped[lines - 1]
+    while len(last) + 4 > width and " " in last:
+        last = last.rsplit(" ", 1)[0]
+    return " ".join(wrapped[:lines - 1] + [last + " ..."])
 
 
 def _display_path(path: Path) -> str:
@@ -390,16 +444,20 @@ def _display_path(path: Path) -> str:
 
 @app.command(no_args_is_help=True, epilog="""Examples:
 
-  unostats validate scenarios/*.yaml
+  unostats validate standard
   unostats validate my.yaml --set players=[2,4] --resolved
+
+FILE is a scenario file or the name of a bundled scenario (a file of that name wins).
 
 Problems go to stderr as FILE:LINE: KEY.PATH: message, all of a file's problems at once.""")
 def validate(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", dir_okay=False,
-                                                help="Scenario files (YAML).")],
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE", dir_okay=False,
+        help="Scenario files (YAML) or bundled scenario names.")],
     resolved: Annotated[bool, typer.Option(
         "--resolved", help="Print each file's resolved form (every default filled in) as "
-        "JSON, one document per file: what the run's scenario hash identifies.")] = False,
+        "JSON, one document per file: what the run's scenario hash identifies; a sweep adds "
+        "`cells`, every variant x point x player count it plays.")] = False,
     set_: SetOption = None,
 ) -> None:
     """Check scenario files without simulating anything."""
@@ -416,7 +474,17 @@ def validate(
             failed = True
             continue
         if resolved:
-            _write(json.dumps(scenario.resolved(), indent=2, sort_keys=True) + "\n")
+            out = scenario.resolved()
+            if scenario.points:  # the cells a sweep expands to (not part of the hash)
+                out["cells"] = [{"variant": c.variant.name, "players": c.players,
+                                 "sweep": c.sweep} for c in scenario.cells()]
+            _write(json.dumps(out, indent=2, sort_keys=True) + "\n")
+        elif scenario.points:
+            n_cells = len(list(scenario.cells()))
+            n_var, n_pt = len(scenario.variants), len(scenario.points)
+            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x sweep = {n_pt} point"
+                   f"{'s' * (n_pt != 1)}, {n_cells} cell{'s' * (n_cells != 1)}; --resolved "
+                   "lists them)\n")
         elif scenario.tournament is not None:
             spec = scenario.tournament
             n_var, n_f = len(scenario.variants), len(spec.fields)
@@ -433,6 +501,41 @@ def validate(
                    f"{'s' * (n_var * n_pl != 1)})\n")
     if failed:
         raise typer.Exit(2)
+
+
+# --- compare -----------------------------------------------------------------------------------
+
+@app.command(no_args_is_help=True, epilog="""Examples:
+
+  unostats compare latest/standard/4 "latest/base uno_penalty=4/4"
+  unostats compare 1a2b/standard/4 1a2b/house/4 9c8d/standard/4 --format csv
+
+A cell is RUN/VARIANT/PLAYERS: RUN an id, a unique prefix or latest (quote a variant name with
+spaces). Rows: statistic, a, b, diff = b - a with its 95% interval (lo, hi), the method, whether
+it is paired, the games used and how much pairing narrowed the interval. Cells of one seed whose
+player count, deck and hand size agree deal game i alike, so their difference is taken game by
+game (common random numbers); the note on stderr says so, or why not.""")
+def compare(
+    a: Annotated[str, typer.Argument(metavar="A", help="The cell compared with: "
+                                                      "RUN/VARIANT/PLAYERS.")],
+    b: Annotated[list[str], typer.Argument(metavar="B...", help="One or more cells, each "
+                                                               "RUN/VARIANT/PLAYERS.")],
+    fmt: FormatOption = Format.table,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Compare stored cells: for each B, turns per round, rounds per game, points per round
+    and the first player's share of round wins, B minus A with 95% intervals (paired over
+    games where the deals agree)."""
+    from .output import format_rows
+    from .runs.compare import COLUMNS
+    from .runs.compare import compare as compare_cells
+
+    with _expected_errors():
+        results = compare_cells(a=a, b=b, db=db)
+        _write(format_rows(COLUMNS, [row.values() for c in results for row in c.rows],
+                           fmt.value, width=_stdout_width()))
+        for c in results:
+            _err(f"note: {c.note}")
 
 
 # --- export, replay ----------------------------------------------------------------------------

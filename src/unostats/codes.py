@@ -70,7 +70,7 @@ EV_SCORE = 18  # seat: a = hand points left, b = score after the round
 EV_GAME_END = 19  # seat = game winner (-1 if capped); a = GAME_END_*
 EV_JUMP_IN = 20  # seat plays card a out of turn (J1, A8)
 EV_TAKE_BACK = 21  # seat takes its challenged black card a back into its hand (P4 house/extreme)
-# issue 5: number-card rules, deck extras, scoring and round modes (docs/engine.md).
+# Number-card rules, deck extras, scoring and round modes (docs/engine.md).
 EV_MISTAKE = 22  # seat makes a rule mistake (U2); a = cards it draws for it
 EV_SLAP = 23  # seat is the slowest in a slap (N4) and draws; a = seat that started it, b = SLAP_*
 EV_SILENCE_BREAK = 24  # seat breaks a silence (N5); a = cards it draws for it
@@ -102,7 +102,7 @@ EVENT_NAMES = {
     EV_GAME_END: "game_end",
     EV_JUMP_IN: "jump_in",
     EV_TAKE_BACK: "take_back",
-    # issue 5
+    # number-card rules, deck extras, scoring and round modes
     EV_MISTAKE: "mistake",
     EV_SLAP: "slap",
     EV_SILENCE_BREAK: "silence_break",
@@ -119,7 +119,7 @@ DRAW_DRAW_TWO = 1  # penalty of a Draw Two
 DRAW_DRAW_FOUR = 2  # penalty of a Wild Draw Four
 DRAW_CHALLENGE = 3  # penalty of a challenge (either side)
 DRAW_UNO = 4  # caught without calling UNO
-# issue 5 (penalties, except cover: a normal draw, and refill: neither)
+# number-card rules and deck extras (penalties, except cover: a normal draw, and refill: neither)
 DRAW_MISTAKE = 5  # a rule mistake (U2)
 DRAW_SLAP = 6  # slowest in a slap (N4)
 DRAW_SILENCE = 7  # broke a silence (N5)
@@ -129,10 +129,10 @@ DRAW_HIT_ALL = 10  # an H2O hit-all +1 / +2 (D4)
 DRAW_CUSTOM_WILD = 11  # a customizable wild: everyone draws two (D5)
 DRAW_REFILL = 12  # a new hand under round_end seven_rounds (R10)
 DRAW_REASON_NAMES = ("normal", "draw_two", "draw_four", "challenge", "uno",
-                     # issue 5
+                     # number-card rules, deck extras, scoring and round modes
                      "mistake", "slap", "silence", "cover", "blank", "hit_all", "custom_wild",
                      "refill")
-# issue 5: what started a slap (b of EV_SLAP).
+# What started a slap (b of EV_SLAP).
 SLAP_ZERO = 0  # a 0 was played (N4 zero_slap)
 SLAP_UNO = 1  # UNO was called (N4 uno_slap)
 SLAP_NAMES = ("zero", "uno")

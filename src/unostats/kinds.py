@@ -27,6 +27,7 @@ from typing import Any
 
 import duckdb
 
+from .report import sweep as sweep_report
 from .report import tournament as tournament_report
 from .runs import games, summary, tournament_summary, tournaments
 from .scenario import Cell, Scenario
@@ -75,7 +76,10 @@ GAMES = RunKind(
     name="games", claims=lambda scenario: scenario.tournament is None,
     label="run", games_label="games",
     games_requested=games.games_requested, plan=games.plan, record=None, play=games.play,
-    replay_args=games.replay_args, summary=summary.summary_text)
+    replay_args=games.replay_args, summary=summary.summary_text,
+    report=ReportSection(
+        name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
+        figures=sweep_report.sweep_figures, view=sweep_report.view))
 
 TOURNAMENTS = RunKind(
     name="tournaments", claims=lambda scenario: scenario.tournament is not None,

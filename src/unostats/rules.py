@@ -1,8 +1,8 @@
-"""The rule table: every rule option of RULES.md section 12, its type, default and catalogue id.
+"""The rule table: every rule option a scenario sets, its type, default and catalogue id.
 
 This table is the single source of truth. It drives scenario validation, defaults, the rules
-documentation and the kernel's options record (engine/_layout.py: one field per option, named
-by its key). The engine implements every value of every option; ``RuleSet.from_mapping`` rejects
+documentation (``docs/rules.md``, with the catalogue of ``catalogue.py``) and the kernel's
+options record (engine/_layout.py: one field per option, named by its key). The engine implements every value of every option; ``RuleSet.from_mapping`` rejects
 anything else with a clear message, so no rule is ever silently ignored.
 """
 
@@ -22,7 +22,7 @@ from . import cards, codes
 @dataclass(frozen=True)
 class RuleOption:
     key: str
-    rule_ids: str  # RULES.md ids, e.g. "P5"
+    rule_ids: str  # catalogue ids (catalogue.py, docs/rules.md), e.g. "P5"
     doc: str
     values: tuple[Any, ...] | None = None  # enum or bool values, default first
     int_range: tuple[int, int] | None = None  # inclusive bounds for integer options
@@ -144,7 +144,8 @@ CONFLICTS: tuple[tuple[str, Any, str, str], ...] = (
      "an 8 is covered by one card of its player, not by the extra cards of a turn"),
 )
 
-DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS), D1/D3-D6
+DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS)
+DECK_RULE_IDS = "D1, D3-D6"  # the catalogue's rules the deck's counts set
 DECK_RANGE = (0, 40)
 
 ALL_RULE_KEYS = tuple(o.key for o in RULE_OPTIONS) + (DECK_KEY,)

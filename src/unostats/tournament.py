@@ -1,4 +1,4 @@
-"""Championships (RULES.md section 9, TOUR): the bracket, the draw by lot, who advances.
+"""Championships (docs/rules.md section 9, TOUR): the bracket, the draw by lot, who advances.
 
 A tournament scenario (``tournament:`` in a scenario file, validated by ``scenario``) names the
 entrant profiles (a play policy and behaviour each), one or more *fields* (how many entrants of
@@ -59,7 +59,7 @@ CONSOLATION = "consolation"
 BRACKETS = (MAIN, CONSOLATION)
 DECIDED_BY = ("rank", "rounds_won", "hand_points", "lot")
 ENTRANTS_RANGE = (2, 10_000)
-TABLE_SIZE_RANGE = (2, 10)  # the engine's player counts (RULES.md S1)
+TABLE_SIZE_RANGE = (2, 10)  # the engine's player counts (rule S1)
 DEFAULT_TABLE_SIZE = 6  # TOUR T1
 
 # Purposes in the seed key (never renumber: stored runs depend on them).

@@ -4,13 +4,13 @@ ENGINE_VERSION changes whenever game semantics change (same seed, different game
 record it so results are only compared or resumed under the engine that made them.
 
 History:
-1  official rules (issue 2): D1, D2, S1, S2 official/number_only, S3, P1, P2, P4 official, P5
+1  official rules: D1, D2, S1, S2 official/number_only, S3, P1, P2, P4 official, P5
    one_may_play, P6, P7, A1, U1, R1, R2.
 2  after a black first card that stays no colour is current (P2/P4 restriction and guilt);
    S2 extreme; P5 one_then_pass, two, until_playable; P7 colour_cycle.
-3  the turn variants of issue 4 (P3, P4 house/extreme, A2-A8, J1-J4, N3) and the strategist
+3  the turn variants (P3, P4 house/extreme, A2-A8, J1-J4, N3) and the strategist
    policy; games under rules without them are unchanged.
-4  the rules of issue 5 (N1, N2, N4-N6, U1 off, U2, D3-D6, R3-R10); a seat that jumps in on its
+4  the number-card, deck, scoring and round rules (N1, N2, N4-N6, U1 off, U2, D3-D6, R3-R10); a seat that jumps in on its
    own 8 (N6) no longer goes out before covering it; games under rules without them are
    unchanged.
 5  under round_end to_the_last the card that empties a hand is not challenged (P4): its seat

@@ -16,7 +16,7 @@ one), its plays (A2 double action, N3 extras), UNO and a win, the jump-ins that 
 then the effects (A1 and its variants, P4 challenges). Three pieces of state carry from one turn
 to the next: a pending penalty (A3-A6), the +2/Reverse sequence (A6 extreme) and the Skip run (A7).
 
-The rules of issue 5 (docs/engine.md "Number-card rules, deck extras, scoring and round modes")
+The number-card, deck, scoring and round rules (docs/engine.md "Number-card rules, deck extras, scoring and round modes")
 hook into the same flow: a turn starts with the N5 silence and U2 mistake checks; a move ends with
 UNO (and its N4 slap), the empty hand (the round's end, a R9 finish or a R10 new hand), the N4
 zero slap and the N5 silence start, before its jump-ins and effects; an 8 under N6 defers all that
@@ -73,7 +73,7 @@ class RoundResult:
     hand_points: tuple[int, ...]
     cards_left: tuple[int, ...]
     score_after: tuple[int, ...]
-    # Issue 5 (docs/engine.md): counters, and what the scoring and round modes record.
+    # Number-card, deck, scoring and round rules (docs/engine.md): counters, and what the scoring and round modes record.
     hand_swaps: int = 0  # swap_hands and pass_hands events (N1, D5)
     card_swaps: int = 0  # exchanges of one card each (N2, D5 swap one)
     slaps: int = 0  # N4
@@ -91,7 +91,7 @@ class GameResult:
     ended_by: str  # "target" | "cap"
     final_scores: tuple[int, ...]
     # The game's losers by the scoring mode (none when capped). Left out of equality so that a
-    # GameResult written without it (every mode before issue 5 named winners only) still equals.
+    # GameResult written without it (every mode before engine version 4 named winners only) still equals.
     losers: tuple[int, ...] = field(default=(), compare=False)
 
 
@@ -497,7 +497,7 @@ class _Referee:
         self.draw_four_pends = (self.stack_draw_four != "none" or self.draw_two_on_draw_four
                                 or self.reverse_deflects == "back")
         self.uno_penalty = rules["uno_penalty"]
-        # Issue 5: number-card rules, mistakes, deck extras, scoring and round modes.
+        # Number-card rules, mistakes, deck extras, scoring and round modes.
         self.seven_zero = rules["seven_zero"]
         self.five_swap = rules["five_swap"]
         self.zero_slap = rules["zero_slap"]
@@ -529,7 +529,7 @@ class _Referee:
         self._new_round_state()
 
     def _new_round_state(self) -> None:
-        """The per-round state of the issue 5 rules."""
+        """The per-round state of the number-card, deck, scoring and round rules."""
         n = self.players
         self.in_round = [True] * n  # R9: False once a seat has finished
         self.finish_order: list[int] = []  # R9

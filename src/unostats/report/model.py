@@ -15,7 +15,7 @@ functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. 
 championship): ``load_model`` loads each one's model of the runs into ``ReportModel.sections``,
 and the figures and the page draw and show it through the same section.
 
-Vocabulary (RULES.md): a *cell* is one variant at one player count within one run; *position* is
+Vocabulary (docs/rules.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
 is its position in round 1.
 """
@@ -38,6 +38,7 @@ import polars as pl
 from .. import stats, store
 from ..kinds import ReportSection, report_sections
 from ..rules import RULE_OPTIONS
+from ..runs import compare
 from ..stats import Estimate, TestResult
 
 QUANTILES = (("p10", 0.10), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99))
@@ -158,7 +159,7 @@ class PositionRates:
 @dataclass(frozen=True)
 class RuleChange:
     key: str  # rule key (or deck.<kind>)
-    rule_ids: str  # RULES.md ids
+    rule_ids: str  # catalogue ids (docs/rules.md)
     doc: str
     base_value: str
     value: str
@@ -200,6 +201,16 @@ class Finding:
     unit: str = ""
 
 
+@dataclass(frozen=True)
+class Durations:
+    """How long a round and a game of one cell last, in minutes at the run's pace (the store's
+    ``durations`` view: mean ± 1.96 SE of the turns, times seconds_per_turn)."""
+
+    seconds_per_turn: float
+    round: Estimate
+    game: Estimate
+
+
 class LoadedSection(NamedTuple):
     section: ReportSection  # a kind's report section (kinds.RUN_KINDS)
     data: Any  # its model of the report's runs, None if they have none
@@ -228,6 +239,9 @@ class ReportModel:
     # variant label -> the label its rule changes are against (base_label unless it is an
     # ablation variant, which is compared with its own base)
     rule_bases: Mapping[str, str] = field(default_factory=dict)
+    durations: Mapping[CellKey, Durations] = field(default_factory=dict)
+    # the comparisons again as ``unostats compare`` makes them (paired where the deals agree)
+    paired: tuple[compare.Comparison, ...] = field(default=())
 
     def section(self, name: str) -> Any:
         """The model of report section ``name`` (None if the runs have none)."""
@@ -294,11 +308,13 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     rank_scores = _rank_scores(q, keys)
     spread = _standings_spread(q, keys)
     comparisons = _comparisons(cells, base, measures, round_pos)
+    paired = _paired(con, comparisons)
     rules = _variant_rules(q)
     ablation_bases = _ablation_bases(cells)
     rule_changes, rule_bases = _rule_changes(rules, cells, base, ablation_bases)
     ablation = _ablation(cells, ablation_bases, measures, round_pos, rules)
     findings = _findings(cells, measures, round_pos, game_pos, comparisons)
+    durations = _durations(q, keys)
     notes = tuple(
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
@@ -312,7 +328,8 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         base_label=base_label, measures=measures, round_positions=round_pos,
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
-        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases)
+        findings=findings, notes=notes, sections=sections, rule_bases=rule_bases,
+        durations=durations, paired=paired)
 
 
 class _Query:
@@ -334,6 +351,9 @@ def _run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
     except (TypeError, ValueError):
         resolved = {}
     order = tuple(v.get("name") for v in resolved.get("variants", []) if isinstance(v, dict))
+    if resolved.get("sweep"):  # the points' variants, in the order the run played them
+        order = tuple(dict.fromkeys(v for (v,) in con.execute(
+            "SELECT variant FROM variants WHERE run_id = ? ORDER BY rowid", [run_id]).fetchall()))
     return RunSummary(
         run_id=run_id, status=info["status"], command=info["command"], seed=info["seed"],
         games_requested=info["games_requested"], games_completed=info["games_completed"],
@@ -479,6 +499,21 @@ def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
     return {m.key: m for m in measures}
 
 
+def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
+    df = q("SELECT * FROM durations WHERE {runs}")
+    rows = {(_key(r), r["unit"]): r for r in df.iter_rows(named=True)}
+    out = {}
+    for k in keys:
+        if (k, "round") not in rows or (k, "game") not in rows:
+            continue
+        est = {unit: Estimate(_num(r["mean_minutes"]), _num(r["lo_minutes"]),
+                              _num(r["hi_minutes"]), int(r["n"]), r["method"])
+               for unit in ("round", "game") for r in (rows[(k, unit)],)}
+        out[k] = Durations(float(rows[(k, "game")]["seconds_per_turn"]), est["round"],
+                           est["game"])
+    return out
+
+
 # --- Positions, ranks, spread ------------------------------------------------------------------
 
 def _positions(q: _Query, keys: Sequence[CellKey], view: str,
@@ -546,6 +581,24 @@ def _comparisons(cells: Sequence[Cell], base: Mapping[int, Cell],
             game_rounds=_diff_means(rounds[k], rounds[bk]),
             first_win=stats.difference_of_proportions(
                 round_pos[k].wins[0], round_pos[k].n, round_pos[bk].wins[0], round_pos[bk].n)))
+    return tuple(out)
+
+
+def _paired(con: duckdb.DuckDBPyConnection,
+            comparisons: Sequence[Comparison]) -> tuple[compare.Comparison, ...]:
+    """Each comparison as ``unostats compare`` makes it: base as A, the cell as B."""
+    loaded: dict[CellKey, compare.CellGames] = {}
+
+    def cell(key: CellKey) -> compare.CellGames:
+        if key not in loaded:
+            loaded[key] = compare.load_cell(con, compare.CellRef(*key))
+        return loaded[key]
+
+    out = []
+    for c in comparisons:
+        a, b = cell(c.base), cell(c.cell)
+        if a.totals["game"].size >= 2 and b.totals["game"].size >= 2:
+            out.append(compare.compare_cells(a, b))
     return tuple(out)
 
 

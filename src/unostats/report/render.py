@@ -26,7 +26,7 @@ import plotly
 import plotly.offline
 from markupsafe import Markup
 
-from .. import __version__
+from .. import __version__, stats
 from .figures import Figure, colours
 from .format import fmt_estimate, fmt_number, fmt_p, fmt_pct, fmt_test, fmt_when
 from .model import CellKey, ReportModel
@@ -135,6 +135,24 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
                  "game_rounds": fmt_estimate(a.game_rounds, "diff_mean")
                  if a.game_rounds is not None else None,
                  "first_win": fmt_estimate(a.first_win, "diff_rate")} for a in model.ablation]
+    paired = []
+    for cmp in model.paired:
+        for r in cmp.rows:
+            kind = "rate" if r.statistic == "first_player_share" else "mean"
+            est = fmt_estimate(stats.Estimate(r.diff, r.lo, r.hi, None, r.method),
+                               "diff_rate" if kind == "rate" else "diff_mean")
+            paired.append({**row(CellKey(*cmp.b)), "statistic": r.statistic,
+                           "a": fmt_estimate(stats.Estimate(r.a, r.a, r.a, None, ""),
+                                             kind)["value"] if kind == "mean"
+                           else fmt_pct(r.a, 2),
+                           "b": fmt_estimate(stats.Estimate(r.b, r.b, r.b, None, ""),
+                                             kind)["value"] if kind == "mean"
+                           else fmt_pct(r.b, 2),
+                           "diff": est["value"], "interval": est["interval"],
+                           "method": r.method, "paired": "yes" if r.paired else "no",
+                           "games": r.games,
+                           "narrowing": "—" if r.narrowing is None
+                           else f"{100 * r.narrowing:.0f}%"})
     spread = [{**row(c.key),
                "spread": fmt_estimate(model.standings_spread[c.key]),
                "margin": fmt_estimate(model.measures["game_margin"].summaries[c.key].mean)
@@ -142,6 +160,11 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
                "points": fmt_estimate(model.measures["round_points"].summaries[c.key].mean)
                if c.key in model.measures["round_points"].summaries else None}
               for c in model.cells if c.key in model.standings_spread]
+
+    durations = [{**row(c.key), "pace": f"{d.seconds_per_turn:g}",
+                  "round": fmt_estimate(d.round), "game": fmt_estimate(d.game),
+                  "n": fmt_number(d.game.n), "method": d.game.method}
+                 for c in model.cells for d in (model.durations.get(c.key),) if d is not None]
 
     runs = []
     for r in model.runs:
@@ -163,7 +186,8 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
         figs={k: {"html": figure_html(f), "caption": f.caption} for k, f in figures.items()},
         measures=measures, round_positions=positions(model.round_positions),
         game_positions=positions(model.game_positions), findings=findings,
-        comparisons=comparisons, ablation=ablation, spread=spread, runs=runs,
+        comparisons=comparisons, ablation=ablation, spread=spread, runs=runs, paired=paired,
+        durations=durations,
         rule_changes=model.rule_changes, colour=colour, version=__version__,
         games=fmt_number(model.games), rounds=fmt_number(model.rounds),
         max_players=max(model.players),

@@ -6,7 +6,7 @@ report's runs; Python only wraps their numbers in ``stats.Estimate`` objects and
 chi-square test of first-stage advancement by position. Reports of runs without tournaments have
 no such section (``load_tournaments`` returns None).
 
-What it answers (RULES.md T4 and issue 7): per profile, the chance to reach each stage and to
+What it answers (rule T4): per profile, the chance to reach each stage and to
 win; the chance the strongest profile wins against a field of equals; how long each stage and
 the evening last; how often the first-stage seat order (position in round 1) decides who goes
 on; how often the lot decides.
@@ -114,6 +114,8 @@ class FieldResult:
     evening_turns: Estimate
     evening_rounds: Estimate
     evening_p90_turns: float
+    evening_hours: Estimate  # at the run's seconds_per_turn (the tournament_durations view)
+    seconds_per_turn: float
     main_turns: Estimate
     positions: tuple[PositionAdvance, ...]
     decided: tuple[DecidedBy, ...]
@@ -164,6 +166,7 @@ def load_tournaments(con: duckdb.DuckDBPyConnection,
                       "ORDER BY profile, step"))
     group("length", q("SELECT * FROM tournament_stage_length WHERE {runs}"))
     group("evening", q("SELECT * FROM tournament_length WHERE {runs}"))
+    group("hours", q("SELECT * FROM tournament_durations WHERE {runs} AND bracket IS NULL"))
     group("position", q("SELECT * FROM tournament_advance_by_position WHERE {runs} "
                         "ORDER BY players, position"))
     group("decided", q("SELECT * FROM tournament_decided_by WHERE {runs}"))
@@ -236,6 +239,7 @@ def _field(k: FieldKey, label: str, row: Mapping[str, Any], parts: Mapping[str, 
                                                _num(r["se_longest_rounds"]),
                                                int(r["tournaments"]))))
     ev = parts["evening"][0]
+    hours = parts["hours"][0]
     n_t = int(ev["tournaments"])
 
     positions = []
@@ -285,6 +289,9 @@ def _field(k: FieldKey, label: str, row: Mapping[str, Any], parts: Mapping[str, 
         evening_turns=stats.mean_interval(_num(ev["mean_turns"]), _num(ev["se_turns"]), n_t),
         evening_rounds=stats.mean_interval(_num(ev["mean_rounds"]), _num(ev["se_rounds"]), n_t),
         evening_p90_turns=_num(ev["p90_turns"]),
+        evening_hours=Estimate(*(_num(hours[c]) / 60 for c in ("mean_minutes", "lo_minutes",
+                                                               "hi_minutes")), n_t, hours["method"]),
+        seconds_per_turn=_num(hours["seconds_per_turn"]),
         main_turns=stats.mean_interval(_num(ev["mean_main_turns"]), _num(ev["se_main_turns"]),
                                        n_t),
         positions=tuple(positions), decided=tuple(decided), champion_by_lot=champion_lot,
@@ -482,6 +489,8 @@ def view(section: TournamentSection) -> dict[str, Any]:
             "evening_turns": fmt_estimate(f.evening_turns),
             "evening_rounds": fmt_estimate(f.evening_rounds),
             "evening_p90": fmt_number(f.evening_p90_turns, 0),
+            "evening_hours": fmt_estimate(f.evening_hours),
+            "pace": f"{f.seconds_per_turn:g}", "hours_method": f.evening_hours.method,
             "main_turns": fmt_estimate(f.main_turns), "positions": positions,
             "decided": decided, "champion_lot": fmt_estimate(f.champion_by_lot, "rate"),
             "lone": lone})

@@ -10,7 +10,8 @@ Modules, top down (``tests/test_layers.py`` keeps the order):
 - What every kind shares: ``session`` (errors, the outcome, options, the stored scenario, the
   end of a session), ``signals`` (SIGINT/SIGTERM as a stop request), ``progress`` (bars and log
   lines on stderr), ``engine_cache`` (whether the engine is about to be compiled), ``query``
-  (SQL, the list of runs, export).
+  (SQL, the list of runs, export), ``precision`` (the looks and stop rule of precision targets)
+  and ``compare`` (stored cells compared, paired over games where the deals agree).
 
 This ``__init__`` imports nothing: the kinds build on the shared modules without running the
 modules above the registry.

@@ -28,6 +28,7 @@ from typing import Any
 from .. import store
 from ..scenario import Cell, Scenario
 from ..seats import Seat
+from . import precision
 from .engine_cache import prepare_engine
 from .progress import Progress
 from .session import RunOutcome, Tally, cell_label, end_session
@@ -47,6 +48,10 @@ def games_requested(scenario: Scenario) -> int:
 def plan(scenario: Scenario) -> str:
     """What a new run plays, for its first log line."""
     n = len(list(scenario.cells()))
+    if scenario.precision:
+        targets = ", ".join(f"{stat} ±{h:g}" for stat, h in scenario.precision)
+        return (f"{n} cell{'s' * (n != 1)} x up to {scenario.games:,} games until {targets} "
+                f"(looks at {', '.join(f'{g:,}' for g in precision.looks(scenario.games))})")
     return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games"
 
 
@@ -64,6 +69,17 @@ class _Job:
     cell: Cell
     first: int  # first game to play
     end: int  # one past the last game
+    # precision targets: the game counts still to look at (the last is ``end``), each a stop
+    # where the engine waits for the consumer's decision
+    looks: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Look:
+    """The producer has handed over every batch of ``job`` up to ``games``: continue or stop?"""
+
+    job: _Job
+    games: int
 
 
 def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
@@ -75,7 +91,10 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     jobs = []
     for i, cell in enumerate(scenario.cells()):
         first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
-        jobs.append(_Job(i, cell, first, scenario.games))
+        job = _Job(i, cell, first, scenario.games)
+        if scenario.precision:
+            _looks_so_far(con, outcome, job, progress)
+        jobs.append(job)
     producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
     started = time.perf_counter()
     status = "interrupted"
@@ -98,6 +117,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                 break
             if isinstance(item, BaseException):
                 raise item
+            if isinstance(item, _Look):
+                producer.decisions.put(_look(con, outcome, item.job, item.games, progress))
+                continue
             job, lo, hi, batch, rate = item
             store.write_batch(con, outcome.run_id, job.cell.variant.name, job.cell.players,
                               batch)
@@ -134,6 +156,7 @@ class _Producer(threading.Thread):
         self.threads = threads
         self.fixed = batch_games
         self.queue: queue.Queue = queue.Queue(maxsize=1)
+        self.decisions: queue.Queue = queue.Queue()  # the consumer's answers to each _Look
         self._halt = threading.Event()
         self._batches_seen = 0
 
@@ -168,15 +191,33 @@ class _Producer(threading.Thread):
             self._put(e)
 
     def _play_job(self, job: _Job) -> bool:
+        if not job.looks:
+            return self._play_range(job, job.first, job.end)
+        lo = job.first
+        for stop in job.looks:  # play to each look, then wait for the consumer's decision
+            if not self._play_range(job, lo, stop) or not self._put(_Look(job, stop)):
+                return False
+            while True:
+                try:
+                    go_on = self.decisions.get(timeout=0.1)
+                    break
+                except queue.Empty:
+                    if self._halt.is_set():
+                        return False
+            if not go_on:
+                return True
+            lo = stop
+        return True
+
+    def _play_range(self, job: _Job, lo: int, end: int) -> bool:
         from ..engine.simulate import simulate_batches
 
-        lo = job.first
         size = self.fixed or FIRST_BATCH_GAMES
         rate: float | None = None  # games/s of this cell, smoothed
-        while lo < job.end:
+        while lo < end:
             batches = simulate_batches(
                 rules=job.cell.variant.rules, players=job.cell.players, seats=job.cell.seats,
-                games=job.end - lo, seed=self.seed, first_game=lo, threads=self.threads,
+                games=end - lo, seed=self.seed, first_game=lo, threads=self.threads,
                 batch_games=size)
             for batch in _timed(batches):
                 if self._halt.is_set():
@@ -201,6 +242,40 @@ class _Producer(threading.Thread):
                     batches.close()
                     break
         return True
+
+
+# --- Precision targets -------------------------------------------------------------------------
+
+def _look(con, outcome: RunOutcome, job: _Job, games: int, progress: Progress) -> bool:
+    """Look at a cell's intervals after ``games`` games (all stored), record the look, and say
+    whether to play on (to the next look)."""
+    scenario = outcome.scenario
+    targets = scenario.precision
+    cap = scenario.games
+    look = precision.looks(cap).index(games)
+    estimates = precision.cell_estimates(con, outcome.run_id, job.cell.variant.name,
+                                         job.cell.players, games, [s for s, _ in targets])
+    store.record_looks(con, outcome.run_id, job.cell.variant.name, job.cell.players, look,
+                       games, [(stat, target, estimates[stat].value,
+                                precision.half_width(estimates[stat])) for stat, target in targets])
+    done = precision.met(estimates, targets) or games >= cap
+    if done:
+        progress.log(f"{cell_label(job.cell)}: "
+                     f"{precision.describe_stop(estimates, targets, games, cap)}")
+    return not done
+
+
+def _looks_so_far(con, outcome: RunOutcome, job: _Job, progress: Progress) -> None:
+    """A resumed cell: the looks its stored games have passed are taken again (the same games
+    decide the same), so it stops where the uninterrupted run stopped; the rest are ahead."""
+    ahead = []
+    for games in precision.looks(outcome.scenario.games):
+        if games > job.first:
+            ahead.append(games)
+        elif not _look(con, outcome, job, games, progress):
+            job.end = job.first  # it stopped at this look: nothing more to play
+            return
+    job.looks = tuple(ahead)
 
 
 def _timed(batches: Iterator[Any]) -> Iterator[tuple[Any, float]]:

@@ -109,7 +109,8 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
             variants=[{"variant": c.variant.name, "players": c.players,
                        "rules_json": c.variant.rules.canonical_json(),
                        "rules_hash": c.variant.rules.hash(),
-                       "description": c.variant.description} for c in cells],
+                       "description": c.variant.description, "sweep": c.sweep}
+                      for c in cells],
             versions=versions(), on_start=on_start)
         where = f" ({scenario.source_path})" if scenario.source_path else ""
         chosen_text = " (chosen at random; stored with the run)" if chosen else ""

@@ -1,6 +1,7 @@
 """The summary of plain-games runs: per cell, turns per round, rounds per game, the first
-player's share of round wins and points per round, each with its 95% interval, read from the
-store's views; as rows or as the table ``simulate`` prints."""
+player's share of round wins, points per round and the minutes a round and a game last (at the
+run's seconds_per_turn), each with its 95% interval, read from the store's views; as rows or as
+the table ``simulate`` prints."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ SUMMARY_COLUMNS = (
     "p0_win_rate", "p0_win_rate_lo", "p0_win_rate_hi",
     "points_per_round", "points_per_round_lo", "points_per_round_hi",
     "capped_rounds",
+    "seconds_per_turn", "minutes_per_round", "minutes_per_round_lo", "minutes_per_round_hi",
+    "minutes_per_game", "minutes_per_game_lo", "minutes_per_game_hi",
 )
 
 # Everything filtered to one run before it meets a view, so a file with many runs stays fast.
@@ -34,7 +37,9 @@ SELECT c.run_id, c.scenario_name, c.variant, c.players,
   coalesce(gl.n, 0) AS games, coalesce(rl.n, 0) AS rounds,
   rl.mean_turns, rl.se_turns, gl.mean_rounds, gl.se_rounds,
   w.wins AS p0_wins, w.n AS won_rounds, w.lo AS p0_lo, w.hi AS p0_hi,
-  p.mean_points, p.se_points, coalesce(rl.n_capped, 0) AS capped
+  p.mean_points, p.se_points, coalesce(rl.n_capped, 0) AS capped,
+  dr.seconds_per_turn, dr.mean_minutes, dr.lo_minutes, dr.hi_minutes,
+  dg.mean_minutes, dg.lo_minutes, dg.hi_minutes
 FROM cells c
 LEFT JOIN (SELECT * FROM round_length WHERE run_id = $run_id) rl
   USING (run_id, variant, players)
@@ -48,6 +53,10 @@ LEFT JOIN (
     stddev_samp(points) / sqrt(count(*)) AS se_points
   FROM rounds WHERE run_id = $run_id AND ended_by = 'win' GROUP BY variant, players
 ) p USING (variant, players)
+LEFT JOIN (SELECT * FROM durations WHERE run_id = $run_id AND unit = 'round') dr
+  USING (run_id, variant, players)
+LEFT JOIN (SELECT * FROM durations WHERE run_id = $run_id AND unit = 'game') dg
+  USING (run_id, variant, players)
 """
 
 
@@ -64,7 +73,7 @@ def summary_rows(con, run_id: str) -> list[dict[str, Any]]:
         pass
     out = []
     for (rid, scen, variant, players, games, rounds, mean_turns, se_turns, mean_rounds,
-         se_rounds, p0_wins, won, _lo, _hi, mean_points, se_points, capped) in rows:
+         se_rounds, p0_wins, won, _lo, _hi, mean_points, se_points, capped, *durations) in rows:
         turns = mean_interval(*_mean_se(mean_turns, se_turns), rounds)
         per_game = mean_interval(*_mean_se(mean_rounds, se_rounds), games)
         p0 = wilson_interval(int(p0_wins or 0), int(won or 0))
@@ -72,7 +81,8 @@ def summary_rows(con, run_id: str) -> list[dict[str, Any]]:
         out.append(dict(zip(SUMMARY_COLUMNS, (
             rid, scen, variant, players, games, rounds,
             turns.value, turns.lo, turns.hi, per_game.value, per_game.lo, per_game.hi,
-            p0.value, p0.lo, p0.hi, points.value, points.lo, points.hi, capped))))
+            p0.value, p0.lo, p0.hi, points.value, points.lo, points.hi, capped,
+            *(math.nan if x is None else float(x) for x in durations)))))
     out.sort(key=lambda r: (order.get((r["variant"], r["players"]), len(order)),
                             r["variant"], r["players"]))
     return out
@@ -97,8 +107,11 @@ def format_summary(rows: Sequence[dict[str, Any]], fmt: str = "table",
     """The summary as text; the table shows each estimate as 'value [lo, hi]'."""
     if fmt != "table":
         return format_rows(SUMMARY_COLUMNS, [[r[c] for c in SUMMARY_COLUMNS] for r in rows], fmt)
+    paces = {r["seconds_per_turn"] for r in rows}
+    pace = f" at {paces.pop():g} s/turn" if len(paces) == 1 else ""
     columns = ("run", "variant", "players", "games", "rounds", "turns/round [95% CI]",
-               "rounds/game [95% CI]", "pos-0 round wins [95% CI]", "points/round [95% CI]")
+               "rounds/game [95% CI]", "pos-0 round wins [95% CI]", "points/round [95% CI]",
+               f"minutes/game{pace} [95% CI]")
     table = [[r["run_id"], r["variant"], r["players"], r["games"], r["rounds"],
               format_interval(r["turns_per_round"], r["turns_per_round_lo"],
                               r["turns_per_round_hi"]),
@@ -106,7 +119,9 @@ def format_summary(rows: Sequence[dict[str, Any]], fmt: str = "table",
                               r["rounds_per_game_hi"]),
               format_interval(r["p0_win_rate"], r["p0_win_rate_lo"], r["p0_win_rate_hi"]),
               format_interval(r["points_per_round"], r["points_per_round_lo"],
-                              r["points_per_round_hi"])]
+                              r["points_per_round_hi"]),
+              format_interval(r["minutes_per_game"], r["minutes_per_game_lo"],
+                              r["minutes_per_game_hi"])]
              for r in rows]
     return format_rows(columns, table, "table", width=width)
 
@@ -115,5 +130,49 @@ def format_summary(rows: Sequence[dict[str, Any]], fmt: str = "table",
 def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
                  width: int | None = None) -> str:
     """The summary of finished runs as ``simulate`` prints it. The table keeps its natural width
-    (``width`` is not applied to it, unlike the tournament summary's)."""
-    return format_summary(summaries(db=db, run_ids=run_ids), fmt)
+    (``width`` is not applied to it, unlike the tournament summary's). A precision-targeted
+    run adds, in a table, each cell's stop: games played of the cap, the half-width reached."""
+    text = format_summary(summaries(db=db, run_ids=run_ids), fmt)
+    if fmt != "table":
+        return text
+    con = store.open_store(Path(db), read_only=True)
+    try:
+        rows = [row for rid in run_ids for row in precision_rows(con, rid)]
+    finally:
+        con.close()
+    if not rows:
+        return text
+    columns = ("run", "variant", "players", "games", "cap", "looks", "statistic",
+               "half-width reached", "target", "met")
+    table = [[r["run_id"], r["variant"], r["players"], r["games"], r["cap"], r["looks"],
+              r["statistic"], f"{r['half_width']:.4g}", f"{r['target']:g}",
+              "yes" if r["met"] else "no (cap)"] for r in rows]
+    return text + "\n" + format_rows(columns, table, "table")
+
+
+PRECISION_SQL = """
+SELECT p.run_id, p.variant, p.players, p.games, p.statistic, p.target, p.estimate,
+  p.half_width, p.met, p.look + 1 AS looks,
+  (r.scenario_json->>'games')::BIGINT AS cap
+FROM precision_looks p JOIN runs r USING (run_id)
+WHERE p.run_id = $run_id
+QUALIFY p.look = max(p.look) OVER (PARTITION BY p.variant, p.players)
+ORDER BY p.variant, p.players, p.statistic
+"""
+
+
+def precision_rows(con, run_id: str) -> list[dict[str, Any]]:
+    """Each cell's last look of a precision-targeted run, one row per statistic: games
+    played, the cap, looks taken, the half-width reached against the target."""
+    cur = con.execute(PRECISION_SQL, {"run_id": run_id})
+    names = [d[0] for d in cur.description]
+    rows = [dict(zip(names, row)) for row in cur.fetchall()]
+    order = {}
+    try:
+        for i, cell in enumerate(stored_scenario(store.run_info(con, run_id)).cells()):
+            order[(cell.variant.name, cell.players)] = i
+    except RunError:
+        pass
+    rows.sort(key=lambda r: (order.get((r["variant"], r["players"]), len(order)),
+                             r["statistic"]))
+    return rows

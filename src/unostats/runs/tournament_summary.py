@@ -1,6 +1,7 @@
 """The summary of tournament runs: per profile the chance one entrant wins (with the fair share
 and the edge over it) and reaches the final; per stage rounds and turns per table game and the
-longest table; the evening's length; as rows or as the tables ``simulate`` prints."""
+longest table; the evening's length (turns, rounds, hours); as rows or as the tables ``simulate``
+prints."""
 
 from __future__ import annotations
 
@@ -63,14 +64,20 @@ def stage_rows(con, run_id: str) -> list[dict[str, Any]]:
 
 
 def evening_rows(con, run_id: str) -> list[dict[str, Any]]:
-    """Per variant and field: the evening's length in turns and rounds (see the view)."""
+    """Per variant and field: the evening's length in turns, rounds and hours (at the run's
+    seconds_per_turn; see the views tournament_length and tournament_durations)."""
+    hours = {(r["variant"], r["field"]): r for r in _view_rows(con, "tournament_durations", run_id)
+             if r["bracket"] is None}
     out = []
     for r in _view_rows(con, "tournament_length", run_id):
         turns = mean_interval(_f(r["mean_turns"]), _f(r["se_turns"]), r["tournaments"])
         rounds = mean_interval(_f(r["mean_rounds"]), _f(r["se_rounds"]), r["tournaments"])
+        h = hours[(r["variant"], r["field"])]
         out.append({"run_id": r["run_id"], "variant": r["variant"], "field": r["field"],
                     "tournaments": r["tournaments"], "turns": turns, "rounds": rounds,
-                    "p90_turns": r["p90_turns"]})
+                    "p90_turns": r["p90_turns"], "seconds_per_turn": h["seconds_per_turn"],
+                    "hours": tuple(_f(h[k]) / 60 for k in ("mean_minutes", "lo_minutes",
+                                                          "hi_minutes"))})
     return _in_order(con, run_id, out, key=lambda r: 0)
 
 
@@ -140,10 +147,12 @@ def format_summary(rows: dict[str, list[dict[str, Any]]], fmt: str = "table",
     evening = [[r["variant"], r["field"], r["tournaments"],
                 format_interval(r["turns"].value, r["turns"].lo, r["turns"].hi),
                 f"{r['p90_turns']:.0f}" if r["p90_turns"] is not None else "-",
-                format_interval(r["rounds"].value, r["rounds"].lo, r["rounds"].hi)]
+                format_interval(r["rounds"].value, r["rounds"].lo, r["rounds"].hi),
+                format_interval(*r["hours"]), f"{r['seconds_per_turn']:g}"]
                for r in rows["evening"]]
     text += "\n" + format_rows(("variant", "field", "tournaments", "evening, turns [95% CI]",
-                                "p90 turns", "evening, rounds [95% CI]"), evening, "table",
+                                "p90 turns", "evening, rounds [95% CI]",
+                                "evening, hours [95% CI]", "s/turn"), evening, "table",
                                width=width)
     return text
 

@@ -1,6 +1,6 @@
 """Scenario files: YAML -> validated, fully resolved ``Scenario``.
 
-A scenario names rule variants (each a set of RULES.md section-12 overrides, optionally extending
+A scenario names rule variants (each a set of rule-table overrides, docs/rules.md, optionally extending
 an earlier variant or a bundled preset), the player counts to sweep, seat policies and behaviour,
 games per cell and a seed. Every variant x player count is one cell.
 
@@ -19,10 +19,16 @@ reference or a cycle is an error). Without ``extends`` a variant starts from the
 (``standard`` is the rule table's defaults). Rule overrides accumulate along the chain, ``deck``
 counts merge key by key, and defaults such as ``target_score`` resolve at the end of the chain.
 
+Sweeps (``sweep.py``): ``sweep:`` maps ``--set`` paths to lists of values or ``{from, to, step}``
+ranges (a list of such mappings is several grids); every variant x grid point x player count is
+a cell, its variant named after the point (``base uno_penalty=2``). Precision targets:
+``precision: {STAT: H}`` plays each cell until the 95% half-width of STAT is at most H, ``games``
+being the cap (``PRECISION_STATS`` lists the statistics; ``runs.precision`` plays them).
+
 ``--set path=value`` overrides (``apply_overrides``) edit the parsed file before validation, so a
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
 
-Tournaments (RULES.md section 9): a file with a ``tournament:`` section plays whole championships
+Tournaments (docs/rules.md section 9): a file with a ``tournament:`` section plays whole championships
 instead of games (``tournament.py`` describes the bracket). Its ``games`` is the number of
 tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
 (table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::
@@ -52,18 +58,26 @@ This package's names are the scenario interface (``from unostats.scenario import
 modules, one job each: ``model`` (Variant, Cell, Scenario: cells, canonical form, hash),
 ``problems`` (Problem, ScenarioError, where each key path came from), ``yaml_lines`` (YAML with
 line numbers), ``overrides`` (``--set``), ``values`` (checking strings, integers, seats, lists),
-``tournament_section`` (the ``tournament:`` section), ``resolve`` (the top level, variants,
+``tournament_section`` (the ``tournament:`` section), ``sweep`` (the ``sweep:`` section and its
+points), ``resolve`` (the top level, variants,
 ``extends`` and presets; loading) and ``bundled`` (the bundled files).
 """
 
-from .bundled import SCENARIOS_ENV, bundled_dir, bundled_presets, bundled_scenarios
-from .model import Cell, Scenario, Variant
+from .bundled import (
+    SCENARIOS_ENV,
+    bundled_dir,
+    bundled_presets,
+    bundled_scenarios,
+    locate_scenario,
+)
+from .model import Axis, Cell, Grid, Point, Scenario, Variant
 from .overrides import apply_overrides
 from .problems import Problem, ScenarioError, format_path
-from .resolve import GAMES_MAX, load_scenario, load_text
+from .resolve import GAMES_MAX, PRECISION_STATS, load_scenario, load_text
+from .sweep import point_text
 
 __all__ = [
-    "GAMES_MAX", "SCENARIOS_ENV", "Cell", "Problem", "Scenario", "ScenarioError", "Variant",
+    "GAMES_MAX", "PRECISION_STATS", "SCENARIOS_ENV", "Axis", "Cell", "Grid", "Point", "Problem", "Scenario", "ScenarioError", "Variant",
     "apply_overrides", "bundled_dir", "bundled_presets", "bundled_scenarios", "format_path",
-    "load_scenario", "load_text",
+    "load_scenario", "load_text", "locate_scenario", "point_text",
 ]

@@ -1,5 +1,6 @@
 """The resolved scenario: its variants (name, description, rule set), its cells (a variant at a
-player count, with a Seat per seat) and its canonical form and hash."""
+player count, with a Seat per seat), its sweep (``scenario.sweep``: the grid points, each a
+variant of its own), its precision targets, and its canonical form and hash."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..durations import SECONDS_PER_TURN_DEFAULT
 from ..rules import RuleSet
 from ..seats import Seat
 from ..tournament import TournamentSpec
@@ -31,6 +33,59 @@ class Cell:
     variant: Variant
     players: int
     seats: tuple[Seat, ...]
+    # The sweep point this cell plays (keys as written in ``sweep:``, ``players`` included when
+    # swept); None outside a sweep.
+    sweep: Mapping[str, Any] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One key of a sweep: its path as written (``rules.uno_penalty``, ``players``), the values
+    it takes in order, and the name the variant names show it by (``uno_penalty``)."""
+
+    key: str
+    values: tuple[Any, ...]
+    short: str
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One ``sweep:`` mapping: every combination of its axes' values is a point."""
+
+    axes: tuple[Axis, ...]
+
+    def resolved(self) -> dict[str, list[Any]]:
+        return {a.key: list(a.values) for a in self.axes}
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The swept keys other than ``players`` (what a point's variant is named by)."""
+        return tuple(a.key for a in self.axes if a.key != "players")
+
+
+@dataclass(frozen=True)
+class Point:
+    """A variant at one point of a grid: named after the point (``base uno_penalty=2``), with the
+    rules and seats the point gives it and the player counts it plays."""
+
+    variant: Variant
+    base: str  # the variant's name in the file
+    grid: int  # index of its grid in ``Scenario.sweep``
+    sweep: tuple[tuple[str, Any], ...]  # (key as written, value), ``players`` not included
+    players: tuple[int, ...]
+    seats: Seat | tuple[Seat, ...]
+    players_swept: bool = False
+
+    def seats_for(self, players: int) -> tuple[Seat, ...]:
+        if isinstance(self.seats, tuple):
+            return self.seats[:players]
+        return (self.seats,) * players
+
+    def sweep_of(self, players: int) -> dict[str, Any]:
+        out = dict(self.sweep)
+        if self.players_swept:
+            out["players"] = players
+        return out
 
 
 @dataclass(frozen=True)
@@ -48,6 +103,14 @@ class Scenario:
     # A tournament scenario: ``games`` is tournaments per variant x field, ``players`` the table
     # sizes its brackets play, and each table's seats come from the profiles (cells have none).
     tournament: TournamentSpec | None = None
+    # ``sweep:`` as resolved (grids of axes) and the points it expands to, each a variant of
+    # its own at its player counts (``sweep.Point``); empty without a sweep.
+    sweep: tuple[Grid, ...] = ()
+    points: tuple[Point, ...] = ()
+    # ``precision:`` targets, (statistic, 95% half-width) pairs; empty: play ``games`` per cell.
+    precision: tuple[tuple[str, float], ...] = ()
+    # The pace that turns turns into minutes (durations.py); it changes no game, only durations.
+    seconds_per_turn: float = SECONDS_PER_TURN_DEFAULT
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -57,6 +120,11 @@ class Scenario:
     def cells(self) -> Iterator[Cell]:
         """Every variant x player count. In a tournament scenario these are the cells its table
         games are stored in (one per table size) and their seats are empty: they vary by table."""
+        if self.points:
+            for point in self.points:
+                for n in point.players:
+                    yield Cell(point.variant, n, point.seats_for(n), point.sweep_of(n))
+            return
         for variant in self.variants:
             for n in self.players:
                 yield Cell(variant, n, () if self.tournament else self.seats_for(n))
@@ -77,7 +145,12 @@ class Scenario:
             "seats": seats,
             "variants": [{"name": v.name, "description": v.description,
                           "rules": v.rules.as_dict()} for v in self.variants],
+            "seconds_per_turn": self.seconds_per_turn,
         }
+        if self.sweep:  # only when given, so the hash of a file without one is unchanged
+            out["sweep"] = [grid.resolved() for grid in self.sweep]
+        if self.precision:
+            out["precision"] = dict(self.precision)
         if self.tournament is not None:  # players and seats follow from the tournament
             del out["players"], out["seats"]
             out["tournament"] = self.tournament.resolved()

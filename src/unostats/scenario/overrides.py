@@ -48,12 +48,28 @@ def apply(raw: Any, overrides: Sequence[str], origins: Origins, report: Report) 
         if problem:
             fail(f"the value is not valid YAML: {problem}")
             continue
-        for target in _expand_targets(raw, path, fail):
-            error = _set_path(raw, target, value)
-            if error:
-                fail(error)
-            else:
-                origins.replace_subtree(_canonical_target(raw, target), where)
+        for target in set_value(raw, path, value, fail):
+            origins.replace_subtree(target, where)
+
+
+def parse_path(text: str) -> KeyPath | None:
+    """A ``--set`` path (``rules.hand_size``, ``variants[1].rules.X``, ``seats.behaviour.Y``)
+    as a key path, or None if it is malformed."""
+    return _parse_path(text)
+
+
+def set_value(raw: dict, path: KeyPath, value: Any, fail) -> list[KeyPath]:
+    """Set ``path`` to ``value`` in ``raw`` as ``--set`` does (``rules.X`` in every variant,
+    ``seats.X`` in every seat of a list); ``fail(message)`` hears what cannot be set. Returns
+    the key paths set, list items named by index (as validation reports them)."""
+    done = []
+    for target in _expand_targets(raw, path, fail):
+        error = _set_path(raw, target, value)
+        if error:
+            fail(error)
+        else:
+            done.append(_canonical_target(raw, target))
+    return done
 
 
 def _parse_path(text: str) -> KeyPath | None:

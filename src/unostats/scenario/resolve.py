@@ -4,26 +4,32 @@ loading a file or a text with every problem reported at once, in file order."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import cards, rules
-from .bundled import bundled_presets
+from .. import cards, durations, rules
+from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
 from .model import Scenario, Variant
 from .overrides import apply
 from .problems import KeyPath, Origins, Problem, Report, ScenarioError, describe, did_you_mean
+from .sweep import expand as expand_sweep
 from .tournament_section import TournamentSection
 from .values import Checker, behaviour_defaults, make_seat
 from .yaml_lines import parse_yaml
 
-TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament")
+TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
+            durations.KEY, "sweep", "precision")
+# ``precision: {STAT: H}``: play each cell until the 95% half-width of STAT is at most H
+PRECISION_STATS = ("turns_per_round", "rounds_per_game", "points_per_round",
+                   "first_player_share")
 REQUIRED_TOP_KEYS = ("name", "games", "players", "variants")
 REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
 VARIANT_KEYS = ("name", "description", "extends", "rules")
-PLAYERS_RANGE = (2, 10)  # RULES.md S1
+PLAYERS_RANGE = (2, 10)  # rule S1
 SEED_MAX = 2**63 - 1
 GAMES_MAX = 10**12  # games (tournaments) per cell: the one limit, in files and on the command line
 MAX_PRESET_DEPTH = 16  # presets extending presets; the bundled ones go 2 deep
@@ -66,6 +72,9 @@ class _Resolver(Checker):
                                      "an integer >= 1 (tournaments per variant and field)"
                                      if is_tournament else "an integer >= 1 (games per cell)")
         out["variants"] = self.variants(raw["variants"]) if "variants" in raw else None
+        out[durations.KEY] = durations.SECONDS_PER_TURN_DEFAULT if raw.get(durations.KEY) is None \
+            else self._number(raw[durations.KEY], (durations.KEY,),
+                              *durations.SECONDS_PER_TURN_RANGE, durations.ALLOWED_TEXT)
         if is_tournament:
             for key in ("players", "seats"):
                 if key in raw:
@@ -73,6 +82,9 @@ class _Resolver(Checker):
                              + ("tournament.table_size and the entrants (tables are balanced)"
                                 if key == "players" else "tournament.profiles")
                              + "; remove it")
+            if "precision" in raw:
+                self.add(("precision",), "not used in a tournament scenario: its games are "
+                                         "whole tournaments; remove it")
             out["tournament"] = TournamentSection(self.report).tournament(raw["tournament"])
             if out["tournament"] is not None:
                 out["players"] = out["tournament"].table_sizes()
@@ -80,7 +92,32 @@ class _Resolver(Checker):
             return out
         out["players"] = self.players(raw["players"]) if "players" in raw else None
         out["seats"] = self.seats(raw.get("seats"), out["players"])
+        out["precision"] = self.precision(raw.get("precision"))
         return out
+
+    def precision(self, value: Any) -> tuple[tuple[str, float], ...] | None:
+        """``precision: {STAT: H}``: 95% half-widths to reach, in PRECISION_STATS order."""
+        if value is None:
+            return ()
+        path: KeyPath = ("precision",)
+        if not isinstance(value, dict) or not value:
+            self.add(path, "expected a mapping of statistics to 95% half-widths, e.g. "
+                           f"{{turns_per_round: 0.5}}; statistics: {', '.join(PRECISION_STATS)}"
+                           f"; got {describe(value)}")
+            return None
+        self.report.keys(value, path, PRECISION_STATS, what="statistic")
+        ok = all(k in PRECISION_STATS for k in value)
+        for key, width in value.items():
+            if key not in PRECISION_STATS:
+                continue
+            if isinstance(width, bool) or not isinstance(width, (int, float)) \
+                    or not math.isfinite(width) or width <= 0:
+                self.add(path + (key,), f"expected a half-width > 0 (the 95% interval's "
+                                        f"half-width to reach), got {describe(width)}")
+                ok = False
+        if not ok:
+            return None
+        return tuple((k, float(value[k])) for k in PRECISION_STATS if k in value)
 
     def players(self, value: Any) -> tuple[int, ...] | None:
         lo, hi = PLAYERS_RANGE
@@ -330,8 +367,9 @@ def _local_cycle(start: str, first_index: dict, entries: list) -> list[str]:
 # --- Loading -----------------------------------------------------------------------------------
 
 def load_scenario(path: str | os.PathLike, overrides: Sequence[str] = ()) -> Scenario:
-    """Load, validate and resolve a scenario file; raises ScenarioError listing every problem."""
-    return _load_file(Path(path), overrides, ())
+    """Load, validate and resolve a scenario file, or the bundled scenario of that name if no
+    such file exists (``locate_scenario``); raises ScenarioError listing every problem."""
+    return _load_file(locate_scenario(path), overrides, ())
 
 
 def load_text(text: str, source_name: str = "<string>", overrides: Sequence[str] = ()) -> Scenario:
@@ -350,11 +388,26 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
     if report.problems and raw is None:
         raise ScenarioError(report.problems)  # syntax errors: nothing more to check
     apply(raw, overrides, origins, report)
-    resolver = _Resolver(report, preset_stack)
-    parts = resolver.scenario(raw)
-    if parts and parts["variants"] and parts["players"]:
-        resolver.check_decks(parts["variants"], parts["players"], raw["variants"])
+    presets: dict[str, Scenario | None] = {}
+
+    def resolve(raw: Any, origins: Origins, report: Report) -> dict[str, Any] | None:
+        resolver = _Resolver(report, preset_stack)
+        resolver.presets = presets  # each preset loaded once for the file and its sweep points
+        parts = resolver.scenario(raw)
+        if parts and parts["variants"] and parts["players"]:
+            resolver.check_decks(parts["variants"], parts["players"], raw["variants"])
+        return parts
+
+    parts = resolve(raw, origins, report)
     required = ("name", "description", "games", "players", "seats", "variants")
+    grids, points = (), ()
+    if isinstance(raw, dict) and raw.get("sweep") is not None and parts is not None:
+        if parts["tournament"] is not None:
+            report.add(("sweep",), "not used in a tournament scenario (its cells are variants "
+                                   "x fields); sweep a scenario of plain games")
+        else:  # with the file's own problems, only the section's form is checked
+            grids, points = expand_sweep(raw, origins, report, resolve, parts, check_only=bool(
+                report.problems or any(parts[k] is None for k in required)))
     if report.problems or parts is None or any(parts[k] is None for k in required):
         if not report.problems:  # defensive: never fail without saying why
             report.add((), "invalid scenario")
@@ -363,6 +416,6 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         name=parts["name"], description=parts["description"], seed=parts["seed"],
         games=parts["games"], players=parts["players"], seats_spec=parts["seats"],
         variants=parts["variants"], source_path=path, source_text=text,
-        overrides=tuple(overrides), tournament=parts["tournament"],
+        overrides=tuple(overrides), tournament=parts["tournament"], sweep=grids, points=points,
+        precision=parts.get("precision") or (), seconds_per_turn=parts[durations.KEY],
     )
-

@@ -1,4 +1,4 @@
-"""Checking values of a parsed scenario: strings, integers in a range, seats (policy and
+"""Checking values of a parsed scenario: strings, integers and numbers in a range, seats (policy and
 behaviour) and lists of mappings, each problem reported at its key path. The resolver and the
 tournament section build on this."""
 
@@ -43,6 +43,17 @@ class Checker:
             self.add(path, f"{value} is out of range: expected {what}")
             return None
         return value
+
+    def _number(self, value: Any, path: KeyPath, lo: float, hi: float, what: str
+                ) -> float | None:
+        """A finite number (integer or decimal, not a boolean) from lo to hi, as a float."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.add(path, f"expected {what}, got {describe(value)}")
+            return None
+        if not (math.isfinite(value) and lo <= value <= hi):
+            self.add(path, f"{value} is out of range: expected {what}")
+            return None
+        return float(value)
 
     # -- seats ---------------------------------------------------------------------------
     def seat(self, value: Any, path: KeyPath) -> Seat | None:

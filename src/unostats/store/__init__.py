@@ -10,6 +10,8 @@ This package's names are the store's interface (``from unostats import store``);
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
 - ``tournaments``: the tournament tables and views, and the write of whole tournaments.
+- ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
+  run's ``seconds_per_turn``).
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
 - ``queries``: SQL from users (rows streamed), and the export of one run's rows.
 - ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
@@ -18,7 +20,10 @@ Tables (logical keys in brackets; the modules list the columns):
 
 - ``meta`` [key]: ``schema_version``.
 - ``runs`` [run_id]: provenance, status and progress of one ``unostats simulate``.
-- ``variants`` [run_id, variant, players]: the resolved rules of each cell of a run.
+- ``variants`` [run_id, variant, players]: the resolved rules of each cell of a run, and its
+  sweep point (``sweep``, JSON; null outside a sweep).
+- ``precision_looks`` [run_id, variant, players, look, statistic]: a precision-targeted run's
+  looks at each cell's intervals.
 - ``games`` [run_id, variant, players, game], ``game_seats`` [... game, seat],
   ``rounds`` [... game, round], ``round_seats`` [... game, round, seat]: the engine's frames
   (``engine.simulate``), with the cell columns added on insert.
@@ -48,6 +53,7 @@ from .runs import (
     finish_run,
     latest_run_id,
     list_runs,
+    record_looks,
     resolve_run_id,
     resume_run,
     run_info,
@@ -59,6 +65,6 @@ __all__ = [
     "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "StoreError", "UnknownRunError",
     "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
-    "is_memory", "latest_run_id", "list_runs", "open_store", "query", "resolve_run_id", "resume_run", "run_info",
+    "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
     "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem",
 ]

@@ -17,19 +17,19 @@ from pathlib import Path
 
 import duckdb
 
-from . import games, runs, tournaments
+from . import durations, games, runs, tournaments
 from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 
-# 2: rounds.jump_ins; 3: tournament tables; 4: the issue-5 round counters,
+# 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
-# (R9).
-SCHEMA_VERSION = 5
+# (R9); 6: variants.sweep and the precision_looks table (sweeps and precision targets).
+SCHEMA_VERSION = 6
 DEFAULT_DB = "unostats.duckdb"
 
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views
 # use, then the views.
 SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *MACROS_DDL,
-              *games.VIEWS_DDL, *tournaments.VIEWS_DDL)
+              *games.VIEWS_DDL, *tournaments.VIEWS_DDL, *durations.VIEWS_DDL)
 
 
 # --- Opening -----------------------------------------------------------------------------------

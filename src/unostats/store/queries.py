@@ -111,12 +111,15 @@ EXPORT_TABLES = ("runs", "variants", "games", "game_seats", "rounds", "round_sea
 def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.PathLike,
                fmt: str = "parquet") -> list[Path]:
     """Write each table's rows of one run to out_dir/<table>.<fmt>; returns the paths (a
-    tournament run adds its tournament tables)."""
+    tournament run adds its tournament tables, a precision-targeted run precision_looks)."""
     if fmt not in ("parquet", "csv"):
         raise StoreError(f"unknown export format {fmt!r}; use parquet or csv")
     run_info(con, run_id)  # clean error for an unknown run
     tables = EXPORT_TABLES + (tournaments.TOURNAMENT_TABLES
                               if tournaments.is_tournament_run(con, run_id) else ())
+    if con.execute("SELECT count(*) FROM precision_looks WHERE run_id = ?",
+                   [run_id]).fetchall()[0][0]:
+        tables += ("precision_looks",)  # a precision-targeted run's looks
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER"

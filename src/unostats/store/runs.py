@@ -3,6 +3,8 @@ resume, finish) and reading runs back (by id, prefix or 'latest')."""
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import platform
 import secrets
@@ -57,7 +59,23 @@ TABLES_DDL = [
   rules_json JSON NOT NULL,
   rules_hash VARCHAR NOT NULL,
   description VARCHAR,
+  sweep JSON,                        -- the cell's sweep point, keys as written (null: none)
   PRIMARY KEY (run_id, variant, players)
+)""",
+    # Precision-targeted runs: every look at a cell's interval (at fixed game counts), one row
+    # per statistic targeted; the last look of a cell says why it stopped.
+    """CREATE TABLE IF NOT EXISTS precision_looks (
+  run_id VARCHAR NOT NULL,
+  variant VARCHAR NOT NULL,
+  players SMALLINT NOT NULL,
+  look INTEGER NOT NULL,             -- 0, 1, ...: the looks at the cell's game counts
+  games BIGINT NOT NULL,             -- games 0 .. games-1 of the cell are looked at
+  statistic VARCHAR NOT NULL,
+  target DOUBLE NOT NULL,            -- the 95% half-width asked for
+  estimate DOUBLE,
+  half_width DOUBLE,                 -- the 95% half-width reached at this look
+  met BOOLEAN NOT NULL,              -- half_width <= target
+  PRIMARY KEY (run_id, variant, players, look, statistic)
 )""",
 ]
 
@@ -83,7 +101,8 @@ def start_run(
     """Record a new run and its cells; returns the run id (8 hex digits unless given).
 
     ``games_requested`` is the total over all cells. ``variants`` items have variant, players,
-    rules_json (text or mapping), rules_hash and description. ``versions`` keys are
+    rules_json (text or mapping), rules_hash, description and (a sweep's cells) sweep, the
+    point as a mapping. ``versions`` keys are
     ``VERSION_KEYS``; duckdb_version and python_version are filled in when absent.
     ``on_start(con, run_id)`` adds rows in the same transaction (a tournament run's cells).
     """
@@ -108,10 +127,12 @@ def start_run(
              *(versions.get(k) for k in VERSION_KEYS), os.getpid()],
         )
         for v in variants:
+            sweep = v.get("sweep")
             con.execute(
-                "INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [run_id, v["variant"], v["players"], as_json_text(v["rules_json"]),
-                 v["rules_hash"], v.get("description")],
+                 v["rules_hash"], v.get("description"),
+                 None if sweep is None else json.dumps(sweep, separators=(", ", ": "))],
             )
         if on_start is not None:
             on_start(con, run_id)
@@ -207,3 +228,17 @@ def latest_run_id(con: duckdb.DuckDBPyConnection) -> str | None:
     row = first_row(con.execute("SELECT run_id FROM runs ORDER BY started_at DESC, run_id LIMIT 1"))
     return row[0] if row else None
 
+
+
+def record_looks(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
+                 look: int, games: int, rows: Sequence[tuple[str, float, float, float]]) -> None:
+    """A look at a cell's intervals after ``games`` games: (statistic, target, estimate,
+    half-width) per statistic targeted. A look recorded before (a resumed run looks again at
+    the same games, and finds the same) is replaced."""
+    with transaction(con):
+        con.execute("DELETE FROM precision_looks WHERE run_id = ? AND variant = ? AND "
+                    "players = ? AND look = ?", [run_id, variant, players, look])
+        for statistic, target, estimate, half in rows:
+            con.execute("INSERT INTO precision_looks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [run_id, variant, players, look, games, statistic, target, estimate,
+                         half, bool(not math.isnan(half) and half <= target)])

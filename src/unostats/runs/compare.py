@@ -1,0 +1,235 @@
+"""``unostats compare A B [B...]``: stored cells compared statistic by statistic, with intervals.
+
+A cell is written ``RUN/VARIANT/PLAYERS`` (RUN an id, a unique prefix or ``latest``). For each B,
+one row per statistic: A's value, B's, ``diff`` = B - A with its 95% interval, the method and
+whether the difference was paired.
+
+Every statistic is a ratio of sums over a cell's games (turns / rounds, rounds / games, points /
+won rounds, rounds won by position 0 / won rounds), estimated as the ratio of the totals with a
+delta-method standard error over games (each game's residual ``(y - R x) / mean(x)``), so the
+rounds of one game are never taken as independent.
+
+Common random numbers: the engine seeds game i of every cell of a run from (run seed, i), and the
+deal comes first from that stream, so two cells with the same seed, player count, deck and hand
+size deal game i alike (their rules differ later). Then the difference is taken game by game
+(paired: the spread of the per-game differences), which removes the deal's share of the noise;
+``narrowing`` says by how much that interval is narrower than the unpaired one over the same
+games. Pairing also checks the stored dealer of every game's first round, and says why when it
+does not apply.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import store
+from ..stats import Z95
+from .session import RunError, default_db, resolve_run
+
+STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
+# statistic -> (numerator, denominator) of the per-game totals
+RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", "one"),
+          "points_per_round": ("points", "won"), "first_player_share": ("p0", "won")}
+COLUMNS = ("a_cell", "b_cell", "statistic", "a", "b", "diff", "lo", "hi", "method", "paired",
+           "games", "narrowing")
+PAIRED_METHOD = "paired over games, ratio delta method ± 1.96 SE"
+UNPAIRED_METHOD = "independent games, ratio delta method ± 1.96 SE"
+
+
+class CellRef(NamedTuple):
+    run_id: str
+    variant: str
+    players: int
+
+    def __str__(self) -> str:
+        return f"{self.run_id}/{self.variant}/{self.players}"
+
+
+@dataclass(frozen=True)
+class CellGames:
+    """Per-game totals of one stored cell, and what decides whether its deals pair."""
+
+    ref: CellRef
+    seed: int
+    engine_version: str
+    deal: tuple[Any, ...]  # (hand size, deck): the same values deal game i alike
+    totals: dict[str, np.ndarray]  # game, rounds, turns, won, points, p0, dealer, one
+
+
+@dataclass(frozen=True)
+class Row:
+    a_cell: str
+    b_cell: str
+    statistic: str
+    a: float
+    b: float
+    diff: float
+    lo: float
+    hi: float
+    method: str
+    paired: bool
+    games: str  # games used: "2000" paired, "2000 / 1500" unpaired
+    narrowing: float | None  # 1 - paired width / unpaired width over the same games
+    p_value: float | None = None
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, c) for c in COLUMNS)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    a: CellRef
+    b: CellRef
+    rows: tuple[Row, ...]
+    note: str  # paired or not, and why; the narrowing in words
+
+
+_TOTALS_SQL = """
+SELECT game, count(*) AS rounds, sum(turns) AS turns,
+  count(*) FILTER (WHERE ended_by = 'win') AS won,
+  coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
+  count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
+  min(dealer_seat) FILTER (WHERE round = 1) AS dealer
+FROM rounds WHERE run_id = $run_id AND variant = $variant AND players = $players
+GROUP BY game ORDER BY game
+"""
+
+
+def parse_cell(con, text: str) -> CellRef:
+    """``RUN/VARIANT/PLAYERS`` -> the stored cell, or a usage RunError naming what exists."""
+    run, sep, rest = text.partition("/")
+    variant, sep2, players = rest.rpartition("/")
+    if not sep or not sep2 or not run or not variant or not players.strip().isdigit():
+        raise RunError(f"cell {text!r}: expected RUN/VARIANT/PLAYERS, e.g. latest/standard/4 "
+                       "(RUN an id, a unique prefix or latest)", exit_code=2)
+    run_id = resolve_run(con, run)
+    cells = con.execute("SELECT variant, players FROM variants WHERE run_id = ? "
+                        "ORDER BY variant, players", [run_id]).fetchall()
+    ref = CellRef(run_id, variant, int(players))
+    if (ref.variant, ref.players) not in cells:
+        names = sorted({v for v, _ in cells})
+        counts = sorted({p for v, p in cells if v == variant})
+        what = (f"variant {variant!r} has player counts {', '.join(map(str, counts))}" if counts
+                else f"its variants: {', '.join(repr(n) for n in names[:20])}"
+                + (f" and {len(names) - 20} more" if len(names) > 20 else ""))
+        raise RunError(f"cell {text!r}: run {run_id} has no cell {variant!r} at {players} "
+                       f"players; {what}", exit_code=2)
+    return ref
+
+
+def load_cell(con, ref: CellRef) -> CellGames:
+    info = con.execute("SELECT r.seed, r.engine_version, v.rules_json FROM runs r JOIN "
+                       "variants v USING (run_id) WHERE run_id = ? AND variant = ? AND "
+                       "players = ?", [ref.run_id, ref.variant, ref.players]).fetchall()[0]
+    seed, engine_version, rules_json = info
+    rules = json.loads(rules_json)
+    df = con.sql(_TOTALS_SQL, params={"run_id": ref.run_id, "variant": ref.variant,
+                                          "players": ref.players}).pl()
+    totals = {c: df[c].to_numpy().astype(np.float64) for c in df.columns}
+    totals["one"] = np.ones(df.height)
+    deal = (rules.get("hand_size"), json.dumps(rules.get("deck"), sort_keys=True))
+    return CellGames(ref, int(seed), str(engine_version), deal, totals)
+
+
+def pairing(a: CellGames, b: CellGames) -> tuple[np.ndarray | None, str]:
+    """The games both cells dealt alike (indexes into a's and b's totals), or None and why."""
+    if a.ref.players != b.ref.players:
+        return None, f"player counts differ ({a.ref.players} vs {b.ref.players})"
+    if a.seed != b.seed:
+        return None, f"the seeds differ ({a.seed} vs {b.seed})"
+    if a.engine_version != b.engine_version:
+        return None, (f"the engine versions differ ({a.engine_version} vs "
+                      f"{b.engine_version})")
+    if a.deal[0] != b.deal[0]:
+        return None, f"the hand sizes differ ({a.deal[0]} vs {b.deal[0]})"
+    if a.deal[1] != b.deal[1]:
+        return None, "the decks differ"
+    common, ia, ib = np.intersect1d(a.totals["game"], b.totals["game"], return_indices=True)
+    if common.size < 2:
+        return None, "fewer than 2 games in common"
+    if not np.array_equal(a.totals["dealer"][ia], b.totals["dealer"][ib]):
+        return None, "the first dealers of the stored games differ (not the same deals)"
+    return np.stack([ia, ib]), (f"paired over {common.size:,} games: same seed ({a.seed}), "
+                                "player count, deck and hand size, so game i is dealt alike")
+
+
+def _ratio(t: dict[str, np.ndarray], stat: str, idx: np.ndarray | None = None
+           ) -> tuple[float, np.ndarray]:
+    """(ratio of totals, per-game delta-method residuals) of ``stat`` over the games ``idx``."""
+    num, den = RATIOS[stat]
+    y, x = t[num], t[den]
+    if idx is not None:
+        y, x = y[idx], x[idx]
+    if x.sum() <= 0:
+        return math.nan, np.full(y.size, math.nan)
+    r = y.sum() / x.sum()
+    return float(r), (y - r * x) / x.mean()
+
+
+def _var_of_mean(u: np.ndarray) -> float:
+    return float(u.var(ddof=1) / u.size) if u.size > 1 else math.nan
+
+
+def compare_cells(a: CellGames, b: CellGames) -> Comparison:
+    pairs, why = pairing(a, b)
+    rows = []
+    narrowings = []
+    for stat in STATISTICS:
+        if pairs is not None:
+            ra, ua = _ratio(a.totals, stat, pairs[0])
+            rb, ub = _ratio(b.totals, stat, pairs[1])
+            se = math.sqrt(_var_of_mean(ub - ua))
+            se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
+            narrowing = 1 - se / se_unpaired if se_unpaired > 0 else None
+            if narrowing is not None and math.isfinite(narrowing):
+                narrowings.append((stat, narrowing, se, se_unpaired))
+            games, method = f"{pairs.shape[1]}", PAIRED_METHOD
+        else:
+            ra, ua = _ratio(a.totals, stat)
+            rb, ub = _ratio(b.totals, stat)
+            se = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
+            narrowing, games, method = None, f"{ua.size} / {ub.size}", UNPAIRED_METHOD
+        d = rb - ra
+        p = math.erfc(abs(d / se) / math.sqrt(2)) if se > 0 else None
+        rows.append(Row(str(a.ref), str(b.ref), stat, ra, rb, d, d - Z95 * se, d + Z95 * se,
+                        method, pairs is not None, games, narrowing, p))
+    if pairs is None:
+        note = f"{b.ref} vs {a.ref}: unpaired (games independent): {why}"
+    else:
+        parts = ", ".join(f"{stat} {100 * n:.0f}% (±{Z95 * s:.3g} vs ±{Z95 * su:.3g})"
+                          for stat, n, s, su in narrowings)
+        note = (f"{b.ref} vs {a.ref}: {why}; pairing narrowed the intervals against unpaired "
+                f"ones over the same games by: {parts}")
+    return Comparison(a.ref, b.ref, tuple(rows), note)
+
+
+def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
+            ) -> list[Comparison]:
+    """Cell ``a`` against each cell of ``b`` (``RUN/VARIANT/PLAYERS`` each)."""
+    con = store.open_store(Path(db) if db is not None else default_db(), read_only=True)
+    try:
+        ref_a = parse_cell(con, a)
+        refs = [parse_cell(con, x) for x in b]
+        cell_a = load_cell(con, ref_a)
+        out = []
+        for ref in refs:
+            if ref == ref_a:
+                raise RunError(f"cell {ref} is compared with itself; name another cell",
+                               exit_code=2)
+            cell_b = load_cell(con, ref)
+            for cell in (cell_a, cell_b):
+                if cell.totals["game"].size < 2:
+                    raise RunError(f"cell {cell.ref} has {cell.totals['game'].size} stored "
+                                   "games; at least 2 are needed for an interval")
+            out.append(compare_cells(cell_a, cell_b))
+        return out
+    finally:
+        con.close()
