@@ -355,6 +355,7 @@ def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
         "points": round_rows[:, L.RO_POINTS].astype(np.int32),
         "ended_by": _named(round_rows[:, L.RO_ENDED_BY], codes.ROUND_END_NAMES, _ROUND_ENDS),
         "loser_seat": _seat_or_null(round_rows[:, L.RO_LOSER]),
+        "largest_penalty": round_rows[:, L.RO_LARGEST_PENALTY].astype(np.int32),
     })
     round_seats = pl.DataFrame({
         "game": np.repeat(round_rows[:, L.RO_GAME], n),

@@ -22,8 +22,8 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 
 # 2: rounds.jump_ins; 3: tournament tables; 4: the issue-5 round counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
-# (R9).
-SCHEMA_VERSION = 5
+# (R9); 6: rounds.largest_penalty.
+SCHEMA_VERSION = 6
 DEFAULT_DB = "unostats.duckdb"
 
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views

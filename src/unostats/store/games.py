@@ -64,6 +64,7 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("points", "INTEGER", False),
         ("ended_by", "VARCHAR", False),
         ("loser_seat", "SMALLINT", True),
+        ("largest_penalty", "INTEGER", False),
     ),
     "round_seats": (
         ("game", "INTEGER", False),
