@@ -15,7 +15,8 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 - rounds: game, round, dealer_seat, first_seat, winner_seat, winner_position (null when capped),
   the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points, ended_by ("win" | "cap"),
   loser_seat (R6 lazy, R9 to_the_last; null otherwise), largest_penalty (the most penalty cards
-  one seat drew at once in the round: docs/engine.md "Round counters"; 0 if none)
+  one seat drew at once in the round, 0 if none: docs/engine.md "What each round, game and seat
+  records")
 - round_seats: game, round, seat, position (seat offset from the round's first player),
   cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round),
   finish_place (R9 to_the_last: 1, 2, ... in finishing order, the seat left last n; 1 for the
@@ -29,7 +30,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -70,22 +71,12 @@ class Trace:
     batch: Batch | None = field(default=None, compare=False, repr=False)
 
 
-def simulate_batches(
-    *,
-    rules: RuleSet,
-    players: int,
-    seats: Seat | Sequence[Seat],
-    games: int,
-    seed: int,
-    first_game: int = 0,
-    threads: int | None = None,
-    batch_games: int = 10_000,
-) -> Iterator[Batch]:
-    """Play games ``first_game .. first_game + games - 1`` and yield them in batches, in order
-    (polars DataFrames: the tables of ``simulate_tables``, viewed without a copy)."""
-    for tables in simulate_tables(rules=rules, players=players, seats=seats, games=games,
-                                  seed=seed, first_game=first_game, threads=threads,
-                                  batch_games=batch_games):
+def simulate_batches(**kwargs: Any) -> Iterator[Batch]:
+    """Play games ``first_game .. first_game + games - 1`` and yield them in batches, in order,
+    as polars DataFrames (the tables of ``simulate_tables``, viewed without a copy). Takes the
+    keywords of ``simulate_tables``: rules, players, seats, games, seed, first_game=0,
+    threads=None, batch_games=10_000."""
+    for tables in simulate_tables(**kwargs):
         yield _frames(tables)
 
 
