@@ -14,6 +14,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from unostats import store
 from unostats.cli import app
 
 TINY = """\
@@ -384,7 +385,7 @@ DAMAGE = {
     "not DuckDB": "is not a DuckDB database (damaged, truncated, or another kind of file)",
     "version text": "has schema_version 'five', which is not a version number",
     "renamed column": "table rounds does not have the columns of results schema version "
-                      "5 (missing turns; unexpected turnz)",
+                      f"{store.SCHEMA_VERSION} (missing turns; unexpected turnz)",
     "dropped table": "table round_seats is missing",
 }
 

@@ -144,15 +144,15 @@ def reference_frames():
                                    seed=4))
 
 
-@pytest.mark.parametrize("batch_games, part_rounds, ahead, threads", [
-    (1, 32_768, True, None),  # one game per batch: one-row columns must still be copies
-    (7, 50, True, None),  # batches of several parts joined
-    (25, 10, False, 1),  # parts of one game
-    (60, 200, False, None),
+@pytest.mark.parametrize("batch_games, part_rows, ahead, threads", [
+    (1, 65_536, True, None),  # one game per batch: one-row columns must still be copies
+    (7, 150, True, None),  # batches of several parts joined
+    (25, 30, False, 1),  # parts of one game
+    (60, 600, False, None),
 ])
 def test_tables_equal_the_frames_for_any_batch_part_and_thread_count(
-        monkeypatch, reference_frames, batch_games, part_rounds, ahead, threads):
-    monkeypatch.setattr(engine, "PART_ROUNDS", part_rounds)
+        monkeypatch, reference_frames, batch_games, part_rows, ahead, threads):
+    monkeypatch.setattr(engine, "PART_SEAT_ROWS", part_rows)
     threads = threads or numba.config.NUMBA_NUM_THREADS
     got = frames(simulate_tables(rules=RULES, players=3, seats=Seat("random"), games=60,
                                  seed=4, batch_games=batch_games, ahead=ahead,

@@ -95,9 +95,10 @@ def simulate_tables(
     """The games of ``simulate_batches`` as pyarrow Tables built straight from the kernel's
     arrays (one cast copy per column; the storage path hands them to DuckDB as they are).
 
-    Memory: a batch is played in parts of about ``PART_ROUNDS`` rounds into kernel buffers
-    allocated once and reused, each part's columns copied out at once (about 200 bytes a round
-    at 4 players, against 400 in the kernel's int64 rows). ``ahead``: with more than one
+    Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
+    rounds at 4 players) into kernel buffers allocated once and reused, each part's columns
+    copied out at once (about 200 bytes a round at 4 players, against 400 in the kernel's int64
+    rows). ``ahead``: with more than one
     thread, the next batch plays while the caller uses this one (a caller that stores batches
     on a thread of its own already overlaps, and saves a batch of memory with ``ahead=False``).
     """
@@ -126,15 +127,16 @@ def simulate_tables(
             batch = None  # not held while the next one is made
 
 
-PART_ROUNDS = 32_768  # rounds per kernel call of simulate_tables (the kernel buffers' size)
+PART_SEAT_ROWS = 65_536  # round-seat rows per kernel call of simulate_tables (buffers' size)
 
 
 def _play_batch(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
                 buffers: _Buffers) -> Batch:
-    """Games [lo, hi) as one batch of tables, played in parts of about PART_ROUNDS rounds."""
+    """Games [lo, hi) as one batch of tables, played in parts of about PART_SEAT_ROWS
+    round-seat rows."""
     parts = []
     while lo < hi:
-        part = max(1, int(PART_ROUNDS / estimate.per_game()))
+        part = max(1, int(PART_SEAT_ROWS / (inputs.players * estimate.per_game())))
         parts.append(_tables(inputs, *_play_rows(inputs, seed, lo, min(hi, lo + part),
                                                  estimate, buffers)))
         lo += part

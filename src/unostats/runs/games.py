@@ -13,9 +13,9 @@ DuckDB's then share the CPU).
 
 Memory stays flat: at most ``BATCHES_IN_FLIGHT`` batches' tables exist at once (the engine
 starts a batch only when the writer has stored the one before last), plus one set of kernel
-buffers (``engine.simulate.PART_ROUNDS``), and a batch holds at most ``MAX_BATCH_ROUNDS``
-rounds (about 30 MB of tables at 4 players); DuckDB's own memory is capped by
-``store.open_store``.
+buffers (``engine.simulate.PART_SEAT_ROWS``), and a batch holds at most
+``MAX_BATCH_SEAT_ROWS`` round-seat rows (125,000 rounds at 4 players, about 25 MB of tables);
+DuckDB's own memory is capped by ``store.open_store``.
 
 Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s) within
 that cap, so a stop request is honoured within a second or two; ``UNOSTATS_BATCH_GAMES`` (or
@@ -45,9 +45,9 @@ TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH_GAMES = 1_000
 MIN_BATCH_GAMES = 100
 MAX_BATCH_GAMES = 500_000
-# Rounds per batch at most (adaptive sizes): large enough for DuckDB to write whole row groups
-# (122,880 rows) straight to the file, small enough to keep memory flat.
-MAX_BATCH_ROUNDS = 150_000
+# Round-seat rows per batch at most (adaptive sizes): large enough for DuckDB to write whole row
+# groups (122,880 rows) straight to the file, small enough to keep memory flat.
+MAX_BATCH_SEAT_ROWS = 500_000
 BATCHES_IN_FLIGHT = 2  # one being stored, one being played (or waiting to be stored)
 
 
@@ -225,13 +225,17 @@ class _Producer(threading.Thread):
                 lo += n
                 if self.fixed or rate is None:
                     continue
-                most = MAX_BATCH_ROUNDS * games_seen / max(rounds_seen, 1)
+                rows_per_game = job.cell.players * rounds_seen / max(games_seen, 1)
+                most = MAX_BATCH_SEAT_ROWS / max(rows_per_game, 1)
                 want = int(min(MAX_BATCH_GAMES, most, max(MIN_BATCH_GAMES,
                                                           rate * TARGET_BATCH_SECONDS)))
                 if want > 2 * size or want < size // 2:  # resize: restart the stream at lo
                     size = want
                     batches.close()
                     break
+            if self._halt.is_set():  # halted while waiting for room
+                batches.close()
+                return False
         return True
 
 

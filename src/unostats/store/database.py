@@ -30,7 +30,7 @@ DEFAULT_DB = "unostats.duckdb"
 # (at least one). Measured on 2 cores, 500k rounds stored: one thread took 30% less CPU than two
 # and wrote a 30% smaller file (parallel inserts split row groups), and the engine's threads
 # keep the other core. Readers (queries, reports) keep DuckDB's defaults.
-WRITER_MEMORY_LIMIT = "128MB"
+WRITER_MEMORY_LIMIT = "64MB"
 WRITER_THREADS = max(1, (os.cpu_count() or 1) // 4)
 
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views
