@@ -13,7 +13,8 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 - game_seats: game, seat, policy, final_score, rank (1 = best, ties share), is_winner, is_loser
   (by the scoring mode; docs/engine.md "Scoring")
 - rounds: game, round, dealer_seat, first_seat, winner_seat, winner_position (null when capped),
-  the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points, ended_by ("win" | "cap"),
+  the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points,
+  ended_by ("win" | "cap"),
   loser_seat (R6 lazy, R9 to_the_last; null otherwise), largest_penalty (the most penalty cards
   one seat drew at once in the round, 0 if none: docs/engine.md "What each round, game and seat
   records")

@@ -14,7 +14,7 @@ DuckDB's then share the CPU).
 Memory stays flat: at most ``BATCHES_IN_FLIGHT`` batches' tables exist at once (the engine
 starts a batch only when the writer has stored the one before last), plus one set of kernel
 buffers (``engine.simulate.PART_SEAT_ROWS``), and a batch holds at most
-``MAX_BATCH_SEAT_ROWS`` round-seat rows (125,000 rounds at 4 players, about 25 MB of tables);
+``MAX_BATCH_SEAT_ROWS`` round-seat rows (100,000 rounds at 4 players, about 20 MB of tables);
 DuckDB's own memory is capped by ``store.open_store``.
 
 Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s) within
@@ -45,9 +45,9 @@ TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH_GAMES = 1_000
 MIN_BATCH_GAMES = 100
 MAX_BATCH_GAMES = 500_000
-# Round-seat rows per batch at most (adaptive sizes): large enough for DuckDB to write whole row
-# groups (122,880 rows) straight to the file, small enough to keep memory flat.
-MAX_BATCH_SEAT_ROWS = 500_000
+# Round-seat rows per batch at most (adaptive sizes): enough for DuckDB to write the round seats
+# in whole row groups (122,880 rows) straight to the file, few enough to keep memory flat.
+MAX_BATCH_SEAT_ROWS = 400_000
 BATCHES_IN_FLIGHT = 2  # one being stored, one being played (or waiting to be stored)
 
 

@@ -41,8 +41,11 @@ SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *MAC
 
 # --- Opening -----------------------------------------------------------------------------------
 
-def open_store(path: str | os.PathLike, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """Open the results file. Writing creates it (schema, macros, views) if needed."""
+def open_store(path: str | os.PathLike, *, read_only: bool,
+               memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the results file. Writing creates it (schema, macros, views) if needed.
+    ``memory_limit``: DuckDB's (e.g. "64MB"); the writer's default is WRITER_MEMORY_LIMIT, a
+    reader's DuckDB's own (80% of RAM)."""
     path = Path(path)
     if is_memory(path):
         raise StoreError(f"--db {path}: an in-memory database keeps nothing; give a file name")
@@ -62,8 +65,10 @@ def open_store(path: str | os.PathLike, *, read_only: bool) -> duckdb.DuckDBPyCo
         con.execute("SET TimeZone = 'UTC'")  # show stored UTC instants as UTC
         con.execute("SET enable_progress_bar = false")  # stdout carries data only
         if not read_only:
-            con.execute(f"SET memory_limit = '{WRITER_MEMORY_LIMIT}'")
+            memory_limit = memory_limit or WRITER_MEMORY_LIMIT
             con.execute(f"SET threads = {WRITER_THREADS}")
+        if memory_limit:
+            con.execute("SET memory_limit = ?", [memory_limit])
         con.execute("SET lock_configuration = true")  # no SQL turns downloads back on
         if read_only:
             _check_readable(con, path)
