@@ -16,6 +16,15 @@ best of ``-r`` repetitions (CPU time, pinned to one core).
     UNOSTATS_BENCH_SCALE=0.1 python benchmarks/bench.py   # any size factor
     UNOSTATS_SHARED=/path/to/shared python benchmarks/bench.py
 
+End to end (``--no-end-to-end`` skips it): ``unostats simulate`` with every game, round and seat
+stored in DuckDB, side by side with the C yardstick and the engine alone (4 players, reference
+rules): on one core (``taskset -c 0``, one thread) and on all cores; peak memory (RSS) of
+``simulate`` at G and 10 G games of the official rules (the second run, about 10 M rounds at
+scale 1, is also timed with its ``report``); whole championships (scenarios/championship.yaml)
+as tournaments/s and table games/s against plain games of the same rules and table size. Each
+run is a fresh process (``_E2E_SNIPPET``); its rate counts the run's own time (start-up and
+compiling left out), its CPU time and peak RSS come from the kernel's accounting.
+
 This module is importable: ``parse_c_output`` is unit-tested in tests/test_bench_parse.py.
 """
 
@@ -59,6 +68,16 @@ COMPANIONS = {
     "h2o_bonus": {"scoring": "own_points_lose_at", "deck": {"hit_all_one": 2, "hit_all_two": 2}},
 }
 DECK_SAMPLES = {"blank": 4, "hit_all_one": 2, "hit_all_two": 2, "swap_hands": 1, "custom_wild": 4}
+
+# End to end (``end_to_end``): simulate into DuckDB against the C yardstick and the engine alone.
+TARGET_E2E_RATIO_C = 0.4  # simulate on one core / C on one core
+TARGET_E2E_RATIO_ENGINE = 0.8  # simulate on one core / the engine alone on one thread
+TARGET_MEMORY_MB = 400  # peak RSS of simulate
+TARGET_MEMORY_GROWTH = 1.15  # peak RSS at 10 G games / at G games
+TARGET_10M_S = 20.0  # simulate + report, 10 M rounds, 4 players, all cores
+TARGET_TOURNAMENT_RATIO = 0.3  # table games/s of championships / plain games/s
+MEMORY_GAMES = 100_000  # G at scale 1 (official rules, 4 players): 100k and 1M games
+TOURNAMENTS = 100  # championships per field at scale 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,6 +256,201 @@ def startup(cache_dir: Path) -> tuple[float, dict | str]:
 
 
 # ---------------------------------------------------------------------------------------------
+# End to end: simulate into DuckDB
+
+
+_E2E_SNIPPET = """
+import json, resource, sys, time
+from unostats.runs.simulate import simulate
+from unostats.scenario import load_scenario
+job = json.loads(sys.argv[1])
+t0 = time.perf_counter()
+o = simulate(scenario=load_scenario(job["scenario"]), db=job["db"], games=job["games"],
+             threads=job["threads"])
+wall = time.perf_counter() - t0
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"status": o.status, "seconds": o.seconds, "wall_s": wall,
+                  "games": o.games_played, "rounds": o.rounds_played,
+                  "tournaments": o.tournaments_played, "cpu_s": u.ru_utime + u.ru_stime,
+                  "peak_rss_mb": u.ru_maxrss / 1024}))
+"""
+
+E2E_PLAIN = """name: bench-e2e
+seed: 1
+games: 1
+players: [{players}]
+seats:
+  policy: random
+variants:
+  - name: bench
+    extends: {extends}
+    rules: {rules}
+"""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One ``unostats simulate`` in a fresh process."""
+
+    games: int
+    rounds: int
+    tournaments: int
+    seconds: float  # the run's own time (no start-up, no compile)
+    cpu_s: float  # the whole process
+    peak_rss_mb: float
+    report_s: float | None = None
+
+    @property
+    def rounds_per_s(self) -> float:
+        return self.rounds / self.seconds
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+
+def run_simulate(scenario: Path, games: int, *, threads: int | None, one_core: bool,
+                 folder: Path, report: bool = False) -> RunResult:
+    """``unostats simulate`` of ``scenario`` (``games`` per cell) into a new file in ``folder``;
+    with ``report``, then ``unostats report`` of it (wall time)."""
+    db = folder / f"run-{len(list(folder.glob('*.duckdb')))}.duckdb"
+    job = {"scenario": str(scenario), "db": str(db), "games": games, "threads": threads}
+    cmd = [sys.executable, "-c", _E2E_SNIPPET, json.dumps(job)]
+    if one_core and shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0", *cmd]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"simulate {scenario.name} failed: {last}")
+    info = json.loads(done.stdout.strip().splitlines()[-1])
+    report_s = None
+    if report:
+        exe = Path(sys.executable).with_name("unostats")
+        t0 = time.perf_counter()
+        subprocess.run([str(exe) if exe.exists() else "unostats", "report", "--db", str(db),
+                        "--out", str(folder / "report.html")], capture_output=True, check=True,
+                       cwd=REPO)
+        report_s = time.perf_counter() - t0
+    for f in folder.glob(f"{db.name}*"):
+        f.unlink()
+    return RunResult(info["games"], info["rounds"], info["tournaments"], info["seconds"],
+                     info["cpu_s"], info["peak_rss_mb"], report_s)
+
+
+def plain_scenario(folder: Path, players: int, rules: dict, extends: str = "standard") -> Path:
+    path = folder / f"plain-{players}-{len(list(folder.glob('plain-*.yaml')))}.yaml"
+    path.write_text(E2E_PLAIN.format(players=players, rules=json.dumps(rules), extends=extends))
+    return path
+
+
+def end_to_end(scale: float, engine_one: EngineResult | None, log) -> dict[str, RunResult]:
+    """The end-to-end runs (see the module docstring), each in a fresh process."""
+    out: dict[str, RunResult] = {}
+    rounds_per_game = 11.0  # reference rules, 4 players (refined by the first run)
+    games = max(200, int(ROUNDS_PER_MEASUREMENT * scale / rounds_per_game))
+    with tempfile.TemporaryDirectory(prefix="unostats-bench-e2e-") as tmp:
+        folder = Path(tmp)
+        reference = plain_scenario(folder, 4, REFERENCE_RULES)
+        log("  end to end: simulate into DuckDB, one core (taskset -c 0, 1 thread) ...")
+        out["one_core"] = run_simulate(reference, games, threads=1, one_core=True, folder=folder)
+        log("  end to end: simulate into DuckDB, all cores ...")
+        out["all_cores"] = run_simulate(reference, games, threads=None, one_core=False,
+                                        folder=folder)
+        official = plain_scenario(folder, 4, {})
+        small = max(1_000, int(MEMORY_GAMES * scale))
+        for key, n, report in (("memory_small", small, False), ("memory_large", 10 * small, True)):
+            log(f"  end to end: peak memory, official rules, {n:,} games{' + report' * report}"
+                " ...")
+            out[key] = run_simulate(official, n, threads=None, one_core=False, folder=folder,
+                                    report=report)
+        championship = REPO / "scenarios" / "championship.yaml"
+        if championship.is_file():
+            n = max(2, int(TOURNAMENTS * scale))
+            log(f"  end to end: {n} championships per field (scenarios/championship.yaml) ...")
+            out["tournaments"] = run_simulate(championship, n, threads=None, one_core=False,
+                                              folder=folder)
+            # The plain games a championship table plays: the TOUR preset, 6 seats.
+            table = plain_scenario(folder, 6, {}, extends="tournament")
+            log("  end to end: plain games of the championship's rules, 6 players ...")
+            out["tournament_plain"] = run_simulate(
+                table, max(100, out["tournaments"].games), threads=None, one_core=False,
+                folder=folder)
+    return out
+
+
+def e2e_figures(e2e: dict[str, RunResult], c4: CResult | None,
+                engine_one: EngineResult | None) -> dict:
+    """The end-to-end figures (``--json`` key "end_to_end")."""
+    out: dict = {}
+    for key, r in e2e.items():
+        out[key] = {"games": r.games, "rounds": r.rounds, "tournaments": r.tournaments,
+                    "seconds": r.seconds, "rounds_per_s": r.rounds_per_s,
+                    "games_per_s": r.games_per_s, "cpu_s": r.cpu_s,
+                    "peak_rss_mb": r.peak_rss_mb, "report_s": r.report_s}
+    one = e2e.get("one_core")
+    if one and c4:
+        out["one_core_vs_c"] = one.rounds_per_s / c4.rounds_per_s
+    if one and engine_one:
+        out["one_core_vs_engine"] = one.rounds_per_s / engine_one.rounds_per_s
+    small, large = e2e.get("memory_small"), e2e.get("memory_large")
+    if small and large:
+        out["memory_growth"] = large.peak_rss_mb / small.peak_rss_mb
+        out["memory_large_simulate_plus_report_s"] = large.seconds + (large.report_s or 0.0)
+    tours, plain = e2e.get("tournaments"), e2e.get("tournament_plain")
+    if tours and plain:
+        out["tournaments_per_s"] = tours.tournaments / tours.seconds
+        out["tournament_table_games_per_s"] = tours.games_per_s
+        out["tournament_vs_plain"] = tours.games_per_s / plain.games_per_s
+    return out
+
+
+def print_e2e(e2e: dict[str, RunResult], c4: CResult | None,
+              engine_one: EngineResult | None) -> None:
+    f = e2e_figures(e2e, c4, engine_one)
+    print("end to end: unostats simulate, every game, round and seat stored in DuckDB "
+          "(rates: the run's own time; CPU: the whole process)")
+    if c4:
+        print(f"  C yardstick, 4 players, one core:   {_si(c4.rounds_per_s)} rounds/s")
+    if engine_one:
+        print(f"  engine alone, 4 players, 1 thread:  {_si(engine_one.rounds_per_s)} rounds/s")
+    for key, name in (("one_core", "simulate, one core, 1 thread:     "),
+                      ("all_cores", "simulate, all cores:              ")):
+        r = e2e.get(key)
+        if r:
+            print(f"  {name} {_si(r.rounds_per_s)} rounds/s ({r.rounds:,} rounds in "
+                  f"{r.seconds:.1f} s, CPU {r.cpu_s:.1f} s, peak {r.peak_rss_mb:.0f} MB)")
+    if "one_core_vs_c" in f:
+        v = f["one_core_vs_c"]
+        print(f"  simulate one core / C:      {v:.2f}x  target >= {TARGET_E2E_RATIO_C}x: "
+              f"{verdict(v, TARGET_E2E_RATIO_C)}")
+    if "one_core_vs_engine" in f:
+        v = f["one_core_vs_engine"]
+        print(f"  simulate one core / engine: {v:.2f}x  target >= {TARGET_E2E_RATIO_ENGINE}x: "
+              f"{verdict(v, TARGET_E2E_RATIO_ENGINE)}")
+    small, large = e2e.get("memory_small"), e2e.get("memory_large")
+    if small and large:
+        worst = max(small.peak_rss_mb, large.peak_rss_mb)
+        print(f"  peak memory, official rules, 4 players: {small.peak_rss_mb:.0f} MB at "
+              f"{small.games:,} games, {large.peak_rss_mb:.0f} MB at {large.games:,} "
+              f"({f['memory_growth']:.2f}x)  target <= {TARGET_MEMORY_MB} MB: "
+              f"{verdict(worst, TARGET_MEMORY_MB, higher_is_better=False)}, <= "
+              f"{TARGET_MEMORY_GROWTH}x: "
+              f"{verdict(f['memory_growth'], TARGET_MEMORY_GROWTH, higher_is_better=False)}")
+        total = f["memory_large_simulate_plus_report_s"]
+        goal = (f"  target < {TARGET_10M_S:.0f} s at 10 M rounds: "
+                f"{verdict(total, TARGET_10M_S, higher_is_better=False)}"
+                if large.rounds >= 9_000_000 else "")
+        print(f"  {large.rounds:,} rounds: simulate {large.seconds:.1f} s + report "
+              f"{large.report_s or 0:.1f} s = {total:.1f} s{goal}")
+    if "tournaments_per_s" in f:
+        v = f["tournament_vs_plain"]
+        print(f"  championships: {f['tournaments_per_s']:.1f} tournaments/s, "
+              f"{_si(f['tournament_table_games_per_s'])} table games/s against "
+              f"{_si(e2e['tournament_plain'].games_per_s)} plain games/s ({v:.3f}x)  target >= "
+              f"{TARGET_TOURNAMENT_RATIO}x: {verdict(v, TARGET_TOURNAMENT_RATIO)}")
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 
 
@@ -333,6 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=3, help="timed repetitions, best counts (3)")
     ap.add_argument("--no-startup", action="store_true", help="skip the compile/start-up timings")
     ap.add_argument("--no-options", action="store_true", help="skip the per-rule-option costs")
+    ap.add_argument("--no-end-to-end", action="store_true",
+                    help="skip simulate into DuckDB, peak memory and championships")
     ap.add_argument("--json", action="store_true",
                     help="print the figures as one JSON object on stdout (progress on stderr)")
     args = ap.parse_args(argv)
@@ -382,6 +598,13 @@ def main(argv: list[str] | None = None) -> int:
         engine_error = f"{type(e).__name__}: {e}"
         log(f"engine skipped: {engine_error}")
 
+    e2e: dict[str, RunResult] = {}
+    if not args.no_end_to_end and engine_error is None:
+        try:
+            e2e = end_to_end(scale, engine.get((4, 1)), log)
+        except (RuntimeError, subprocess.CalledProcessError) as e:
+            log(f"end to end stopped: {e}")
+
     startup_info: dict[str, tuple[float, dict | str]] = {}
     if not args.no_startup and engine_error is None:
         log("  cold compile and cached start-up ...")
@@ -389,7 +612,10 @@ def main(argv: list[str] | None = None) -> int:
             startup_info["cold"] = startup(Path(cache))
             startup_info["warm"] = startup(Path(cache))
     if args.json:
-        print(json.dumps(figures(engine, c, official, option_costs, startup_info), indent=1))
+        out = figures(engine, c, official, option_costs, startup_info)
+        if e2e:
+            out["end_to_end"] = e2e_figures(e2e, c.get(4), engine.get((4, 1)))
+        print(json.dumps(out, indent=1))
         return 0
 
     print()
@@ -401,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
     if engine_error is None and option_costs:
         print()
         print_option_costs(official[1], option_costs)
+    if e2e:
+        print()
+        print_e2e(e2e, c.get(4), engine.get((4, 1)))
     for key, name, target in (("cold", "cold compile (empty Numba cache)", TARGET_COMPILE_S),
                               ("warm", "cached start-up", TARGET_STARTUP_S)):
         if key not in startup_info:

@@ -133,7 +133,7 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
                         "cards_played", "cards_drawn", "normal_draws", "penalty_cards",
                         "reshuffles", "direction_changes", "challenges", "challenges_won",
                         "uno_penalties", "skips", "jump_ins", "slaps", "silence_breaks",
-                        "mistakes", "points", "ended_by"):
+                        "mistakes", "points", "ended_by", "largest_penalty"):
                 assert row[key] == getattr(ref, key), (g, row["round"], key)
             seats_rows = round_seats.filter((pl.col("game") == g) & (pl.col("round") == row["round"]))
             assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points

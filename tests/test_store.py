@@ -51,6 +51,7 @@ def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: i
         "points": np.where(capped, 0, rng.integers(0, 300, n_rounds)),
         "ended_by": np.where(capped, "cap", "win"),
         "loser_seat": None,
+        "largest_penalty": rng.integers(0, 9, n_rounds),
     }).with_columns(
         pl.when(pl.col("winner_seat") < 0).then(None).otherwise(pl.col(c)).alias(c)
         for c in ("winner_seat", "winner_position")
@@ -235,7 +236,7 @@ def tiny_batch() -> SimpleNamespace:
         "dealer_seat": [2, 0, 1, 0], "first_seat": [0, 1, 2, 1],
         "winner_seat": [0, 0, None, 1], "winner_position": [0, 2, None, 0],
         **counters, "points": [100, 50, 0, 30], "ended_by": ["win", "win", "cap", "win"],
-        "loser_seat": [None, None, None, None],
+        "loser_seat": [None, None, None, None], "largest_penalty": [0, 4, 2, 0],
     })
     rs = []
     for g, r, first in [(0, 1, 0), (0, 2, 1), (0, 3, 2), (1, 1, 1)]:

@@ -81,6 +81,7 @@ def draw(st, s, count, reason, state):
     out, state)."""
     card = 0
     drawn = 0
+    got = 0  # cards drawn by this call
     while drawn < count and card >= 0:
         card, moved = -1, 0
         if st.npile > 0 or st.ndisc > 1:
@@ -95,9 +96,15 @@ def draw(st, s, count, reason, state):
             normal = reason == C.DRAW_NORMAL or reason == C.DRAW_COVER
             st.counters[C.C_NORMAL_DRAWS if normal else C.C_PENALTY_CARDS] += \
                 reason != C.DRAW_REFILL
+            got += 1
         if st.tracing:
             trace_draw(st, s, card, moved, reason)
         drawn += 1
+    # The round's largest penalty drawn at once: one call draws one whole penalty (a paid
+    # stack, an escalation, a challenge, an UNO penalty, ...), as penalty_cards counts them.
+    if (got > st.largest_penalty and reason != C.DRAW_NORMAL and reason != C.DRAW_COVER
+            and reason != C.DRAW_REFILL):
+        st.largest_penalty = got
     return card, state
 
 
@@ -213,6 +220,7 @@ def new_round(st, opt, dealer, state):
     st.out = 0
     st.left = n
     st.counters[:] = 0
+    st.largest_penalty = 0
     st.dir = 1
     first_card = opt.first_card
     tr = st.tracing

@@ -92,6 +92,7 @@ TABLE = np.dtype([
     ("out", np.int64),  # R9: bit mask of the seats that have finished
     ("left", np.int64),  # R9: seats in the round
     ("counters", np.int64, (codes.N_COUNTERS,)),  # the round's counters (codes.C_*)
+    ("largest_penalty", np.int64),  # the most penalty cards one seat drew at once this round
     ("ring", np.int64, (RING, 4)),  # trace rows (kind, seat, a, b) not yet flushed
 ], align=True)
 
@@ -109,7 +110,7 @@ GAME_SETUP = np.dtype([
 DRAW_PILE = 0
 DISCARDS = 1
 
-# Columns of the round output (followed by the counters).
+# Columns of the round output (the counters, then the largest penalty, at the end).
 RO_GAME = 0
 RO_ROUND = 1
 RO_DEALER = 2
@@ -120,7 +121,8 @@ RO_ENDED_BY = 6
 RO_POINTS = 7
 RO_LOSER = 8  # R6 lazy, R9 to_the_last: the round's loser (-1: none)
 RO_COUNTERS = 9
-N_RO = RO_COUNTERS + codes.N_COUNTERS
+RO_LARGEST_PENALTY = RO_COUNTERS + codes.N_COUNTERS  # most penalty cards drawn at once
+N_RO = RO_LARGEST_PENALTY + 1
 
 # Columns of the round-seat output [round, seat, col].
 RS_POSITION = 0

@@ -14,9 +14,9 @@ from ._cards import draw, everyone_draws, top_card
 from ._jit import kernel
 from ._layout import (
     GO_ENDED_BY, GO_FIRST, GO_GAME, GO_MARGIN, GO_ROUNDS, GO_TURNS, GO_WINNER, GS_FINAL_SCORE,
-    GS_IS_LOSER, GS_RANK, RO_COUNTERS, RO_DEALER, RO_ENDED_BY, RO_FIRST, RO_GAME, RO_LOSER,
-    RO_POINTS, RO_ROUND, RO_WINNER, RO_WINNER_POS, RS_CARDS_LEFT, RS_FINISH_PLACE,
-    RS_HAND_POINTS, RS_HANDS_EMPTIED, RS_POSITION, RS_SCORE_AFTER,
+    GS_IS_LOSER, GS_RANK, RO_COUNTERS, RO_DEALER, RO_ENDED_BY, RO_FIRST, RO_GAME,
+    RO_LARGEST_PENALTY, RO_LOSER, RO_POINTS, RO_ROUND, RO_WINNER, RO_WINNER_POS, RS_CARDS_LEFT,
+    RS_FINISH_PLACE, RS_HAND_POINTS, RS_HANDS_EMPTIED, RS_POSITION, RS_SCORE_AFTER,
 )
 from ._numbers import move_marks
 from ._penalties import chain_after, draw_two_pends
@@ -195,6 +195,7 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
     round_out[row, RO_LOSER] = loser
     for i in range(C.N_COUNTERS):
         round_out[row, RO_COUNTERS + i] = st.counters[i]
+    round_out[row, RO_LARGEST_PENALTY] = st.largest_penalty
     if st.tracing:  # R1/R2 events: the round's end, then each seat's hand points and score
         ev(st, C.EV_ROUND_END, winner, C.ROUND_END_WIN if winner >= 0 else C.ROUND_END_CAP,
            round_points)

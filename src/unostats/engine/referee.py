@@ -82,6 +82,7 @@ class RoundResult:
     loser_seat: int | None = None  # R6 lazy and R9 to_the_last only; None when capped
     finish_order: tuple[int, ...] = ()  # R9 to_the_last: seats in the order they finished
     hands_emptied: tuple[int, ...] = ()  # R10 seven_rounds: hands each seat emptied
+    largest_penalty: int = 0  # the most penalty cards one seat drew at once (one penalty)
 
 
 @dataclass(frozen=True)
@@ -673,6 +674,7 @@ class _Referee:
         dealer = start.seat
         self.table = _Table(self.deck, self.players)
         self.count = dict.fromkeys(codes.COUNTER_NAMES, 0)
+        self.largest_penalty = 0
         self.pending, self.escalation, self.skip_run = None, 0, 0
         self._new_round_state()
         self._deal(dealer)
@@ -698,7 +700,7 @@ class _Referee:
             cards_left=tuple(self.table.hand_size(s) for s in range(self.players)),
             score_after=tuple(self.scores), loser_seat=loser, finish_order=tuple(finish_order),
             hands_emptied=(tuple(self.hands_done) if self.round_end_rule == "seven_rounds"
-                           else ()))
+                           else ()), largest_penalty=self.largest_penalty)
 
     def _hand_points(self, seat: int) -> int:
         """D2 values; R7: a hand of exactly one 0 is worth lone_zero_value (when not 0)."""
@@ -1589,6 +1591,8 @@ class _Referee:
             if card is None:
                 break
             drawn.append(card)
+        if reason not in (codes.DRAW_NORMAL, codes.DRAW_COVER, codes.DRAW_REFILL):
+            self.largest_penalty = max(self.largest_penalty, len(drawn))
         return drawn
 
     def _draw_one(self, seat: int, reason: int, which: str) -> int | None:

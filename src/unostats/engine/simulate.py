@@ -1,7 +1,8 @@
 """The Python face of the engine: the only caller of the jitted kernels.
 
 ``simulate_batches`` plays games in batches and yields polars DataFrames, so memory stays flat for
-any number of games; ``simulate_tables`` plays one game per table of many tables, each with its
+any number of games (``simulate_arrow``: the same batches as pyarrow Tables, for the store);
+``simulate_tables`` plays one game per table of many tables, each with its
 own seats and seed, in one call (tournaments); ``trace_game`` replays one game with every event
 recorded.
 
@@ -15,7 +16,11 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 - game_seats: game, seat, policy, final_score, rank (1 = best, ties share), is_winner, is_loser
   (by the scoring mode; docs/engine.md "Scoring")
 - rounds: game, round, dealer_seat, first_seat, winner_seat, winner_position (null when capped),
-  the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points, ended_by ("win" | "cap")
+  the counters of ``codes.COUNTER_NAMES`` (turns, cards_played, ...), points,
+  ended_by ("win" | "cap"),
+  loser_seat (R6 lazy, R9 to_the_last; null otherwise), largest_penalty (the most penalty cards
+  one seat drew at once in the round, 0 if none: docs/engine.md "What each round, game and seat
+  records")
 - round_seats: game, round, seat, position (seat offset from the round's first player),
   cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round),
   finish_place (R9 to_the_last: 1, 2, ... in finishing order, the seat left last n; 1 for the
@@ -29,11 +34,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, policy_codes
@@ -44,10 +50,13 @@ from . import _turns as T
 
 
 class Batch(NamedTuple):
-    games: pl.DataFrame
-    game_seats: pl.DataFrame
-    rounds: pl.DataFrame
-    round_seats: pl.DataFrame
+    """One batch's four tables: polars DataFrames (``simulate_batches``) or pyarrow Tables
+    (``simulate_arrow``), with the same columns."""
+
+    games: pl.DataFrame | pa.Table
+    game_seats: pl.DataFrame | pa.Table
+    rounds: pl.DataFrame | pa.Table
+    round_seats: pl.DataFrame | pa.Table
 
 
 @dataclass(frozen=True)
@@ -62,9 +71,20 @@ class Trace:
     deck_counts: np.ndarray  # copies per card type
     card_points: np.ndarray  # scoring value per card type
     events: np.ndarray  # int64 [n, 4]: kind, seat, a, b
+    # The kernel's rows of the game (simulate_batches' frames); None for a hand-made trace.
+    batch: Batch | None = field(default=None, compare=False, repr=False)
 
 
-def simulate_batches(
+def simulate_batches(**kwargs: Any) -> Iterator[Batch]:
+    """Play games ``first_game .. first_game + games - 1`` and yield them in batches, in order,
+    as polars DataFrames (the tables of ``simulate_arrow``, viewed without a copy). Takes the
+    keywords of ``simulate_arrow``: rules, players, seats, games, seed, first_game=0,
+    threads=None, batch_games=10_000."""
+    for tables in simulate_arrow(**kwargs):
+        yield _frames(tables)
+
+
+def simulate_arrow(
     *,
     rules: RuleSet,
     players: int,
@@ -74,8 +94,18 @@ def simulate_batches(
     first_game: int = 0,
     threads: int | None = None,
     batch_games: int = 10_000,
+    ahead: bool = True,
 ) -> Iterator[Batch]:
-    """Play games ``first_game .. first_game + games - 1`` and yield them in batches, in order."""
+    """The games of ``simulate_batches`` as pyarrow Tables built straight from the kernel's
+    arrays (one cast copy per column; the storage path hands them to DuckDB as they are).
+
+    Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
+    rounds at 4 players) into kernel buffers allocated once and reused, each part's columns
+    copied out at once (about 200 bytes a round at 4 players, against 400 in the kernel's int64
+    rows). ``ahead``: with more than one
+    thread, the next batch plays while the caller uses this one (a caller that stores batches
+    on a thread of its own already overlaps, and saves a batch of memory with ``ahead=False``).
+    """
     inputs = _KernelInputs.build(rules, players, seats)
     if games < 0 or first_game < 0 or batch_games < 1:
         raise ValueError("games and first_game must be >= 0 and batch_games >= 1")
@@ -83,19 +113,40 @@ def simulate_batches(
     estimate = _RoundsEstimate()
     end = first_game + games
     ranges = [(lo, min(lo + batch_games, end)) for lo in range(first_game, end, batch_games)]
-    if _threads == 1 or len(ranges) < 2:
+    buffers = _Buffers(inputs.players)
+    if not ahead or _threads == 1 or len(ranges) < 2:
         for lo, hi in ranges:
-            yield _frames(inputs, *_play_rows(inputs, seed, lo, hi, estimate))
+            yield _play_batch(inputs, seed, lo, hi, estimate, buffers)
         return
-    # With more threads than one, the next batch plays while this one's tables are built and
-    # used (the kernels hold no GIL): building tables would otherwise leave the threads idle.
-    with ThreadPoolExecutor(1) as ahead:
-        pending = ahead.submit(_play_rows, inputs, seed, *ranges[0], estimate)
+    # With more threads than one, the next batch plays while this one is used (the kernels
+    # hold no GIL): the caller's work would otherwise leave the threads idle.
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(_play_batch, inputs, seed, *ranges[0], estimate, buffers)
         for i in range(len(ranges)):
-            rows = pending.result()
+            batch = pending.result()
             if i + 1 < len(ranges):
-                pending = ahead.submit(_play_rows, inputs, seed, *ranges[i + 1], estimate)
-            yield _frames(inputs, *rows)
+                pending = pool.submit(_play_batch, inputs, seed, *ranges[i + 1], estimate,
+                                      buffers)
+            yield batch
+            batch = None  # not held while the next one is made
+
+
+PART_SEAT_ROWS = 65_536  # round-seat rows per kernel call of simulate_arrow (buffers' size)
+
+
+def _play_batch(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
+                buffers: _Buffers) -> Batch:
+    """Games [lo, hi) as one batch of tables, played in parts of about PART_SEAT_ROWS
+    round-seat rows."""
+    parts = []
+    while lo < hi:
+        part = max(1, int(PART_SEAT_ROWS / (inputs.players * estimate.per_game())))
+        parts.append(_tables(inputs, *_play_rows(inputs, seed, lo, min(hi, lo + part),
+                                                 estimate, buffers)))
+        lo += part
+    if len(parts) == 1:
+        return parts[0]
+    return Batch(*(pa.concat_tables(tables) for tables in zip(*parts)))
 
 
 def simulate_tables(
@@ -138,11 +189,13 @@ def simulate_tables(
     setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in unique])[which]
     inputs = replace(_KernelInputs.build(rules, players, unique[0]), setups=setups)
     _set_threads(threads)
-    batch = _frames(inputs, *_play_rows(inputs, 0, 0, k, _RoundsEstimate()))
+    played = _tables(inputs, *_play_rows(inputs, 0, 0, k, _RoundsEstimate()))
     names = sorted(set(policies))  # the policy column by each game's seats
     code = np.array([names.index(p) for p in policies], dtype=np.int64)[which]
-    return batch._replace(game_seats=batch.game_seats.with_columns(
-        _named(code.reshape(-1), names, pl.Categorical).alias("policy")))
+    game_seats = played.game_seats.set_column(
+        played.game_seats.schema.get_field_index("policy"), "policy",
+        _named(code.reshape(-1), names))
+    return _frames(played._replace(game_seats=game_seats))
 
 
 def trace_game(
@@ -196,9 +249,12 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
             raise RuntimeError(f"game {game}: more trace events in one step than the kernel's "
                                f"ring holds ({L.RING}); the trace is incomplete")
         if used <= capacity:
+            rounds = int(out.game[0, L.GO_ROUNDS])
+            batch = _frames(_tables(inputs, out.game, out.game_seat, out.round[:rounds],
+                                    out.round_seat[:rounds]))
             return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
                          seed=seed, game=game, deck_counts=inputs.deck,
-                         card_points=inputs.points, events=trace[:used].copy())
+                         card_points=inputs.points, events=trace[:used].copy(), batch=batch)
         capacity = used
 
 
@@ -293,19 +349,51 @@ class _Outputs:
         self.round_seat = np.zeros((rounds, players, L.N_RS), dtype=np.int64)
 
 
-def _play_rows(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate):
+class _Buffers:
+    """Kernel outputs reused from batch to batch, grown when a batch needs more. (Fresh arrays
+    per batch cost a page fault per 4 kB, a tenth of a run's time.) Not cleared: the kernel
+    writes every column of every row it reports."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.held = _Outputs(0, 0, players)
+
+    def take(self, games: int, rounds: int) -> _Outputs:
+        held = self.held
+        if len(held.game) < games or len(held.round) < rounds:
+            self.held = held = _Outputs(max(games, len(held.game)),
+                                        max(rounds, len(held.round)), self.players)
+        out = _Outputs.__new__(_Outputs)
+        out.game, out.game_seat = held.game[:games], held.game_seat[:games]
+        out.round, out.round_seat = held.round[:rounds], held.round_seat[:rounds]
+        return out
+
+
+def _play_rows(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
+               buffers: _Buffers | None = None):
     """Play games [lo, hi) in parallel chunks, retrying any chunk whose round buffer ran out.
-    Returns the kernel's rows: (game, game_seat, round, round_seat)."""
+    Returns the kernel's rows: (game, game_seat, round, round_seat), views of ``buffers``
+    (valid until their next use) unless a chunk had to be retried."""
     games = hi - lo
     chunk = max(1, min(256, math.ceil(games / (4 * _threads))))
     starts = np.arange(lo, hi, chunk, dtype=np.int64)
     ends = np.minimum(starts + chunk, hi)
     round_cap = int(chunk * estimate.per_game() * 1.5) + 64
-    out = _Outputs(games, len(starts) * round_cap, inputs.players)
+    out = (buffers or _Buffers(inputs.players)).take(games, len(starts) * round_cap)
     done = np.zeros(len(starts), dtype=np.int64)
     rounds = np.zeros(len(starts), dtype=np.int64)
     _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds)
 
+    if (starts + done == ends).all():  # no retry: close the gaps between chunks in place
+        n = 0
+        for c in range(len(starts)):
+            r0, k = c * round_cap, int(rounds[c])
+            if r0 != n:
+                out.round[n:n + k] = out.round[r0:r0 + k]
+                out.round_seat[n:n + k] = out.round_seat[r0:r0 + k]
+            n += k
+        estimate.add(games, n)
+        return out.game, out.game_seat, out.round[:n], out.round_seat[:n]
     round_parts, seat_parts = [], []
     for c in range(len(starts)):
         r0 = c * round_cap
@@ -358,70 +446,87 @@ def _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds) -> Non
             list(pool.map(work, range(workers)))
 
 
-_ROUND_ENDS = pl.Enum(list(codes.ROUND_END_NAMES))
-_GAME_ENDS = pl.Enum(list(codes.GAME_END_NAMES))
+def _ints(values: np.ndarray, dtype, null: int | None = None) -> pa.Array:
+    """Kernel column ``values`` as a new ``dtype`` array (always a copy: the kernel's buffers
+    are reused), entries equal to ``null`` as nulls."""
+    data = values.astype(dtype)
+    return pa.array(data, mask=None if null is None else values == null)
 
 
-def _named(values: np.ndarray, names, dtype) -> pl.Series:
-    """Codes 0..len(names)-1 as the ``dtype`` column of their names (mapped in polars: making
-    the strings in numpy first took a third of the time of building a batch's tables)."""
-    return pl.Series(values.astype(np.uint8)).replace_strict(
-        list(range(len(names))), list(names), return_dtype=dtype)
+def _named(codes_: np.ndarray, names: Sequence[str]) -> pa.Array:
+    """Codes 0..len(names)-1 as a dictionary column of their names (no string per row)."""
+    return pa.DictionaryArray.from_arrays(pa.array(codes_.astype(np.int8)),
+                                          pa.array(list(names), pa.string()))
 
 
-def _seat_or_null(values: np.ndarray) -> pl.Series:
-    return pl.Series(values, dtype=pl.Int8).replace(-1, None)
-
-
-def _frames(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_rows) -> Batch:
+def _tables(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_rows) -> Batch:
+    """The batch's four tables (schemas in the module docstring) from the kernel's rows."""
     n = inputs.players
-    n_games = len(game_rows)
-    games = pl.DataFrame({
-        "game": game_rows[:, L.GO_GAME],
-        "rounds": game_rows[:, L.GO_ROUNDS].astype(np.int32),
-        "turns": game_rows[:, L.GO_TURNS],
-        "first_seat": game_rows[:, L.GO_FIRST].astype(np.int8),
-        "winner_seat": _seat_or_null(game_rows[:, L.GO_WINNER]),
-        "margin": game_rows[:, L.GO_MARGIN].astype(np.int32),
-        "ended_by": _named(game_rows[:, L.GO_ENDED_BY], codes.GAME_END_NAMES, _GAME_ENDS),
+    n_games, n_rounds = len(game_rows), len(round_rows)
+    games = pa.table({
+        "game": _ints(game_rows[:, L.GO_GAME], np.int64),
+        "rounds": _ints(game_rows[:, L.GO_ROUNDS], np.int32),
+        "turns": _ints(game_rows[:, L.GO_TURNS], np.int64),
+        "first_seat": _ints(game_rows[:, L.GO_FIRST], np.int8),
+        "winner_seat": _ints(game_rows[:, L.GO_WINNER], np.int8, null=-1),
+        "margin": _ints(game_rows[:, L.GO_MARGIN], np.int32),
+        "ended_by": _named(game_rows[:, L.GO_ENDED_BY], codes.GAME_END_NAMES),
     })
     seat_ids = np.tile(np.arange(n, dtype=np.int8), n_games)
-    winners = np.repeat(game_rows[:, L.GO_WINNER], n)
-    game_seats = pl.DataFrame({
-        "game": np.repeat(game_rows[:, L.GO_GAME], n),
-        "seat": seat_ids,
-        "policy": _named(seat_ids, inputs.policies, pl.Categorical),
-        "final_score": game_seat_rows[:, :, L.GS_FINAL_SCORE].reshape(-1).astype(np.int32),
-        "rank": game_seat_rows[:, :, L.GS_RANK].reshape(-1).astype(np.int8),
-        "is_winner": winners == seat_ids,
-        "is_loser": game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1).astype(bool),
+    policy_names = list(dict.fromkeys(inputs.policies))
+    policy_of_seat = np.array([policy_names.index(p) for p in inputs.policies], dtype=np.int8)
+    game_seats = pa.table({
+        "game": pa.array(np.repeat(game_rows[:, L.GO_GAME], n)),
+        "seat": pa.array(seat_ids),
+        "policy": _named(np.tile(policy_of_seat, n_games), policy_names),
+        "final_score": _ints(game_seat_rows[:, :, L.GS_FINAL_SCORE].reshape(-1), np.int32),
+        "rank": _ints(game_seat_rows[:, :, L.GS_RANK].reshape(-1), np.int8),
+        "is_winner": pa.array(np.repeat(game_rows[:, L.GO_WINNER], n) == seat_ids),
+        "is_loser": pa.array(game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1) != 0),
     })
-    rounds = pl.DataFrame({
-        "game": round_rows[:, L.RO_GAME],
-        "round": round_rows[:, L.RO_ROUND].astype(np.int32),
-        "dealer_seat": round_rows[:, L.RO_DEALER].astype(np.int8),
-        "first_seat": round_rows[:, L.RO_FIRST].astype(np.int8),
-        "winner_seat": _seat_or_null(round_rows[:, L.RO_WINNER]),
-        "winner_position": _seat_or_null(round_rows[:, L.RO_WINNER_POS]),
-        **{name: round_rows[:, L.RO_COUNTERS + i].astype(np.int32)
+    rounds = pa.table({
+        "game": _ints(round_rows[:, L.RO_GAME], np.int64),
+        "round": _ints(round_rows[:, L.RO_ROUND], np.int32),
+        "dealer_seat": _ints(round_rows[:, L.RO_DEALER], np.int8),
+        "first_seat": _ints(round_rows[:, L.RO_FIRST], np.int8),
+        "winner_seat": _ints(round_rows[:, L.RO_WINNER], np.int8, null=-1),
+        "winner_position": _ints(round_rows[:, L.RO_WINNER_POS], np.int8, null=-1),
+        **{name: _ints(round_rows[:, L.RO_COUNTERS + i], np.int32)
            for i, name in enumerate(codes.COUNTER_NAMES)},
-        "points": round_rows[:, L.RO_POINTS].astype(np.int32),
-        "ended_by": _named(round_rows[:, L.RO_ENDED_BY], codes.ROUND_END_NAMES, _ROUND_ENDS),
-        "loser_seat": _seat_or_null(round_rows[:, L.RO_LOSER]),
+        "points": _ints(round_rows[:, L.RO_POINTS], np.int32),
+        "ended_by": _named(round_rows[:, L.RO_ENDED_BY], codes.ROUND_END_NAMES),
+        "loser_seat": _ints(round_rows[:, L.RO_LOSER], np.int8, null=-1),
+        "largest_penalty": _ints(round_rows[:, L.RO_LARGEST_PENALTY], np.int32),
     })
-    round_seats = pl.DataFrame({
-        "game": np.repeat(round_rows[:, L.RO_GAME], n),
-        "round": np.repeat(round_rows[:, L.RO_ROUND], n).astype(np.int32),
-        "seat": np.tile(np.arange(n, dtype=np.int8), len(round_rows)),
-        "position": seat_rows[:, :, L.RS_POSITION].reshape(-1).astype(np.int8),
-        "cards_left": seat_rows[:, :, L.RS_CARDS_LEFT].reshape(-1).astype(np.int16),
-        "hand_points": seat_rows[:, :, L.RS_HAND_POINTS].reshape(-1).astype(np.int32),
-        "score_after": seat_rows[:, :, L.RS_SCORE_AFTER].reshape(-1).astype(np.int32),
-        "hands_emptied": seat_rows[:, :, L.RS_HANDS_EMPTIED].reshape(-1).astype(np.int8),
-        "finish_place": pl.Series(seat_rows[:, :, L.RS_FINISH_PLACE].reshape(-1),
-                                  dtype=pl.Int8).replace(0, None),
+    seat = seat_rows.reshape(n_rounds * n, L.N_RS)
+    round_seats = pa.table({
+        "game": pa.array(np.repeat(round_rows[:, L.RO_GAME], n)),
+        "round": pa.array(np.repeat(round_rows[:, L.RO_ROUND].astype(np.int32), n)),
+        "seat": pa.array(np.tile(np.arange(n, dtype=np.int8), n_rounds)),
+        "position": _ints(seat[:, L.RS_POSITION], np.int8),
+        "cards_left": _ints(seat[:, L.RS_CARDS_LEFT], np.int16),
+        "hand_points": _ints(seat[:, L.RS_HAND_POINTS], np.int32),
+        "score_after": _ints(seat[:, L.RS_SCORE_AFTER], np.int32),
+        "hands_emptied": _ints(seat[:, L.RS_HANDS_EMPTIED], np.int8),
+        "finish_place": _ints(seat[:, L.RS_FINISH_PLACE], np.int8, null=0),
     })
     return Batch(games, game_seats, rounds, round_seats)
+
+
+# The polars dtypes of the named columns (dictionary columns arrive as Categorical).
+_ENUMS = {"games": pl.Enum(list(codes.GAME_END_NAMES)),
+          "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
+
+
+def _frames(tables: Batch) -> Batch:
+    """The batch's tables as polars DataFrames (the columns are shared, not copied)."""
+    out = []
+    for name, table in zip(Batch._fields, tables):
+        df = pl.from_arrow(table)
+        if name in _ENUMS:
+            df = df.with_columns(pl.col("ended_by").cast(_ENUMS[name]))
+        out.append(df)
+    return Batch(*out)
 
 
 def engine_is_cached() -> bool:

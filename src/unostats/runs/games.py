@@ -4,15 +4,22 @@ games to ``scenario.games`` in batches, and how to recompute one stored game.
 A game is a pure function of (rules, seats, seed, game index), so a resumed run equals an
 uninterrupted one row for row, whatever the batch sizes or threads.
 
-A producer thread drives the engine (``simulate_batches``) and hands batches over a queue of one;
-the calling thread stores each batch (``store.write_batch``, one transaction per batch) while the
-engine computes the next. DuckDB releases the GIL while it inserts and the batch kernel is
-compiled with ``nogil=True``, so the two overlap (on 2 cores the engine's threads and DuckDB's
-then share the CPU).
+A producer thread drives the engine (``simulate_arrow``: Arrow tables built straight from the
+kernel's reused output buffers) and hands batches over a queue of one; the calling thread stores
+each batch (``store.write_batch``, one transaction per batch, DuckDB scanning the Arrow columns in
+place) while the engine plays the next. DuckDB releases the GIL while it inserts and the batch
+kernel is compiled with ``nogil=True``, so the two overlap (on 2 cores the engine's threads and
+DuckDB's then share the CPU).
 
-Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s), so a stop
-request is honoured within a second or two; ``UNOSTATS_BATCH_GAMES`` (or ``batch_games=``) fixes
-the size instead.
+Memory stays flat: at most ``BATCHES_IN_FLIGHT`` batches' tables exist at once (the engine
+starts a batch only when the writer has stored the one before last), plus one set of kernel
+buffers (``engine.simulate.PART_SEAT_ROWS``), and a batch holds at most
+``MAX_BATCH_SEAT_ROWS`` round-seat rows (100,000 rounds at 4 players, about 20 MB of tables);
+DuckDB's own memory is capped by ``store.open_store``.
+
+Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s) within
+that cap, so a stop request is honoured within a second or two; ``UNOSTATS_BATCH_GAMES`` (or
+``batch_games=``) fixes the size instead.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +37,7 @@ from ..scenario import Cell, Scenario
 from ..seats import Seat
 from . import precision
 from .engine_cache import prepare_engine
+from .memory import give_back_large_blocks
 from .progress import Progress
 from .session import RunOutcome, Tally, cell_label, end_session
 from .signals import StopRequest
@@ -38,6 +46,10 @@ TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH_GAMES = 1_000
 MIN_BATCH_GAMES = 100
 MAX_BATCH_GAMES = 500_000
+# Round-seat rows per batch at most (adaptive sizes): enough for DuckDB to write the round seats
+# in whole row groups (122,880 rows) straight to the file, few enough to keep memory flat.
+MAX_BATCH_SEAT_ROWS = 400_000
+BATCHES_IN_FLIGHT = 2  # one being stored, one being played (or waiting to be stored)
 
 
 def games_requested(scenario: Scenario) -> int:
@@ -88,6 +100,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     ``stop``); ``batch_size`` fixes the games per batch (None: adaptive)."""
     scenario = outcome.scenario
     stop = stop or StopRequest()
+    give_back_large_blocks()
     jobs = []
     for i, cell in enumerate(scenario.cells()):
         first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
@@ -125,7 +138,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                               batch)
             outcome.games_played += hi - lo
             outcome.games_completed += hi - lo
-            outcome.rounds_played += batch.rounds.height
+            outcome.rounds_played += len(batch.rounds)
+            del batch, item
+            producer.stored()
             progress.batch_stored(str(job.index), cell_label(job.cell), lo, hi - 1, hi,
                                   scenario.games, rate)
         if stop.requested and status != "complete":
@@ -158,6 +173,7 @@ class _Producer(threading.Thread):
         self.queue: queue.Queue = queue.Queue(maxsize=1)
         self.decisions: queue.Queue = queue.Queue()  # the consumer's answers to each _Look
         self._halt = threading.Event()
+        self._room = threading.Semaphore(BATCHES_IN_FLIGHT)  # batches not yet stored
         self._batches_seen = 0
 
     def halt(self) -> None:
@@ -171,6 +187,17 @@ class _Producer(threading.Thread):
     def join(self, timeout: float | None = None) -> None:
         if self.is_alive() or self.ident is not None:
             super().join(timeout)
+
+    def stored(self) -> None:
+        """The writer has stored a batch: the engine may start another."""
+        self._room.release()
+
+    def _take_room(self) -> bool:
+        """Wait until a batch may be made (False: halted)."""
+        while not self._halt.is_set():
+            if self._room.acquire(timeout=0.1):
+                return True
+        return False
 
     def _put(self, item: Any) -> bool:
         while not self._halt.is_set():
@@ -210,21 +237,24 @@ class _Producer(threading.Thread):
         return True
 
     def _play_range(self, job: _Job, lo: int, end: int) -> bool:
-        from ..engine.simulate import simulate_batches
+        from ..engine.simulate import simulate_arrow
 
         size = self.fixed or FIRST_BATCH_GAMES
         rate: float | None = None  # games/s of this cell, smoothed
+        games_seen = rounds_seen = 0
         while lo < end:
-            batches = simulate_batches(
+            # The writer thread overlaps the engine: no look-ahead (and its second buffers).
+            batches = simulate_arrow(
                 rules=job.cell.variant.rules, players=job.cell.players, seats=job.cell.seats,
                 games=end - lo, seed=self.seed, first_game=lo, threads=self.threads,
-                batch_games=size)
-            for batch in _timed(batches):
+                batch_games=size, ahead=False)
+            for batch in _timed(batches, self._take_room, self._room.release):
                 if self._halt.is_set():
                     batches.close()
                     return False
                 batch, seconds = batch
-                n = batch.games.height
+                n = len(batch.games)
+                games_seen, rounds_seen = games_seen + n, rounds_seen + len(batch.rounds)
                 measured = n / max(seconds, 1e-6)
                 if self._batches_seen > 0:  # the first batch of a process may include compiling
                     rate = measured if rate is None else 0.5 * rate + 0.5 * measured
@@ -232,15 +262,21 @@ class _Producer(threading.Thread):
                 if not self._put((job, lo, lo + n, batch, measured)):
                     batches.close()
                     return False
+                del batch  # the queue holds it now: memory stays bounded
                 lo += n
                 if self.fixed or rate is None:
                     continue
-                want = int(min(MAX_BATCH_GAMES, max(MIN_BATCH_GAMES,
-                                                    rate * TARGET_BATCH_SECONDS)))
+                rows_per_game = job.cell.players * rounds_seen / max(games_seen, 1)
+                most = MAX_BATCH_SEAT_ROWS / max(rows_per_game, 1)
+                want = int(min(MAX_BATCH_GAMES, most, max(MIN_BATCH_GAMES,
+                                                          rate * TARGET_BATCH_SECONDS)))
                 if want > 2 * size or want < size // 2:  # resize: restart the stream at lo
                     size = want
                     batches.close()
                     break
+            if self._halt.is_set():  # halted while waiting for room
+                batches.close()
+                return False
         return True
 
 
@@ -278,13 +314,17 @@ def _looks_so_far(con, outcome: RunOutcome, job: _Job, progress: Progress) -> No
     job.looks = tuple(ahead)
 
 
-def _timed(batches: Iterator[Any]) -> Iterator[tuple[Any, float]]:
-    """(item, seconds spent producing it) for each item of ``batches``."""
-    while True:
+def _timed(batches: Iterator[Any], take: Callable[[], bool],
+           give_back: Callable[[], None]) -> Iterator[tuple[Any, float]]:
+    """(item, seconds spent producing it) for each item of ``batches``, each made once
+    ``take()`` returns True (False: stop); the end of ``batches`` gives its room back."""
+    while take():
         t0 = time.perf_counter()
         try:
             item = next(batches)
         except StopIteration:
+            give_back()
             return
         yield item, time.perf_counter() - t0
+        item = None  # not held while the next one is made
 

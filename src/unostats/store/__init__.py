@@ -34,7 +34,7 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
 """
 
-from .database import DEFAULT_DB, SCHEMA_VERSION, is_memory, open_store
+from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory, open_store
 from .files import write_problem
 from .games import (
     FRAME_COLUMNS,
@@ -63,7 +63,8 @@ from .sql import StoreError, UnknownRunError
 
 __all__ = [
     "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
-    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "StoreError", "UnknownRunError",
+    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "StoreError",
+    "UnknownRunError",
     "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
     "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem",

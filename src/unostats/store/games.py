@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import duckdb
-import polars as pl
+import numpy as np
+import pyarrow as pa
 
 from ..codes import COUNTER_NAMES
 from .runs import no_run
@@ -64,6 +65,7 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("points", "INTEGER", False),
         ("ended_by", "VARCHAR", False),
         ("loser_seat", "SMALLINT", True),
+        ("largest_penalty", "INTEGER", False),
     ),
     "round_seats": (
         ("game", "INTEGER", False),
@@ -205,20 +207,22 @@ VIEWS = ("round_length", "win_rate_by_position", "game_win_rate_by_position", "s
 
 def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
                 batch: Any) -> None:
-    """Store one engine batch (games, game_seats, rounds, round_seats) in one transaction.
+    """Store one engine batch (games, game_seats, rounds, round_seats: polars DataFrames or
+    pyarrow Tables) in one transaction.
 
     The batch must continue the cell: its games are first..first+k-1 with first equal to
-    ``completed_games``; this keeps the unindexed tables free of duplicates and gaps.
+    ``completed_games``; this keeps the unindexed tables free of duplicates and gaps. DuckDB
+    scans the Arrow columns where they are (a polars frame is viewed as Arrow, not copied).
     """
-    frames = frames_of(batch)
-    n_games = frames["games"].height
+    frames = {name: _as_arrow(df) for name, df in frames_of(batch).items()}
+    n_games = len(frames["games"])
     if n_games == 0:
         return
     # Views are registered outside the transaction: DuckDB refuses to unregister in an
     # aborted one.
     views = {name: f"_batch_{name}" for name in frames}
-    for name, df in frames.items():
-        con.register(views[name], df.to_arrow())
+    for name, table in frames.items():
+        con.register(views[name], table)
     try:
         with transaction(con):
             insert_games(con, run_id, variant, players, frames, views)
@@ -229,8 +233,13 @@ def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, playe
             con.unregister(view)
 
 
-def frames_of(batch: Any) -> dict[str, pl.DataFrame]:
-    """An engine batch's frames by table, each checked against ``FRAME_COLUMNS``."""
+def _as_arrow(frame: Any) -> pa.Table:
+    return frame if isinstance(frame, pa.Table) else frame.to_arrow()
+
+
+def frames_of(batch: Any) -> dict[str, Any]:
+    """An engine batch's frames by table (as they are: polars or Arrow), each checked against
+    ``FRAME_COLUMNS``."""
     frames = {name: getattr(batch, name) for name in FRAME_COLUMNS}
     for name, df in frames.items():
         _check_columns(name, df)
@@ -238,7 +247,7 @@ def frames_of(batch: Any) -> dict[str, pl.DataFrame]:
 
 
 def insert_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
-                 frames: Mapping[str, pl.DataFrame], views: Mapping[str, str]) -> None:
+                 frames: Mapping[str, Any], views: Mapping[str, str]) -> None:
     """INSERT one cell's frames (``frames_of``; table -> the name they are registered under in
     ``views``) after checking that the run is running, has the cell and that the games continue
     the stored ones. The caller holds the transaction (``write_batch``, or the write of whole
@@ -262,10 +271,11 @@ def _check_cell(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, playe
         raise StoreError(f"run {run_id} has no cell ({variant}, {players} players)")
 
 
-def _check_columns(name: str, df: pl.DataFrame) -> None:
+def _check_columns(name: str, df: Any) -> None:
     expected = [n for n, _, _ in FRAME_COLUMNS[name]]
-    missing = [c for c in expected if c not in df.columns]
-    extra = [c for c in df.columns if c not in expected]
+    have = df.column_names if isinstance(df, pa.Table) else df.columns
+    missing = [c for c in expected if c not in have]
+    extra = [c for c in have if c not in expected]
     if missing or extra:
         raise StoreError(
             f"batch frame {name!r} does not match the store schema: missing {missing}, "
@@ -273,18 +283,24 @@ def _check_columns(name: str, df: pl.DataFrame) -> None:
         )
 
 
-def _check_game_range(frames: Mapping[str, pl.DataFrame], first: int) -> None:
-    games = frames["games"]["game"]
-    n = games.len()
-    if games.min() != first or games.max() != first + n - 1 or games.n_unique() != n:
+def _check_game_range(frames: Mapping[str, Any], first: int) -> None:
+    games = _games_of(frames["games"])
+    n = len(games)
+    lo, hi = (int(games.min()), int(games.max())) if n else (None, None)
+    if lo != first or hi != first + n - 1 or len(np.unique(games)) != n:
         raise StoreError(
-            f"batch games {games.min()}..{games.max()} ({n} rows) do not continue the stored "
+            f"batch games {lo}..{hi} ({n} rows) do not continue the stored "
             f"games 0..{first - 1}; batches must be written in order without repeats"
         )
     for name in ("game_seats", "rounds", "round_seats"):
-        g = frames[name]["game"]
-        if g.len() and (g.min() < first or g.max() > first + n - 1):
+        g = _games_of(frames[name])
+        if len(g) and (g.min() < first or g.max() > first + n - 1):
             raise StoreError(f"batch frame {name!r} has games outside the batch's games")
+
+
+def _games_of(frame: Any) -> np.ndarray:
+    """The ``game`` column of a polars frame or an Arrow table, as numpy (no copy if it can)."""
+    return frame["game"].to_numpy()
 
 
 def completed_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
