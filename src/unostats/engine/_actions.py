@@ -103,13 +103,14 @@ def _challenge(st, opt, player, t, guilty, colour_before, state):
     return victim, state
 
 
-@kernel
+@kernel(inline=True)
 def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, state):
     """A1 and its variants: the effect of a move (``count`` cards t by ``player``; ``in_turn``:
     played in its turn, not out of turn; ``guilty``: the player held the colour ``colour_before``
     it played a black card on; ``jumper``: the seat that jumped in on it under jump_in extreme,
     else -1). Returns (the seat that acts next, state); ``st.cover`` is set when the player must
-    now cover its 8 (N6)."""
+    now cover its 8 (N6). Inlined into its callers: a call for every action card passed every
+    option and spilled the turn loop's state (a tenth of a turn's time)."""
     rank = rank_of(t)
     victim = next_seat(st, player)
     if rank != K.SKIP:

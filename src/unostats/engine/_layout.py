@@ -66,8 +66,10 @@ TABLE = np.dtype([
     ("npile", np.int64),
     ("ndisc", np.int64),
     # The table: what the next move plays on.
-    ("col", np.int64),  # current colour (4: none, after a black first card that stays)
-    ("rank", np.int64),  # rank of the top card
+    # uint8 (as the card tables): LLVM then knows colour * 13 + rank is no negative index and
+    # drops Numba's negative-index fix-up of every hand lookup built from them.
+    ("col", np.uint8),  # current colour (4: none, after a black first card that stays)
+    ("rank", np.uint8),  # rank of the top card
     ("dir", np.int64),  # direction of play: 1 clockwise, -1 counter-clockwise
     ("winner", np.int64),  # the round's winner once a seat has gone out, else -1
     # Pending penalties and runs (A3-A7).

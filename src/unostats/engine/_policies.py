@@ -47,6 +47,20 @@ def if_playable(st, opt, card, s, state):
 
 
 @kernel(inline=True)
+def _kth_type(st, s, first, stride, n, k, excluded):
+    """The card type holding seat s's k-th card (k below their total) among the n types first,
+    first + stride, ..., but those in the bit mask ``excluded``. Branch-free: where the k-th
+    card lies is random, and a loop that stops there mispredicts its exit."""
+    before = 0
+    seen = 0
+    for i in range(n - 1):  # the k-th card is past every type whose running total is <= k
+        t = first + i * stride
+        seen += 0 if (excluded >> t) & 1 else st.hand[s, t]
+        before += seen <= k
+    return first + before * stride
+
+
+@kernel(inline=True)
 def pick_random(st, s, allow_wd4, allow_wild, state):
     """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
 
@@ -61,36 +75,23 @@ def pick_random(st, s, allow_wd4, allow_wild, state):
         for c in range(4):
             nrank += st.hand[s, c * 13 + rank]
         nrank -= st.hand[s, col * 13 + rank]  # counted in ncol
+    barred = 0  # black card types not allowed
     if not allow_wd4:
         nblack -= st.hand[s, WD4]
+        barred |= 1 << WD4
     if not allow_wild:
         nblack -= st.hand[s, K.WILD]
+        barred |= 1 << K.WILD
     total = ncol + nrank + nblack
     if total == 0:
         return -1, state
     k, state = bounded(state, total)
     if k < ncol:
-        t = col * 13
-        while k >= st.hand[s, t]:
-            k -= st.hand[s, t]
-            t += 1
-        return t, state
+        return _kth_type(st, s, col * 13, 1, 13, k, 0), state
     k -= ncol
     if k < nrank:
-        for c in range(4):
-            if c != col:
-                m = st.hand[s, c * 13 + rank]
-                if k < m:
-                    return c * 13 + rank, state
-                k -= m
-    k -= nrank
-    for t in range(FIRST_BLACK, NT):
-        if (t == WD4 and not allow_wd4) or (t == K.WILD and not allow_wild):
-            continue
-        if k < st.hand[s, t]:
-            return t, state
-        k -= st.hand[s, t]
-    return -1, state  # unreachable: the counts above add up
+        return _kth_type(st, s, rank, 13, 4, k, 1 << (col * 13 + rank)), state
+    return _kth_type(st, s, FIRST_BLACK, 1, NT - FIRST_BLACK, k - nrank, barred), state
 
 
 @kernel
