@@ -41,10 +41,12 @@ def find_chromium() -> str | None:
 
 
 CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(
+# Every browser test file's mark (they import it).
+NEEDS_CHROMIUM = pytest.mark.skipif(
     CHROMIUM is None,
     reason="Chromium is not installed (apt-get install chromium; .ci/run installs it), so the "
            "headless-browser check of the report cannot run")
+pytestmark = NEEDS_CHROMIUM
 
 
 class CDPError(RuntimeError):

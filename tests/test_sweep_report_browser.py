@@ -5,15 +5,20 @@ is saved. Skipped without Chromium."""
 
 from __future__ import annotations
 
-import pytest
+from test_report_browser import (
+    CHART_STATE_JS,
+    CHROMIUM,
+    NEEDS_CHROMIUM,
+    Browser,
+    finish_page,
+    wait_for_charts,
+)
 
-from test_report_browser import CHART_STATE_JS, CHROMIUM, Browser, finish_page, wait_for_charts
 from unostats.report.build import build_report
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+pytestmark = NEEDS_CHROMIUM
 
 SWEPT = """\
 name: browser sweep

@@ -8,14 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_report_browser import (
+    CHROMIUM,
+    NEEDS_CHROMIUM,
+    Browser,
+    finish_page,
+    wait_for_charts,
+)
 
-from test_report_browser import CHROMIUM, Browser, finish_page, wait_for_charts
 from unostats.report.build import build_report
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+pytestmark = NEEDS_CHROMIUM
 
 CUP = """\
 name: browser cup
