@@ -23,7 +23,7 @@ from traces import broken
 
 from unostats import codes
 from unostats.engine.referee import check_trace
-from unostats.engine.simulate import simulate_batches, trace_scripted_game
+from unostats.engine.simulate import simulate_batches, simulate_tables, trace_scripted_game
 from unostats.rules import RuleSet
 from unostats.seats import Seat, WeightedPolicy
 
@@ -234,3 +234,25 @@ def test_weighted_seats_are_reproducible_with_a_random_colour():
     b = _frames(Seat.playing(policy), {}, 50, seed=5)
     assert all(x.equals(y) for x, y in zip(a, b))
     assert np.asarray(a.games["turns"]).sum() > 0
+
+
+def test_tables_of_weighted_seats_play_the_games_of_their_own_runs():
+    """simulate_tables (a tournament's tables in one call) copies each table's weights, colour
+    and tie rules: every table plays the game a run of its own seats plays, row for row."""
+    rules = RuleSet.from_mapping({"five_swap": True})
+    keep = Seat.playing(WeightedPolicy.of("kb", {"points": 1, "wild": -1000, "colour_held": 2},
+                                          colour="random"))
+    first = Seat.playing(WeightedPolicy.of("z", {}, ties="first"))
+    tables = [[keep, Seat("random"), Seat("strategist")], [Seat("random"), keep, first]]
+    seeds, streams = [5, 6], [2, 3]
+    both = simulate_tables(rules=rules, players=3, tables=tables, seeds=seeds, streams=streams)
+    for i, seats in enumerate(tables):
+        (own,) = simulate_batches(rules=rules, players=3, seats=seats, seed=seeds[i],
+                                  first_game=streams[i], games=1)
+        for name in ("game_seats", "rounds", "round_seats"):
+            got = getattr(both, name).filter(pl.col("game") == i).drop("game")
+            want = getattr(own, name).drop("game")
+            if name == "game_seats":
+                got, want = (f.with_columns(pl.col("policy").cast(pl.String))
+                             for f in (got, want))
+            assert got.equals(want), (i, name)
