@@ -45,7 +45,16 @@ def test_no_code_of_an_enum_prefix_is_left_over():
 def test_policy_codes_follow_the_policy_table():
     for index, name in enumerate(rules.POLICIES):
         assert getattr(codes, f"POLICY_{name.upper()}") == index
-    assert len([n for n in dir(codes) if n.startswith("POLICY_")]) == len(rules.POLICIES)
+    # and one code past the bundled policies: a policy written as data
+    assert codes.POLICY_WEIGHTED == len(rules.POLICIES)
+    assert len([n for n in dir(codes) if n.startswith("POLICY_")]) == len(rules.POLICIES) + 1
+
+
+def test_feature_codes_follow_the_feature_names():
+    for index, name in enumerate(codes.FEATURE_NAMES):
+        assert getattr(codes, f"F_{name.upper()}") == index
+    assert len([n for n in dir(codes) if n.startswith("F_")]) == codes.N_FEATURES
+    assert len(set(codes.FEATURE_NAMES)) == codes.N_FEATURES
 
 
 def test_behaviour_slots_are_the_codes_and_cover_the_table():

@@ -15,6 +15,7 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
+import duckdb
 import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
 
@@ -421,3 +422,37 @@ def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypa
     assert "about 17 s" in logged[0]
     assert engine_cache.prepare_engine(Log()) is None and len(logged) == 2  # once per process
     assert "about 20 s on 2 cores" in engine_cache.compile_message(None)  # before any compile
+
+
+WEIGHTED = """\
+name: weighted
+seed: 3
+games: 30
+players: 2
+seats:
+  - policy:
+      name: keep-black
+      weights: {points: 1, wild: -1000, wild_draw_four: -1000, colour_held: 2}
+  - policy: random
+variants:
+  - name: standard
+"""
+
+
+def test_a_policy_written_as_data_is_stored_by_its_name_with_its_weights(tmp_path):
+    db = tmp_path / "w.duckdb"
+    outcome = simulate(scenario=load_scenario(write_scenario(tmp_path, WEIGHTED, "w.yaml")),
+                       db=db)
+    assert outcome.status == "complete"
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        seats = con.execute("SELECT seat, policy, count(*) FROM game_seats GROUP BY ALL "
+                            "ORDER BY seat").fetchall()
+        (scenario_json,), = con.execute("SELECT scenario_json FROM runs").fetchall()
+    finally:
+        con.close()
+    assert seats == [(0, "keep-black", 30), (1, "random", 30)]
+    policy = json.loads(scenario_json)["seats"][0]["policy"]
+    assert policy == {"name": "keep-black", "colour": "most_held", "ties": "random",
+                      "weights": {"colour_held": 2.0, "points": 1.0, "wild": -1000.0,
+                                  "wild_draw_four": -1000.0}}

@@ -64,6 +64,27 @@ BAD_EXPECTED: dict[str, list[str]] = {
                               "probability from 0 to 1, got 'often'"],
     "unknown_behaviour.yaml": ["unknown_behaviour.yaml:6: seats.behaviour.forgot_uno: unknown "
                                "behaviour 'forgot_uno'; did you mean 'forget_uno'?"],
+    "weighted_policy.yaml": [
+        "weighted_policy.yaml:7: seats[0].policy.weights.pointz: unknown feature 'pointz'; "
+        "did you mean 'points'? allowed: number, skip, reverse, draw_two, wild, wild_draw_four, "
+        "blank, hit_all, swap_hands, custom_wild, points, colour_match, rank_match, "
+        "colour_held, rank_held, links, attack",
+        "weighted_policy.yaml:7: seats[0].policy.weights.colour_held: expected a number from "
+        "-1e+09 to 1e+09, got 'lots'",
+        "weighted_policy.yaml:8: seats[0].policy.colour: unknown value 'rainbow'",
+        "allowed: most_held, random",
+        "weighted_policy.yaml:9: seats[0].policy.ties: unknown value 'maybe'; allowed: random, "
+        "first",
+        "weighted_policy.yaml:10: seats[0].policy.tie: unknown key 'tie'; did you mean 'ties'? "
+        "allowed: name, weights, colour, ties",
+        "weighted_policy.yaml:11: seats[1].policy: missing required key 'name'",
+    ],
+    "weighted_policy_names.yaml": [
+        "weighted_policy_names.yaml:5: seats[0].policy.name: 'random' is a bundled policy's "
+        "name; a policy written as data needs a name of its own",
+        "weighted_policy_names.yaml:7: seats[2].policy: another seat's policy is named 'lab' "
+        "with other weights or rules: give each policy a name of its own",
+    ],
     "unknown_seat_key.yaml": ["unknown_seat_key.yaml:5: seats.polcy: unknown key 'polcy'; "
                               "did you mean 'policy'?"],
     "seats_list_short.yaml": ["seats_list_short.yaml:4: seats: 3 seat mappings, but the file "

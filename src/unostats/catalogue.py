@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cards, rules
+from . import cards, rules, seats
 
 # The four source documents, by tag: the tag each rule names, the document's title as published
 # and what it is.
@@ -237,7 +237,9 @@ CATALOGUE: tuple[Section, ...] = (
         R("B2", "Play policies", "Each seat plays by a policy: `random` (uniform over legal "
           "moves), `first_legal`, `colour_first`, `number_first`, `actions_first`, "
           "`save_actions`, `high_value_first`, `wild_last`, and unostats' stronger `strategist`; "
-          "a black card's colour is the one held most.", "none (the model unostats plays)", "`seats[].policy` (the table below)"),
+          "a black card's colour is the one held most. A policy may also be written as data: "
+          "weights of card features, the best-scoring legal card played.",
+          "none (the model unostats plays)", "`seats[].policy` (the table below)"),
         R("B3", "Mixed tables", "Any seat may have any policy and behaviour, so skill edges can "
           "be measured against the first player's advantage.", "none (the model unostats plays)",
           "`seats:` as a list, one mapping per seat"),
@@ -368,6 +370,12 @@ def markdown() -> str:
         "| policy | how it plays |",
         "|---|---|",
         *(f"| `{p}` | {rules.POLICY_DOCS[p]} |" for p in rules.POLICIES),
+        "",
+        "A `policy` may also be a mapping: `name` (its label in the results), `weights` (a number",
+        f"per feature: {', '.join(f'`{f}`' for f in seats.FEATURES)}; missing ones are 0),",
+        "`colour` (`most_held` or `random`) and `ties` (`random` or `first`). Every legal card",
+        "scores sum(weight x feature) and the best is played (docs/engine.md, \"Policies as",
+        "data\", defines each feature).",
         "",
     ]
     return "\n".join(out)

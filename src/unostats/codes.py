@@ -36,6 +36,31 @@ POLICY_SAVE_ACTIONS = 5
 POLICY_HIGH_VALUE_FIRST = 6
 POLICY_WILD_LAST = 7
 POLICY_STRATEGIST = 8
+POLICY_WEIGHTED = 9  # a policy written as data (seats.WeightedPolicy): the features below
+
+# --- Features a weighted policy scores a card by: columns of the float64 [seats, N_FEATURES]
+# weights (docs/engine.md "Policies as data"). The first ten are card kinds (0 or 1).
+F_NUMBER = 0
+F_SKIP = 1
+F_REVERSE = 2
+F_DRAW_TWO = 3
+F_WILD = 4
+F_WILD_DRAW_FOUR = 5
+F_BLANK = 6
+F_HIT_ALL = 7
+F_SWAP_HANDS = 8
+F_CUSTOM_WILD = 9
+F_POINTS = 10  # the card's scoring value
+F_COLOUR_MATCH = 11  # 1: a coloured card of the current colour
+F_RANK_MATCH = 12  # 1: the same number or symbol as the top card
+F_COLOUR_HELD = 13  # other cards of its colour in the hand (black counts as a colour)
+F_RANK_HELD = 14  # other cards of its number or symbol in the hand
+F_LINKS = 15  # other cards sharing its colour or its number or symbol
+F_ATTACK = 16  # 1: Skip, Reverse, Draw Two or Wild Draw Four while the next seat holds <= 2
+N_FEATURES = 17
+FEATURE_NAMES = ("number", "skip", "reverse", "draw_two", "wild", "wild_draw_four", "blank",
+                 "hit_all", "swap_hands", "custom_wild", "points", "colour_match", "rank_match",
+                 "colour_held", "rank_held", "links", "attack")
 
 # --- Behaviour probabilities (B1): columns of the float64 [seats, N_BEHAVIOUR] array. ---
 B_FORGET_UNO = 0

@@ -1,17 +1,87 @@
-"""Who sits at the table: each seat's play policy (B2) and behaviour probabilities (B1)."""
+"""Who sits at the table: each seat's play policy (B2: a bundled name, or a policy written as data,
+``WeightedPolicy``) and behaviour probabilities (B1)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import codes
+
+FEATURES = codes.FEATURE_NAMES  # what a weighted policy scores a card by
+COLOUR_CHOICES = ("most_held", "random")  # the colour a black card names, default first
+TIE_BREAKS = ("random", "first")  # among the best-scoring cards, default first
+
+
+@dataclass(frozen=True)
+class WeightedPolicy:
+    """A policy as data: every legal card scores sum(weight x feature) and the best is played;
+    ``ties``: random (uniform over the tied card instances) or first (the lowest card id);
+    ``colour``: the colour a black card names, most_held or random. The card given away (N2,
+    D5) is the worst-scoring one, by the same ties. ``name`` labels the seat in results."""
+
+    name: str
+    weights: tuple[tuple[str, float], ...] = ()  # (feature, weight), by feature name
+    colour: str = COLOUR_CHOICES[0]
+    ties: str = TIE_BREAKS[0]
+
+    @classmethod
+    def of(cls, name: str, weights: Mapping[str, float] | None = None,
+           colour: str = COLOUR_CHOICES[0], ties: str = TIE_BREAKS[0]) -> WeightedPolicy:
+        """The policy with these weights (missing features weigh 0); raises ValueError for an
+        unknown feature, colour or tie rule (scenario files report them with their line)."""
+        weights = dict(weights or {})
+        unknown = sorted(set(weights) - set(FEATURES))
+        if unknown:
+            raise ValueError(f"unknown features {unknown}; allowed: {', '.join(FEATURES)}")
+        if colour not in COLOUR_CHOICES or ties not in TIE_BREAKS:
+            raise ValueError(f"colour must be one of {COLOUR_CHOICES}, ties one of {TIE_BREAKS}")
+        return cls(name, tuple(sorted((k, float(v)) for k, v in weights.items())), colour, ties)
+
+    def weight(self, feature: str) -> float:
+        return dict(self.weights).get(feature, 0.0)
+
+    def vector(self) -> np.ndarray:
+        """The weights in codes.F_* order (the kernel's row for the seat)."""
+        return np.array([self.weight(f) for f in FEATURES], dtype=np.float64)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The policy as a scenario file writes it (every given weight, sorted)."""
+        return {"name": self.name, "weights": dict(self.weights), "colour": self.colour,
+                "ties": self.ties}
 
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat's play policy (rules.POLICIES) and behaviour probabilities (rules.BEHAVIOUR)."""
+    """One seat's play policy (rules.POLICIES, or ``weighted``: then ``policy`` is its name) and
+    behaviour probabilities (rules.BEHAVIOUR)."""
 
     policy: str = "random"
     behaviour: Mapping[str, float] = field(default_factory=dict)
+    weighted: WeightedPolicy | None = None
+
+    def __post_init__(self):
+        if self.weighted is not None and self.policy != self.weighted.name:
+            raise ValueError(f"a weighted seat's policy is its name: {self.weighted.name!r}, "
+                             f"not {self.policy!r}")
+
+    def resolved(self) -> dict[str, Any]:
+        """The seat as a resolved scenario records it (its hash covers a weighted policy's
+        weights, not only its name)."""
+        policy = self.policy if self.weighted is None else self.weighted.as_dict()
+        return {"policy": policy, "behaviour": dict(self.behaviour)}
+
+    @classmethod
+    def playing(cls, policy: str | WeightedPolicy,
+                behaviour: Mapping[str, float] | None = None) -> Seat:
+        """A seat playing a bundled policy (by name) or a weighted one."""
+        behaviour = dict(behaviour or {})
+        if isinstance(policy, WeightedPolicy):
+            return cls(policy.name, behaviour, policy)
+        return cls(policy, behaviour)
 
 
 def resolve_seats(seats: Seat | Sequence[Seat], players: int) -> tuple[Seat, ...]:

@@ -169,8 +169,7 @@ class TournamentSpec:
             "table_size": self.table_size,
             "consolation": self.consolation,
             "stages": [s.resolved() for s in self.stages],
-            "profiles": {name: {"policy": s.policy, "behaviour": dict(s.behaviour)}
-                         for name, s in self.profiles.items()},
+            "profiles": {name: s.resolved() for name, s in self.profiles.items()},
             "fields": [f.resolved() for f in self.fields],
         }
 

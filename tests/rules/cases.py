@@ -37,7 +37,7 @@ from unostats import rules as rules_mod
 from unostats.engine.referee import GameResult, check_trace, format_trace
 from unostats.engine.simulate import Trace, trace_scripted_game
 from unostats.rules import RuleSet
-from unostats.seats import Seat
+from unostats.seats import Seat, WeightedPolicy
 
 CARD_IDS = {cards.card_to_str(t): t for t in range(cards.N_TYPES)}
 
@@ -55,11 +55,12 @@ def card(name: str) -> int:
 CERTAIN = {name: 0.0 for name in rules_mod.BEHAVIOUR if name != "reaction"}
 
 
-def seat(policy: str = "first_legal", **behaviour: float) -> Seat:
-    """A deterministic seat: ``policy``, behaviour probabilities 0 unless given (0 or 1)."""
+def seat(policy: str | WeightedPolicy = "first_legal", **behaviour: float) -> Seat:
+    """A deterministic seat: ``policy`` (a bundled name or a weighted policy), behaviour
+    probabilities 0 unless given (0 or 1)."""
     for name, p in behaviour.items():
         assert name in CERTAIN and p in (0.0, 1.0) or name == "reaction" and p >= 0, (name, p)
-    return Seat(policy, {**CERTAIN, "reaction": 1.0, **behaviour})
+    return Seat.playing(policy, {**CERTAIN, "reaction": 1.0, **behaviour})
 
 
 # Rules every case starts from (a case's ``rules`` override them; hand_size comes from the hands).
@@ -359,6 +360,7 @@ def expected_trace(case: Case) -> Trace:
     rows.append(encode(case.game_end))
     return Trace(rules=rules, players=case.players,
                  policies=tuple(s.policy for s in case.seat_list()), seed=0, game=0,
+                 weighted=tuple(s.weighted for s in case.seat_list()),
                  deck_counts=rules.deck_counts(), card_points=cards.card_points(),
                  events=np.array(rows, dtype=np.int64).reshape(-1, 4))
 

@@ -51,6 +51,12 @@ TABLE = np.dtype([
     ("tpos", np.int64),  # trace rows flushed so far (may pass the trace's end: see _trace)
     ("policy", np.int64, (MAX_SEATS,)),  # B2 policy code per seat (codes.POLICY_*)
     ("behaviour", np.float64, (MAX_SEATS, codes.N_BEHAVIOUR)),  # B1 probabilities per seat
+    # A weighted policy (codes.POLICY_WEIGHTED): its weights (codes.F_*), colour and ties.
+    ("weights", np.float64, (MAX_SEATS, codes.N_FEATURES)),
+    ("colour_random", np.int64, (MAX_SEATS,)),  # 1: a black card names a random colour
+    ("ties_first", np.int64, (MAX_SEATS,)),  # 1: ties go to the lowest card id, 0: at random
+    ("side_key", np.uint64),  # the game's side stream (_rng.side_quarter): random colours
+    ("side_n", np.int64),  # draws made from it so far
     ("points", np.int64, (cards.N_TYPES,)),  # D2 scoring value per card type
     ("full", np.uint8, (MAX_CARDS,)),  # the draw pile before a deal (top last), ncards cards
     ("ncards", np.int64),
@@ -106,6 +112,9 @@ GAME_SETUP = np.dtype([
     ("stream", np.int64),
     ("policy", np.int64, (MAX_SEATS,)),
     ("behaviour", np.float64, (MAX_SEATS, codes.N_BEHAVIOUR)),
+    ("weights", np.float64, (MAX_SEATS, codes.N_FEATURES)),
+    ("colour_random", np.int64, (MAX_SEATS,)),
+    ("ties_first", np.int64, (MAX_SEATS,)),
 ], align=True)
 
 # Rows of ``st.piles``.

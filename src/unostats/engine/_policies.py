@@ -1,24 +1,114 @@
 """Play policies (njit): which card a seat plays, which colour it names, what it gives away.
 
 Rules here: B2 policies (random, first_legal, colour_first, number_first, actions_first,
-save_actions, high_value_first, wild_last, strategist), P7 colour choice by policy, P2/P3 bluffs
-(B1 ``bluff``) and the N2/D5 choice of the card given away. docs/engine.md "Policies".
+save_actions, high_value_first, wild_last, strategist, and policies written as data: weights of
+the card features codes.F_*), P7 colour choice by policy, P2/P3 bluffs (B1 ``bluff``) and the
+N2/D5 choice of the card given away. docs/engine.md "Policies".
 """
 
+import numpy as np
 
 from .. import cards as K
 from .. import codes as C
 from ._jit import kernel
-from ._rng import bounded, uniform
+from ._rng import bounded, side_quarter, uniform
 from ._table import (
     ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, is_restricted,
     next_seat, rank_of,
 )
 
 
+def _kind_features():
+    """The kind feature (codes.F_NUMBER .. F_CUSTOM_WILD) of each card type, as a uint8 table."""
+    black = {K.WILD: C.F_WILD, K.WILD_DRAW_FOUR: C.F_WILD_DRAW_FOUR, K.BLANK: C.F_BLANK,
+             K.HIT_ALL_ONE: C.F_HIT_ALL, K.HIT_ALL_TWO: C.F_HIT_ALL,
+             K.SWAP_HANDS: C.F_SWAP_HANDS, K.CUSTOM_WILD: C.F_CUSTOM_WILD}
+    coloured = {K.SKIP: C.F_SKIP, K.REVERSE: C.F_REVERSE, K.DRAW_TWO: C.F_DRAW_TWO}
+    return np.array([black[t] if t >= FIRST_BLACK else coloured.get(K.TYPE_RANK[t], C.F_NUMBER)
+                     for t in range(NT)], dtype=np.uint8)
+
+
+_KIND_FEATURE = _kind_features()
+
+
+@kernel(inline=True)
+def _flag(condition):
+    return 1.0 if condition else 0.0
+
+
+@kernel
+def score(st, s, t, col, rank, threat):
+    """A weighted policy's score of card type t in seat s's hand on ``col``/``rank``: the sum of
+    its weights times the card's features (codes.F_*; docs/engine.md "Policies as data").
+    ``threat``: the next seat holds two cards or fewer."""
+    black = t >= FIRST_BLACK
+    r = rank_of(t)
+    copies = st.hand[s, t]
+    same_rank = copies  # a black card's symbol is its type
+    if not black:
+        same_rank = 0
+        for c in range(4):
+            same_rank += st.hand[s, c * 13 + r]
+    colour_held = st.hcol[s, colour_of(t)] - 1
+    rank_held = same_rank - 1
+    attack = threat and (t == WD4 or (not black and r >= K.SKIP))
+    return (st.weights[s, _KIND_FEATURE[t]]
+            + st.weights[s, C.F_POINTS] * st.points[t]
+            + st.weights[s, C.F_COLOUR_MATCH] * _flag(not black and colour_of(t) == col)
+            + st.weights[s, C.F_RANK_MATCH] * _flag(r == rank)
+            + st.weights[s, C.F_COLOUR_HELD] * colour_held
+            + st.weights[s, C.F_RANK_HELD] * rank_held
+            + st.weights[s, C.F_LINKS] * (colour_held + rank_held - (copies - 1))
+            + st.weights[s, C.F_ATTACK] * _flag(attack))
+
+
+@kernel
+def pick_by_score(st, s, col, rank, allowed, legal_only, threat, state):
+    """A weighted policy's card: the best-scoring of the card types in the bit mask ``allowed``
+    in seat s's hand (legal on ``col``/``rank``, if ``legal_only``); ties to the lowest card id
+    (``ties_first``) or uniform over the tied card instances; -1 if none. Returns (card, state)."""
+    best = 0.0
+    first = -1
+    n_best = 0
+    for t in range(NT):
+        m = st.hand[s, t]
+        if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
+            continue
+        v = score(st, s, t, col, rank, threat)
+        if first < 0 or v > best:
+            best = v
+            first = t
+            n_best = m
+        elif v == best:
+            n_best += m
+    if first < 0 or st.ties_first[s]:
+        return first, state
+    k, state = bounded(state, n_best)
+    for t in range(first, NT):
+        m = st.hand[s, t]
+        if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
+            continue
+        if score(st, s, t, col, rank, threat) == best:
+            if k < m:
+                return t, state
+            k -= m
+    return -1, state  # unreachable
+
+
+@kernel(inline=True)
+def threatens(st, s):
+    """The next seat after s holds two cards or fewer (the strategist's and ``attack``'s cue)."""
+    return st.hsize[next_seat(st, s)] <= 2
+
+
 @kernel(inline=True)
 def choose_colour(st, s):
-    """P7 by policy: the colour held most, ties to the lowest colour index."""
+    """P7 by policy: the colour held most, ties to the lowest colour index; a weighted policy
+    with ``colour: random`` draws it from the game's side stream (_rng.side_quarter), which
+    leaves the draws of the game's own stream as they are."""
+    if st.colour_random[s]:
+        st.side_n += 1
+        return side_quarter(st.side_key, st.side_n)
     best = 0
     for c in range(1, 4):
         if st.hcol[s, c] > st.hcol[s, best]:
@@ -136,6 +226,8 @@ def pick_by_priority(st, s, col, rank, allowed, legal_only, threat, state):
     in the bit mask ``allowed`` (and legal on ``col``/``rank``, if ``legal_only``); -1 if none.
     Returns (card, state)."""
     policy = st.policy[s]
+    if policy == C.POLICY_WEIGHTED:
+        return pick_by_score(st, s, col, rank, allowed, legal_only, threat, state)
     best = -(1 << 40)
     n_best = 0
     for t in range(NT):
@@ -167,10 +259,17 @@ def pick_by_priority(st, s, col, rank, allowed, legal_only, threat, state):
 @kernel
 def prefer(st, s, first, second, threat, state):
     """P5 two: of two legal drawn cards, the one seat s's policy prefers (a fair coin between
-    equals, but first_legal). Returns (card, state)."""
+    equals, but first_legal; a weighted policy: the better score, ties as its ``ties``).
+    Returns (card, state)."""
     policy = st.policy[s]
-    a = priority(st, policy, first, st.col, st.rank, threat, st.hcol[s, colour_of(first)])
-    b = priority(st, policy, second, st.col, st.rank, threat, st.hcol[s, colour_of(second)])
+    if policy == C.POLICY_WEIGHTED:
+        a = score(st, s, first, st.col, st.rank, threat)
+        b = score(st, s, second, st.col, st.rank, threat)
+        if a == b and st.ties_first[s]:
+            return min(first, second), state
+    else:
+        a = priority(st, policy, first, st.col, st.rank, threat, st.hcol[s, colour_of(first)])
+        b = priority(st, policy, second, st.col, st.rank, threat, st.hcol[s, colour_of(second)])
     if a == b and policy != C.POLICY_FIRST_LEGAL:
         coin, state = bounded(state, 2)
         return (first if coin == 0 else second), state
@@ -181,8 +280,11 @@ def prefer(st, s, first, second, threat, state):
 def least_useful(st, s, state):
     """N2, D5: the card seat s gives away. random: any card instance; high_value_first: the most
     points; other policies: numbers before coloured actions before black cards, then the most
-    points. Ties to the lowest card id. Returns (card, state)."""
+    points. Ties to the lowest card id. A weighted policy gives the card it scores best, the one
+    it would most like to be rid of (ties as its ``ties``). Returns (card, state)."""
     pol = st.policy[s]
+    if pol == C.POLICY_WEIGHTED:
+        return pick_by_score(st, s, st.col, st.rank, ALL_TYPES, False, threatens(st, s), state)
     if pol == C.POLICY_RANDOM:
         k, state = bounded(state, st.hsize[s])
         t = 0
@@ -221,7 +323,7 @@ def choose_card(st, opt, p, state):
     if st.policy[p] == C.POLICY_RANDOM:
         card, state = pick_random(st, p, allow_wd4, allow_wild, state)
         return card, False, state
-    threat = st.hsize[next_seat(st, p)] <= 2
+    threat = threatens(st, p)
     allowed = ALL_TYPES
     if not allow_wd4:
         allowed ^= 1 << WD4

@@ -78,3 +78,17 @@ def uniform(state):
     """(uniform float in [0, 1) with 53 random bits, next state)."""
     r, state = _next(state)
     return np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0), state
+
+
+@kernel(inline=True)
+def side_key(state):
+    """The key of a game's side stream (``side_quarter``), from its state, which it leaves as it
+    is: draws made through the key move no draw of the game's own stream."""
+    s0, _, _, s3 = state
+    return _splitmix(s0 ^ _rotl(s3, 29) ^ _MIX2)
+
+
+@kernel(inline=True)
+def side_quarter(key, counter):
+    """Draw ``counter`` (1, 2, ...) of the side stream ``key``: uniform in 0..3."""
+    return np.int64(_splitmix(key + np.uint64(counter) * _GOLDEN) >> np.uint64(62))

@@ -20,7 +20,7 @@ from ._layout import RO_LOSER
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
 from ._penalties import answer_or_pay
 from ._policies import choose_card, if_playable
-from ._rng import bounded, seed_stream
+from ._rng import bounded, seed_stream, side_key
 from ._scoring import end_of_move, finish_game, finish_round
 from ._table import FIRST_BLACK, ev, flush, holds_colour, next_seat, rank_of, step
 from ._uno_call import mistake
@@ -131,6 +131,10 @@ def _seat_game(st, setups, g):
         st.policy[s] = setups[g].policy[s]
         for b in range(st.behaviour.shape[1]):
             st.behaviour[s, b] = setups[g].behaviour[s, b]
+        for f in range(st.weights.shape[1]):
+            st.weights[s, f] = setups[g].weights[s, f]
+        st.colour_random[s] = setups[g].colour_random[s]
+        st.ties_first[s] = setups[g].ties_first[s]
     return seed_stream(setups[g].seed, setups[g].stream)
 
 
@@ -167,6 +171,8 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
             state = _seat_game(st, setups, g)
         else:
             state = seed_stream(seed, g)
+        st.side_key = side_key(state)
+        st.side_n = 0
         st.scores[:] = 0
         st.lost[:] = 0
         dealer, state = bounded(state, n)

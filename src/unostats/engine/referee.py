@@ -34,6 +34,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from .. import cards, codes
+from ..seats import WeightedPolicy
 
 if TYPE_CHECKING:
     from .simulate import Trace
@@ -468,6 +469,40 @@ def _least_useful(hand: Counter, policy: str, points: list[int]) -> int | None:
     return min(hand, key=lambda t: (card_class(t), -points[t], t))
 
 
+# What a weighted policy's kind features call each rank (numbers: "number").
+_KIND_NAMES = {cards.SKIP: "skip", cards.REVERSE: "reverse", cards.DRAW_TWO: "draw_two",
+               cards.WILD_RANK: "wild", cards.WILD_DRAW_FOUR_RANK: "wild_draw_four",
+               cards.BLANK_RANK: "blank", cards.HIT_ALL_ONE_RANK: "hit_all",
+               cards.HIT_ALL_TWO_RANK: "hit_all", cards.SWAP_HANDS_RANK: "swap_hands",
+               cards.CUSTOM_WILD_RANK: "custom_wild"}
+_ATTACKS = (cards.SKIP, cards.REVERSE, cards.DRAW_TWO, cards.WILD_DRAW_FOUR_RANK)
+
+
+def _weighted_score(policy: WeightedPolicy, hand: Counter, card: int, colour: int, top: int,
+                    threat: bool, points: list[int]) -> float:
+    """A weighted policy's score of ``card`` in ``hand`` (docs/engine.md "Policies as data"),
+    summed in the kernel's order so that equal scores are equal to the last bit."""
+    w = policy.weight
+    black = cards.is_black(card)
+    same_colour = sum(k for t, k in hand.items() if _COLOUR[t] == _COLOUR[card]) - 1
+    same_rank = sum(k for t, k in hand.items() if _RANK[t] == _RANK[card]) - 1
+    linked = sum(k for t, k in hand.items()
+                 if _COLOUR[t] == _COLOUR[card] or _RANK[t] == _RANK[card]) - 1
+    features = (
+        ("points", points[card]),
+        ("colour_match", float(not black and _COLOUR[card] == colour)),
+        ("rank_match", float(_RANK[card] == _RANK[top])),
+        ("colour_held", same_colour),
+        ("rank_held", same_rank),
+        ("links", linked),
+        ("attack", float(threat and _RANK[card] in _ATTACKS)),
+    )
+    total = w(_KIND_NAMES.get(_RANK[card], "number"))
+    for name, value in features:
+        total += w(name) * value
+    return total
+
+
 # --- The referee -----------------------------------------------------------------------------
 
 
@@ -513,6 +548,7 @@ class _Referee:
         self.h2o_bonus = rules["h2o_bonus"]
         self.round_end_rule = rules["round_end"]
         self.policies = tuple(trace.policies)
+        self.weighted = tuple(trace.weighted)
         self.target_score = rules["target_score"]
         self.max_turns = rules["max_turns"]
         self.max_rounds = rules["max_rounds"]
@@ -596,6 +632,44 @@ class _Referee:
 
     def _policy(self, seat: int) -> str:
         return self.policies[seat] if seat < len(self.policies) else "random"
+
+    def _weighted(self, seat: int) -> WeightedPolicy | None:
+        return self.weighted[seat] if seat < len(self.weighted) else None
+
+    def _best_scored(self, seat: int, candidates: list[int]) -> list[int]:
+        """Of ``candidates`` (card types in the seat's hand), those the seat's weighted policy
+        may choose: the best-scoring ones, or with ``ties: first`` the lowest id among them."""
+        policy = self._weighted(seat)
+        threat = self.table.hand_size(self._next(seat)) <= 2
+        scores = {t: _weighted_score(policy, self.table.hands[seat], t, self.table.colour,
+                                     self.table.top, threat, self.card_points)
+                  for t in candidates}
+        best = max(scores.values())
+        tied = sorted(t for t, v in scores.items() if v == best)
+        return tied[:1] if policy.ties == "first" else tied
+
+    def _scored_problem(self, seat: int, card: int, choices: list[list[int]], what: str
+                        ) -> str | None:
+        """A weighted policy plays a best-scoring card of one of ``choices`` (with and without
+        a bluff), else the problem."""
+        allowed = [self._best_scored(seat, c) for c in choices if c]
+        if not allowed or any(card in best for best in allowed):
+            return None
+        names = " or ".join(", ".join(_card(t) for t in best) for best in allowed)
+        return (f"seat {seat} ({self._policy(seat)}, weights) must play the {what} it scores "
+                f"best: {names}, not {_card(card)}")
+
+    def _turn_choice_problem(self, seat: int, card: int) -> str | None:
+        """P1, and for a weighted policy B2: the best-scoring legal card (a bluff, P2/P3, also
+        allows the restricted black cards)."""
+        problem = self._p1_problem(card)
+        if problem or self._weighted(seat) is None:
+            return problem
+        hand = self.table.hands[seat]
+        legal = self.table.legal_cards(seat, self.restricted)
+        bluffing = sorted(t for t in hand if self.table.matches(t))
+        choices = [legal] if bluffing == legal else [legal, bluffing]
+        return self._scored_problem(seat, card, choices, "legal card")
 
     # Game.
 
@@ -908,7 +982,8 @@ class _Referee:
         start_top, start_colour = self.table.top, self.table.colour
         kind = self._peek()
         if kind == codes.EV_PLAY:
-            first = self._play(seat, f"play or draw by seat {seat}", self._p1_problem)
+            first = self._play(seat, f"play or draw by seat {seat}",
+                               lambda card: self._turn_choice_problem(seat, card))
         elif kind in (codes.EV_DRAW, codes.EV_RESHUFFLE, codes.EV_DRAW_FAIL):
             self._close_sequences()  # A6 extreme, A7: a draw ends them
             first = self._draw_instead_of_playing(seat)
@@ -930,9 +1005,12 @@ class _Referee:
         names = ", ".join(_card(t) for t in answers)
 
         def problem(card: int) -> str | None:
-            if card in answers:
-                return None
-            return f"{_card(card)} does not answer the pending {pending} (answers held: {names})"
+            if card not in answers:
+                return (f"{_card(card)} does not answer the pending {pending} (answers held: "
+                        f"{names})")
+            if self._weighted(seat) is not None:  # the same scores decide (B2)
+                return self._scored_problem(seat, card, [answers], "answer")
+            return None
 
         first = self._play(seat, f"answer by seat {seat} to the pending {pending}", problem)
         count = self._double(seat, first.card)
@@ -1097,6 +1175,9 @@ class _Referee:
             way = "clockwise" if self.table.direction == 1 else "counter-clockwise"
             why = (f"colour_cycle: {way} after {_colour(current)} comes {_colour(wanted)}, "
                    f"so seat {seat} must name {_colour(wanted)}")
+        elif (policy := self._weighted(seat)) is not None and policy.colour == "random":
+            wanted = event.a if 0 <= event.a < cards.N_COLOURS else None  # any of the four
+            why = f"seat {seat} ({policy.name}) must name one of the four colours, not {event.a}"
         else:
             wanted = self.table.preferred_colour(seat)
             why = (f"seat {seat} holds most {_colour(wanted)} cards (ties: the lowest colour) "
@@ -1366,6 +1447,11 @@ class _Referee:
         self._check(event.b == taker, event, f"expected {why}")
         self._check_held(event)
         policy = self._policy(giver)
+        if self._weighted(giver) is not None:  # the card it would most like to be rid of
+            best = self._best_scored(giver, sorted(self.table.hands[giver]))
+            self._check(event.a in best, event, f"seat {giver} ({policy}, weights) must give a "
+                        f"card it scores best: {', '.join(_card(t) for t in best)} (N2, D5)")
+            return giver, event.a, taker
         wanted = _least_useful(self.table.hands[giver], policy, self.card_points)
         if wanted is not None and event.a != wanted:
             self._fail(event.index, f"seat {giver} ({policy}) must give its least useful card, "

@@ -43,7 +43,7 @@ import pyarrow as pa
 
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, policy_codes
-from ..seats import Seat, resolve_seats
+from ..seats import Seat, WeightedPolicy, resolve_seats
 from . import _cache
 from . import _layout as L
 from . import _turns as T
@@ -73,6 +73,8 @@ class Trace:
     events: np.ndarray  # int64 [n, 4]: kind, seat, a, b
     # The kernel's rows of the game (simulate_batches' frames); None for a hand-made trace.
     batch: Batch | None = field(default=None, compare=False, repr=False)
+    # Each seat's policy written as data (None: the bundled policy ``policies`` names).
+    weighted: tuple[WeightedPolicy | None, ...] = ()
 
 
 def simulate_batches(**kwargs: Any) -> Iterator[Batch]:
@@ -176,7 +178,7 @@ def simulate_tables(
     which = np.empty((k, players), dtype=np.int64)
     for i, seats in enumerate(tables):
         for s, seat in enumerate(resolve_seats(seats, players)):
-            key = (seat.policy, tuple(sorted(seat.behaviour.items())))
+            key = (seat.policy, seat.weighted, tuple(sorted(seat.behaviour.items())))
             if key not in distinct:
                 distinct[key] = len(unique)
                 unique.append(seat)
@@ -185,7 +187,11 @@ def simulate_tables(
     setups = np.zeros(k, dtype=L.GAME_SETUP)
     setups["seed"] = np.asarray(seeds, dtype=np.uint64)
     setups["stream"] = streams
-    setups["policy"][:, :players] = policy_codes(policies)[which]
+    rows = _PolicyRows.of(unique)
+    setups["policy"][:, :players] = rows.policy[which]
+    setups["weights"][:, :players] = rows.weights[which]
+    setups["colour_random"][:, :players] = rows.colour_random[which]
+    setups["ties_first"][:, :players] = rows.ties_first[which]
     setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in unique])[which]
     inputs = replace(_KernelInputs.build(rules, players, unique[0]), setups=setups)
     _set_threads(threads)
@@ -254,11 +260,41 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
                                     out.round_seat[:rounds]))
             return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
                          seed=seed, game=game, deck_counts=inputs.deck,
-                         card_points=inputs.points, events=trace[:used].copy(), batch=batch)
+                         card_points=inputs.points, events=trace[:used].copy(), batch=batch,
+                         weighted=inputs.weighted)
         capacity = used
 
 
 # ---------------------------------------------------------------- internals
+
+
+@dataclass(frozen=True)
+class _PolicyRows:
+    """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and, for weighted ones,
+    their weights (codes.F_* columns), colour and tie rules."""
+
+    policy: np.ndarray
+    weights: np.ndarray
+    colour_random: np.ndarray
+    ties_first: np.ndarray
+
+    @classmethod
+    def of(cls, seats: Sequence[Seat]) -> _PolicyRows:
+        n = len(seats)
+        weights = np.zeros((n, codes.N_FEATURES), dtype=np.float64)
+        colour_random = np.zeros(n, dtype=np.int64)
+        ties_first = np.zeros(n, dtype=np.int64)
+        policy = np.zeros(n, dtype=np.int64)
+        bundled = [i for i, s in enumerate(seats) if s.weighted is None]
+        policy[bundled] = policy_codes([seats[i].policy for i in bundled])
+        for i, seat in enumerate(seats):
+            w = seat.weighted
+            if w is not None:
+                policy[i] = codes.POLICY_WEIGHTED
+                weights[i] = w.vector()
+                colour_random[i] = int(w.colour == "random")
+                ties_first[i] = int(w.ties == "first")
+        return cls(policy, weights, colour_random, ties_first)
 
 
 @dataclass(frozen=True)
@@ -270,6 +306,8 @@ class _KernelInputs:
     policy: np.ndarray
     behaviour: np.ndarray
     policies: tuple[str, ...]
+    rows: _PolicyRows
+    weighted: tuple[WeightedPolicy | None, ...]
     # One game per entry with its own seats and stream (``simulate_tables``); empty: the seats
     # above for every game.
     setups: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=L.GAME_SETUP))
@@ -288,9 +326,11 @@ class _KernelInputs:
             options=L.options_record(rules),
             deck=rules.deck_counts(),
             points=cards.card_points(),
-            policy=policy_codes(list(policies)),
+            policy=(rows := _PolicyRows.of(seat_list)).policy,
             behaviour=behaviour_array([dict(s.behaviour) for s in seat_list]),
             policies=policies,
+            rows=rows,
+            weighted=tuple(s.weighted for s in seat_list),
         )
 
     def tables(self, k: int, tracing: bool = False, stack: np.ndarray | None = None) -> np.ndarray:
@@ -307,6 +347,9 @@ class _KernelInputs:
         tables["stacked"] = int(stack is not None)
         tables["policy"][:, :n] = self.policy
         tables["behaviour"][:, :n] = self.behaviour
+        tables["weights"][:, :n] = self.rows.weights
+        tables["colour_random"][:, :n] = self.rows.colour_random
+        tables["ties_first"][:, :n] = self.rows.ties_first
         tables["points"] = self.points
         tables["full"][:, :len(pile)] = pile
         tables["ncards"] = len(pile)

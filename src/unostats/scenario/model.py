@@ -134,8 +134,8 @@ class Scenario:
 
     def resolved(self) -> dict[str, Any]:
         """Canonical form: every default resolved; what the hash identifies."""
-        seats = ([_seat_dict(s) for s in self.seats_spec] if isinstance(self.seats_spec, tuple)
-                 else _seat_dict(self.seats_spec))
+        seats = ([s.resolved() for s in self.seats_spec] if isinstance(self.seats_spec, tuple)
+                 else self.seats_spec.resolved())
         out = {
             "name": self.name,
             "description": self.description,
@@ -161,8 +161,3 @@ class Scenario:
 
     def hash(self) -> str:
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
-
-
-def _seat_dict(seat: Seat) -> dict[str, Any]:
-    return {"policy": seat.policy, "behaviour": dict(seat.behaviour)}
-

@@ -153,7 +153,10 @@ class _Resolver(Checker):
                            f"players: give at least {max(players)} (a table of n players uses "
                            "the first n), or one mapping (not a list) for every seat")
             return None
-        return None if None in seats else tuple(seats)
+        named = [(path + (i,), s) for i, s in enumerate(seats) if s is not None]
+        if not self.one_policy_per_name(named) or None in seats:
+            return None
+        return tuple(seats)
 
     # -- variants ------------------------------------------------------------------------
     def variants(self, value: Any) -> tuple[Variant, ...] | None:

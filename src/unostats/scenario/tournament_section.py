@@ -165,6 +165,7 @@ class TournamentSection(Checker):
                 ok = False
             else:
                 out[name] = checked
+        ok = ok and self.one_policy_per_name([(path + (n,), s) for n, s in out.items()])
         return dict(sorted(out.items())) if ok else None
 
     def fields(self, value: Any, path: KeyPath, profiles: dict[str, Seat] | None,

@@ -8,11 +8,13 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .. import rules
-from ..seats import Seat
+from .. import rules, seats
+from ..seats import Seat, WeightedPolicy
 from .problems import KeyPath, Report, describe, did_you_mean
 
 SEAT_KEYS = ("policy", "behaviour")
+POLICY_KEYS = ("name", "weights", "colour", "ties")  # a policy written as data
+MAX_WEIGHT = 1e9  # weights beyond it could make scores lose every smaller term
 # Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
 WEIGHT_BEHAVIOURS = ("reaction",)
 
@@ -62,12 +64,8 @@ class Checker:
                            f"got {describe(value)}")
             return None
         self.report.keys(value, path, SEAT_KEYS)
-        ok = True
-        policy = value.get("policy", "random")
-        if policy not in rules.POLICIES:
-            ok = False
-            self.add(path + ("policy",), f"unknown policy {policy!r}; "
-                     f"{did_you_mean(policy, rules.POLICIES)}allowed: {', '.join(rules.POLICIES)}")
+        policy = self.policy(value.get("policy", "random"), path + ("policy",))
+        ok = policy is not None
         behaviour = behaviour_defaults()
         given = value.get("behaviour")
         given = {} if given is None else given
@@ -84,6 +82,62 @@ class Checker:
             ok = ok and checked is not None
             behaviour[name] = checked
         return make_seat(policy, behaviour) if ok else None
+
+    def policy(self, value: Any, path: KeyPath) -> str | WeightedPolicy | None:
+        """A bundled policy's name, or a policy written as data (a mapping of POLICY_KEYS)."""
+        if isinstance(value, dict):
+            return self.weighted_policy(value, path)
+        if value not in rules.POLICIES:
+            self.add(path, f"unknown policy {value!r}; {did_you_mean(value, rules.POLICIES)}"
+                           f"allowed: {', '.join(rules.POLICIES)}, or a mapping with keys "
+                           f"{', '.join(POLICY_KEYS)} (a policy written as data)")
+            return None
+        return value
+
+    def weighted_policy(self, value: dict, path: KeyPath) -> WeightedPolicy | None:
+        problems = len(self.report.problems)
+        self.report.keys(value, path, POLICY_KEYS, required=("name",))
+        name = self._string(value, "name", path) if "name" in value else None
+        if name in rules.POLICIES:
+            self.add(path + ("name",), f"{name!r} is a bundled policy's name; a policy "
+                                       "written as data needs a name of its own")
+        weights = value.get("weights")
+        weights = {} if weights is None else weights
+        if not isinstance(weights, dict):
+            self.add(path + ("weights",), "expected a mapping of features to numbers, got "
+                                          f"{describe(weights)}")
+            weights = {}
+        self.report.keys(weights, path + ("weights",), seats.FEATURES, what="feature")
+        checked = {}
+        for feature, w in weights.items():
+            if feature in seats.FEATURES:
+                checked[feature] = self._number(w, path + ("weights", feature), -MAX_WEIGHT,
+                                                MAX_WEIGHT, f"a number from {-MAX_WEIGHT:g} "
+                                                            f"to {MAX_WEIGHT:g}")
+        choices = {}
+        for key, allowed in (("colour", seats.COLOUR_CHOICES), ("ties", seats.TIE_BREAKS)):
+            choice = value.get(key, allowed[0])
+            if choice not in allowed:
+                self.add(path + (key,), f"unknown value {choice!r}; "
+                         f"{did_you_mean(choice, allowed)}allowed: {', '.join(allowed)}")
+            choices[key] = choice
+        if len(self.report.problems) > problems:
+            return None
+        return WeightedPolicy.of(name, checked, **choices)
+
+    def one_policy_per_name(self, seats: Sequence[tuple[KeyPath, Seat]]) -> bool:
+        """Two seats whose policies share a name (the results' ``policy`` column) must play the
+        same policy; False (and a problem at the later seat) when they do not."""
+        first: dict[str, Seat] = {}
+        ok = True
+        for path, seat in seats:
+            other = first.setdefault(seat.policy, seat)
+            if other.weighted != seat.weighted:
+                self.add(path + ("policy",), f"another seat's policy is named {seat.policy!r} "
+                                             "with other weights or rules: give each policy a "
+                                             "name of its own")
+                ok = False
+        return ok
 
     def behaviour_value(self, name: str, value: Any, path: KeyPath) -> float | None:
         weight = name in WEIGHT_BEHAVIOURS
@@ -114,8 +168,8 @@ class Checker:
                                       f"got {describe(item)}")
 
 
-def make_seat(policy: str, behaviour: dict[str, float]) -> Seat:
-    return Seat(policy=policy, behaviour=behaviour)
+def make_seat(policy: str | WeightedPolicy, behaviour: dict[str, float]) -> Seat:
+    return Seat.playing(policy, behaviour)
 
 
 def behaviour_defaults() -> dict[str, float]:
