@@ -92,8 +92,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     batch_games = batch_size(batch_games)
     kind = kind_of(scenario)
     cells = list(scenario.cells())
-    con = store.open_store(db, read_only=False)
-    try:
+    with _writing(db) as con:
         requested = kind.games_requested(scenario)
         if requested > TOTAL_MAX:  # DuckDB's BIGINT; checked before anything is stored
             raise RunError(f"{requested:,} games in all is more than a run can count "
@@ -119,14 +118,8 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                              seed_chosen=chosen)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
                      f"seed {scenario.seed}{chosen_text}, db {db}")
-        with _store_failures(db, outcome):
-            result = kind.play(con, outcome, threads=threads, batch_size=batch_games,
-                               progress=progress, stop=stop)
-    except BaseException:
-        _close(con, db, quiet=True)
-        raise
-    _close(con, db)
-    return result
+        return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
+                     progress=progress, stop=stop)
 
 
 def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario | None = None,
@@ -142,8 +135,7 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
     check_db(db, resume=True)
     check_threads(threads)
     batch_games = batch_size(batch_games)
-    con = store.open_store(db, read_only=False)
-    try:
+    with _writing(db) as con:
         run_id = resolve_run(con, run)
         info = store.run_info(con, run_id)
         if info["status"] == "complete":
@@ -168,14 +160,27 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
         progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} "
                      f"{kind.games_label} stored, seed {stored.seed}, db {db}")
-        with _store_failures(db, outcome):
-            result = kind.play(con, outcome, threads=threads, batch_size=batch_games,
-                               progress=progress, stop=stop)
+        return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
+                     progress=progress, stop=stop)
+
+
+@contextmanager
+def _writing(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The store open for a run's writes, closed at the end (a failing close said as a RunError,
+    unless an error is already on its way)."""
+    con = store.open_store(db, read_only=False)
+    try:
+        yield con
     except BaseException:
         _close(con, db, quiet=True)
         raise
     _close(con, db)
-    return result
+
+
+def _play(con, db: Path, kind, outcome: RunOutcome, **play) -> RunOutcome:
+    """Play the run's kind to the end (or the stop), a failing write said in one sentence."""
+    with _store_failures(db, outcome):
+        return kind.play(con, outcome, **play)
 
 
 @contextmanager
