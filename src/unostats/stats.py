@@ -93,7 +93,7 @@ def difference_of_proportions(k1: int, n1: int, k2: int, n2: int,
     hi = d + math.sqrt((a.hi - a.value) ** 2 + (b.value - b.lo) ** 2)
     pooled = (k1 + k2) / (n1 + n2)
     se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    p_value = _two_sided_p(d / se0) if se0 > 0 else (1.0 if d == 0 else 0.0)
+    p_value = two_sided_p(d / se0) if se0 > 0 else (1.0 if d == 0 else 0.0)
     se = math.sqrt(a.se ** 2 + b.se ** 2)
     return Estimate(d, lo, hi, int(n1 + n2), "Newcombe hybrid score", se=se, p_value=p_value)
 
@@ -132,13 +132,14 @@ def difference_of_means(m1: float, se1: float, m2: float, se2: float, *,
     """m1 - m2 for independent samples: se = sqrt(se1² + se2²), normal interval and p-value."""
     d = m1 - m2
     se = math.sqrt(se1 * se1 + se2 * se2)
-    p_value = _two_sided_p(d / se) if se > 0 else (1.0 if d == 0 else 0.0)
+    p_value = two_sided_p(d / se) if se > 0 else (1.0 if d == 0 else 0.0)
     n = n1 + n2 if n1 is not None and n2 is not None else None
     return Estimate(d, d - z * se, d + z * se, n, "difference of means ± 1.96 SE",
                     se=se, p_value=p_value)
 
 
-def _two_sided_p(zscore: float) -> float:
+def two_sided_p(zscore: float) -> float:
+    """The two-sided normal p-value of ``zscore``."""
     return math.erfc(abs(zscore) / math.sqrt(2))
 
 

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import store
-from ..stats import Z95
+from ..stats import Z95, two_sided_p
 from .session import RunError, default_db, resolve_run
 
 STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
@@ -183,22 +183,20 @@ def compare_cells(a: CellGames, b: CellGames) -> Comparison:
     rows = []
     narrowings = []
     for stat in STATISTICS:
-        if pairs is not None:
-            ra, ua = _ratio(a.totals, stat, pairs[0])
-            rb, ub = _ratio(b.totals, stat, pairs[1])
+        ra, ua = _ratio(a.totals, stat, None if pairs is None else pairs[0])
+        rb, ub = _ratio(b.totals, stat, None if pairs is None else pairs[1])
+        se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
+        if pairs is None:
+            se, narrowing = se_unpaired, None
+            games, method = f"{ua.size} / {ub.size}", UNPAIRED_METHOD
+        else:
             se = math.sqrt(_var_of_mean(ub - ua))
-            se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
             narrowing = 1 - se / se_unpaired if se_unpaired > 0 else None
             if narrowing is not None and math.isfinite(narrowing):
                 narrowings.append((stat, narrowing, se, se_unpaired))
             games, method = f"{pairs.shape[1]}", PAIRED_METHOD
-        else:
-            ra, ua = _ratio(a.totals, stat)
-            rb, ub = _ratio(b.totals, stat)
-            se = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
-            narrowing, games, method = None, f"{ua.size} / {ub.size}", UNPAIRED_METHOD
         d = rb - ra
-        p = math.erfc(abs(d / se) / math.sqrt(2)) if se > 0 else None
+        p = two_sided_p(d / se) if se > 0 else None
         rows.append(Row(str(a.ref), str(b.ref), stat, ra, rb, d, d - Z95 * se, d + Z95 * se,
                         method, pairs is not None, games, narrowing, p))
     if pairs is None:
