@@ -4,7 +4,7 @@ screenshot of the section is saved. Skipped without Chromium."""
 
 from __future__ import annotations
 
-from test_report_browser import NEEDS_CHROMIUM, Browser, CHROMIUM, finish_page, wait_for_charts
+from test_report_browser import CHROMIUM, NEEDS_CHROMIUM, Browser, drawn_charts, finish_page
 from test_skill_report import MIXED_YAML
 
 from unostats.report.build import build_report
@@ -24,10 +24,7 @@ def test_skill_section_renders(tmp_path_factory, tmp_path):
     browser = Browser(CHROMIUM)
     try:
         browser.open_page()
-        expected = report.read_text().count('class="plotly-graph-div"')
-        browser.navigate(report.resolve().as_uri())
-        charts = {c["id"]: c for c in wait_for_charts(browser, expected)}
-        assert charts["fig-skill"]["svg"] > 0
+        charts = drawn_charts(browser, report)
         assert charts["fig-skill"]["traces"] == 4  # best policy and first player, games and rounds
         finish_page(browser, tmp_path / "skill.png")
         top = browser.evaluate("document.getElementById('skill').getBoundingClientRect().top "
