@@ -259,3 +259,24 @@ def test_tuning_from_zero_beats_random_at_four_players():
     result = T.tune(plan)
     random = next(s for s in result.standings if s.policy == "random")
     assert random.minus_tuned.hi < -0.05, random
+
+
+def test_help_has_examples():
+    result = invoke("tune", "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout
+    assert "unostats tune standard --set players=4" in result.stdout
+    assert "tune" in invoke("--help").stdout
+
+
+def test_a_stop_request_ends_the_search_and_still_evaluates(lab):
+    from unostats.runs.signals import StopRequest
+
+    stop = StopRequest()
+    stop.request()  # as Ctrl-C during the first generation
+    plan = T.plan(load_scenario(lab), seat=0, budget=1_800, population=6, games=50,
+                  holdout=40)
+    result = T.tune(plan, stop=stop)
+    assert result.stopped and len(result.generations) == 1
+    assert len(result.standings) == 11 and result.standing.games == 40
+    assert "Search (stopped early): 1 generation x 6" in T.policy_yaml(result)

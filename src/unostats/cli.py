@@ -643,25 +643,27 @@ class Objective(str, enum.Enum):
     rounds = "rounds"
 
 
-@app.command(no_args_is_help=True, epilog="""Examples:
-
-  unostats tune standard --set players=4 --seat 0 --budget 200000 --out tuned.yaml
-  unostats tune my.yaml --seat 2 --budget 50000 --objective rounds --seed 7 --out seat2.yaml
-  unostats tune standard --set players=4 --budget 20000 --games-per-candidate 100 -f csv
-
-Seat S plays a policy written as data whose weights CMA-ES searches, against the other seats of
-FILE's first variant at its first player count (--set players=N picks another). It starts from
-seat S's own weights if FILE gives it a policy written as data, else from all weights 0 (which
-plays as random); its colour and ties rules are kept. Every candidate of a generation plays the
-same games; the budget is the search's games, generations x population x games per candidate
-(stderr shows the split). Then the tuned policy and every bundled policy play the same fresh
-held-out games in seat S against the same opponents: stdout gets each one's win rate with its
-95% Wilson interval and its difference from the tuned one (paired over the games, 95%).
-
-OUT is a seat mapping for an entry of `seats:` in a scenario (e.g. --set "seats[0]=$(cat
-tuned.yaml)" after --set 'seats=[...]'); its comment lines say how it was tuned and how it did.
-Ctrl-C stops the search after the generation being played and still evaluates and writes the
-policy reached; a second Ctrl-C abandons the run (nothing written).""")
+@app.command(no_args_is_help=True, epilog=(
+    "Examples:\n\n"
+    "  unostats tune standard --set players=4 --seat 0 --budget 200000 --out tuned.yaml\n"
+    "  unostats tune my.yaml --seat 2 --budget 50000 --objective rounds --seed 7 --out s2.yaml\n"
+    "  unostats tune standard --set players=4 --budget 20000 --games-per-candidate 100 -f csv"
+    "\n\n"
+    "Seat S plays a policy written as data whose weights CMA-ES searches, against the other "
+    "seats of FILE's first variant at its first player count (--set players=N picks another). "
+    "It starts from seat S's own weights if FILE gives it a policy written as data, else from "
+    "all weights 0 (which plays as random), and keeps its colour and ties rules. Every "
+    "candidate of a generation plays the same games; the budget is the search's games, "
+    "generations x population x games per candidate (stderr shows the split and a line per "
+    "generation with the time left).\n\n"
+    "Then the tuned policy and every bundled policy play the same fresh held-out games in seat "
+    "S against the same opponents: stdout gets each one's win rate with its 95% Wilson "
+    "interval and its difference from the tuned one (paired over the games, 95%).\n\n"
+    "OUT is a seat mapping for an entry of `seats:` in a scenario, e.g. --set "
+    "'seats=[...]' --set \"seats[0]=$(cat tuned.yaml)\"; its comment lines say how it was "
+    "tuned and how it did. Ctrl-C stops the search after the generation being played and "
+    "still evaluates and writes the policy reached; a second Ctrl-C abandons the run (nothing "
+    "written)."))
 def tune(
     file: Annotated[Path, typer.Argument(
         metavar="FILE", dir_okay=False,
@@ -731,7 +733,8 @@ def tune(
                      + (" (chosen: give --seed to repeat)" if plan.seed_chosen else ""))
         progress.log(plan.split.text(plan.budget))
         try:
-            with stop_on_signals(stop, notify=progress.warn):
+            with stop_on_signals(stop, notify=progress.warn,
+                                 finishing="the generation being played"):
                 tuned = run_tuning(plan, threads=threads, progress=progress, stop=stop)
         except KeyboardInterrupt:
             progress.close()

@@ -81,8 +81,9 @@ class Split:
         return self.holdout * self.policies
 
     def text(self, budget: int) -> str:
-        return (f"search: {self.generations:,} generations x {self.population} candidates x "
-                f"{self.games:,} games = {self.search_games:,} games (budget {budget:,}); "
+        return (f"search: {_count(self.generations, 'generation')} x {self.population} "
+                f"candidates x {self.games:,} games = {self.search_games:,} games "
+                f"(budget {budget:,}); "
                 f"held-out: {self.policies} policies x {self.holdout:,} games = "
                 f"{self.holdout_games:,} games")
 
@@ -128,6 +129,10 @@ class Plan:
 
     def generation_seed(self, g: int) -> int:
         return derived_seed(self.seed, _SEARCH, g)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 def derived_seed(root: int, *path: int) -> int:
@@ -448,7 +453,8 @@ def rows(tuned: Tuned) -> list[list]:
     games)."""
     ordered = sorted(tuned.standings, key=lambda s: -s.rate.value)
     rounds = tuned.plan.objective == "rounds"
-    return [[s.policy, s.kind, s.games, s.units if rounds else None, s.wins, s.rate.value, s.rate.lo, s.rate.hi,
+    return [[s.policy, s.kind, s.games, s.units if rounds else None, s.wins,
+             s.rate.value, s.rate.lo, s.rate.hi,
              s.minus_tuned.value, s.minus_tuned.lo, s.minus_tuned.hi] for s in ordered]
 
 
@@ -470,8 +476,8 @@ def policy_yaml(tuned: Tuned, command: str = "", path: str = "THIS_FILE") -> str
         f"# Tuned by {command or 'unostats tune'}",
         f"# Seat {plan.seat} of {plan.scenario} ({plan.variant}, {plan.players} players), "
         f"maximising its {_objective_unit(plan)} win rate, seed {plan.seed}.",
-        f"# Search{stopped}: {len(tuned.generations)} generations x {split.population} "
-        f"candidates x {split.games:,} games (CMA-ES).",
+        f"# Search{stopped}: {_count(len(tuned.generations), 'generation')} x "
+        f"{split.population} candidates x {split.games:,} games (CMA-ES).",
         f"# Held-out: {s.rate.value:.4f} [{s.rate.lo:.4f}, {s.rate.hi:.4f}] "
         f"{_objective_unit(plan)} win rate (95%, {s.rate.method}) over {s.games:,} games "
         f"(seed {plan.holdout_seed}, games 0..{s.games - 1}).",
