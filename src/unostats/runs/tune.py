@@ -157,13 +157,10 @@ def plan(scenario: Scenario, *, seat: int, budget: int, objective: str = "games"
     n = cell.players
     if not 0 <= seat < n:
         raise RunError(f"--seat {seat}: {where} plays {cell.variant.name!r} at {n} players "
-                       f"first, so its seats are 0 to {n - 1} (tune plays the file's first variant "
-                       "at its first player count; --set players=N picks another)", 2)
+                       f"first, so its seats are 0 to {n - 1} (tune plays the file's first "
+                       "variant at its first player count; --set players=N picks another)", 2)
     own = cell.seats[seat]
-    if own.weighted is not None:
-        start = own.weighted
-    else:
-        start = WeightedPolicy.of(f"{name} start")
+    start = own.weighted if own.weighted is not None else WeightedPolicy.of(f"{name} start")
     if name in rule_table.POLICIES:
         raise RunError(f"--name {name!r} is a bundled policy's name; the tuned policy needs a "
                        "name of its own", 2)
