@@ -51,9 +51,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
-import pyarrow.dataset as pads
 import pyarrow.fs as pafs
-import pyarrow.parquet as pq
 
 from . import database, games
 from .sql import StoreError, first_line, sql_literal
@@ -259,6 +257,8 @@ def write_shards(location: ParquetLocation | str, run_id: str, variant: str, pla
     DIR of ``parquet:DIR``. The batch's games must be consecutive; nothing is recorded: hand
     the receipt to the driver (``record_shards``). Raises StoreError for a batch that does not
     fit the schema (columns, a value out of its type's range)."""
+    import pyarrow.parquet as pq  # here: importing it costs every command 0.1 s
+
     loc = location if isinstance(location, ParquetLocation) else parquet_location(location)
     frames = {name: _as_arrow(df) for name, df in games.frames_of(batch).items()}
     game_col = frames["games"]["game"].to_numpy()
@@ -399,6 +399,8 @@ def _connect(loc: ParquetLocation, memory_limit: str | None) -> duckdb.DuckDBPyC
 def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> None:
     """Each shard table as a view over the shards of the recorded batches (no shards: an empty
     Arrow table of the table's schema)."""
+    import pyarrow.dataset as pads  # here: importing it costs every command 0.1 s
+
     batches = con.execute(f"SELECT run_id, variant, players, first_game, end_game "
                           f"FROM {BATCHES_TABLE} ORDER BY ALL").fetchall()
     for table, schema in shard_schemas().items():
@@ -407,7 +409,7 @@ def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> None:
         columns = ", ".join(schema.names)
         if paths and loc.is_local:
             files = ", ".join(sql_literal(p) for p in paths)
-            body = f"SELECT {columns} FROM read_parquet([{files}])"
+            body = f"SELECT {columns} FROM read_parquet([{files}], hive_partitioning = false)"
         else:
             data = (pads.dataset(paths, schema=schema, format="parquet",
                                  filesystem=loc.filesystem) if paths else schema.empty_table())
