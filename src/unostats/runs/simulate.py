@@ -118,7 +118,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                              games_requested=requested, games_completed=0,
                              seed_chosen=chosen)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
-                     f"seed {scenario.seed}{chosen_text}, db {db}")
+                     f"seed {scenario.seed}{chosen_text}, {_where(db)}")
         return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
                      progress=progress, stop=stop)
 
@@ -161,9 +161,13 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
                              games_completed=sum(c["games_completed"] for c in info["cells"]))
         progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} "
-                     f"{kind.games_label} stored, seed {stored.seed}, db {db}")
+                     f"{kind.games_label} stored, seed {stored.seed}, {_where(db)}")
         return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
                      progress=progress, stop=stop)
+
+
+def _where(db) -> str:
+    return f"store {db}" if store.is_parquet(db) else f"db {db}"
 
 
 def _check_store_kind(db, kind) -> None:
