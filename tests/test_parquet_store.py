@@ -304,3 +304,27 @@ def test_a_marker_of_another_version_is_refused(runs, tmp_path):
     marker.write_text(json.dumps({**json.loads(marker.read_text()), "schema_version": 1}))
     r = invoke("runs", "--store", f"parquet:{folder}")
     assert r.exit_code == 1 and "schema version 1" in r.output
+
+
+def test_the_local_driver_resumes_a_run_recorded_out_of_order(runs, tmp_path):
+    """A run whose middle batches a cluster recorded first: the local resume plays the gaps."""
+    loc = store.parquet_location(str(tmp_path / "s"))
+    stop = StopRequest()
+    stop.request()
+    scenario = load_scenario(runs["path"])
+    run = simulate(scenario=scenario, db=loc, stop=stop)
+    con = store.open_store(loc, read_only=False)
+    try:
+        store.resume_run(con, run.run_id)
+        for cell in scenario.cells():
+            middle = _batches(scenario, cell, 0, 40, 15)[1]
+            store.record_shards(con, store.write_shards(loc, run.run_id, cell.variant.name,
+                                                        cell.players, middle))
+            assert store.missing_ranges(con, run.run_id, cell.variant.name, cell.players,
+                                        40) == [(0, 15), (30, 40)]
+        store.finish_run(con, run.run_id, status="interrupted")
+    finally:
+        con.close()
+    done = resume(run=run.run_id, db=loc, batch_games=4)
+    assert done.status == "complete" and done.games_played == 4 * 25
+    assert_same(snapshot(loc), runs["ref"])

@@ -66,14 +66,13 @@ from .parquet import (
     ParquetLocation,
     ParquetWriter,
     ShardReceipt,
-    missing_ranges,
     parquet_location,
     parse_store,
     record_shards,
     write_shards,
 )
 from .sql import StoreError, UnknownRunError
-from .stores import is_parquet, open_store, write_batch
+from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [
     "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",

@@ -35,5 +35,16 @@ def write_batch(con: duckdb.DuckDBPyConnection | parquet.ParquetWriter, run_id: 
         games.write_batch(con, run_id, variant, players, batch)
 
 
+def missing_ranges(con: duckdb.DuckDBPyConnection | parquet.ParquetWriter, run_id: str,
+                   variant: str, players: int, games_wanted: int) -> list[tuple[int, int]]:
+    """The game ranges of a cell still to play up to ``games_wanted``: in a file, the games
+    after the stored ones (stored in order); in a Parquet store, every gap between recorded
+    batches too (an executor may record them in any order)."""
+    if isinstance(con, parquet.ParquetWriter):
+        return parquet.missing_ranges(con, run_id, variant, players, games_wanted)
+    done = games.completed_games(con, run_id, variant, players)
+    return [(done, games_wanted)] if done < games_wanted else []
+
+
 def is_parquet(target: Any) -> bool:
     return isinstance(target, parquet.ParquetLocation)
