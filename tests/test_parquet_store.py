@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import subprocess
 from pathlib import Path
 
 import pyarrow as pa
@@ -15,6 +16,7 @@ import pyarrow.dataset as pads
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 import pytest
+import test_run
 from run_helpers import GAME_TABLES, StopAfter
 from typer.testing import CliRunner
 
@@ -25,18 +27,9 @@ from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
 from unostats.store import parquet
 
-TINY = """\
-name: tiny
-description: Two variants at two player counts, for tests.
-seed: 7
-games: 40
-players: [2, 3]
-variants:
-  - name: standard
-  - name: short house
-    description: First to 200.
-    rules: {target_score: 200}
-"""
+# test_run's scenario, one variant name with a space (percent-encoded in the folder names)
+TINY = test_run.TINY.replace("  - name: short\n", "  - name: short house\n")
+assert "short house" in TINY
 # Everything a reader sees, tables and views (a view's rows come from the shard tables).
 READ = (*GAME_TABLES, "variants", *store.VIEWS, "durations")
 
@@ -328,3 +321,36 @@ def test_the_local_driver_resumes_a_run_recorded_out_of_order(runs, tmp_path):
     done = resume(run=run.run_id, db=loc, batch_games=4)
     assert done.status == "complete" and done.games_played == 4 * 25
     assert_same(snapshot(loc), runs["ref"])
+
+
+def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(tmp_path):
+    """A writer killed outright: readers (who may read while it writes) see whole recorded
+    batches and the run as interrupted; the resume completes it row for row."""
+    path = tmp_path / "big.yaml"
+    path.write_text(TINY.replace("games: 40", "games: 1000"))
+    ref = tmp_path / "ref.duckdb"
+    simulate(scenario=load_scenario(path), db=ref)
+    folder = tmp_path / "store"
+    proc = subprocess.Popen(
+        [*test_run.CLI, "simulate", str(path), "--store", f"parquet:{folder}", "-v"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=test_run.cli_env(UNOSTATS_BATCH_GAMES="20"))
+    test_run.wait_for_stored_batch(proc)
+    during = invoke("query", "SELECT count(*) FROM games", "--store", f"parquet:{folder}",
+                    "-f", "csv")  # no lock: a reader reads the batches recorded so far
+    assert during.exit_code == 0 and int(during.stdout.split()[1]) % 20 == 0, during.output
+    proc.kill()
+    proc.communicate(timeout=60)
+    loc = store.parquet_location(str(folder))
+    con = store.open_store(loc, read_only=True)
+    try:
+        assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+        (run_id, done), = con.execute("SELECT run_id, games_completed FROM runs").fetchall()
+        assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == done
+        assert done % 20 == 0 and 0 < done < 4000
+    finally:
+        con.close()
+    listed = invoke("runs", "--store", f"parquet:{folder}", "-f", "csv")
+    assert ",interrupted," in listed.stdout, listed.output
+    assert resume(run=run_id, db=loc).status == "complete"
+    assert_same(snapshot(loc), snapshot(ref))
