@@ -155,6 +155,8 @@ def test_every_reader_command_reads_the_store(runs, tmp_path):
     r = invoke("replay", "latest", "--game", "3", "--variant", "standard", "--players", "3",
                "--store", spec)
     assert r.exit_code == 0, r.output
+    r = invoke("runs", "--store", f"parquet:file://{runs['dir']}", "-f", "csv")  # a URI
+    assert r.exit_code == 0 and runs["run_id"] in r.stdout, r.output
     r = invoke("query", "SELECT count(*) FROM round_seats", "--store", f"duckdb:{runs['db']}",
                "-f", "csv")
     assert r.exit_code == 0 and r.stdout.splitlines()[1] == str(len(runs["ref"]["round_seats"]))
@@ -354,3 +356,20 @@ def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identicall
     assert ",interrupted," in listed.stdout, listed.output
     assert resume(run=run_id, db=loc).status == "complete"
     assert_same(snapshot(loc), snapshot(ref))
+
+
+def test_a_precision_targeted_run_looks_and_stops_as_in_the_file(runs, tmp_path):
+    sets = ["games=2000", "precision.turns_per_round=3"]
+    got, want = {}, {}
+    for target, out in ((store.parquet_location(str(tmp_path / "s")), got),
+                        (tmp_path / "f.duckdb", want)):
+        assert simulate(scenario=load_scenario(runs["path"], sets), db=target).status == \
+            "complete"
+        con = store.open_store(target, read_only=True)
+        try:
+            out["looks"] = rows(con, "precision_looks", store.latest_run_id(con))
+            out["games"] = rows(con, "games", store.latest_run_id(con))
+        finally:
+            con.close()
+    assert len(want["looks"]) >= 4 and len(want["games"]) < 4 * 2000  # some cell stopped early
+    assert got == want

@@ -137,6 +137,7 @@ def _write(text: str) -> None:
   unostats simulate my.yaml --set players=4 --set rules.uno_penalty=4 -q
   unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
+  unostats simulate sweeps --store parquet:results/
 
 FILE is a scenario file or the name of a bundled scenario (`unostats scenarios` lists them; a
 file of that name in the current folder wins). Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
@@ -398,7 +399,8 @@ def query(
 @app.command(epilog="""Examples:
 
   unostats runs
-  unostats runs --format json --db results.duckdb""")
+  unostats runs --format json --db results.duckdb
+  unostats runs --store parquet:results/""")
 def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB),
          store: StoreOption = None) -> None:
     """List the runs in the database.

@@ -46,6 +46,7 @@ import secrets
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -119,11 +120,9 @@ def parquet_location(uri: str, filesystem: pafs.FileSystem | None = None) -> Par
     return ParquetLocation(text, fs, root.rstrip("/"))
 
 
-def parse_store(spec: str) -> Any:
+def parse_store(spec: str) -> ParquetLocation | Path:
     """A ``--store`` value: ``parquet:DIR`` (a ``ParquetLocation``) or ``duckdb:FILE`` (the
     file's ``pathlib.Path``, as ``--db FILE``)."""
-    from pathlib import Path
-
     kind, colon, rest = str(spec).partition(":")
     if colon and kind == "parquet":
         return parquet_location(rest)
@@ -188,8 +187,8 @@ def check_store(loc: ParquetLocation, *, create: bool) -> None:
         if not create:
             raise StoreError(f"no Parquet results store at {loc.uri} (no {MARKER}); create one "
                              f"with `unostats simulate SCENARIO --store {loc}`")
-        if info is not None and info.type == pafs.FileType.Directory and loc.filesystem.get_file_info(
-                pafs.FileSelector(loc.root)):
+        is_folder = info is not None and info.type == pafs.FileType.Directory
+        if is_folder and loc.filesystem.get_file_info(pafs.FileSelector(loc.root)):
             raise StoreError(f"{loc.uri} is a folder with other files, not a unostats Parquet "
                              "store; choose a new or empty folder")
         _write_text(loc, marker, json.dumps({"format": FORMAT, "version": FORMAT_VERSION,
