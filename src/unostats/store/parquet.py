@@ -316,16 +316,24 @@ def _run_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
            ORDER BY table_name""").fetchall() if t not in games.FRAME_COLUMNS]
 
 
-def _manifest_text(con: duckdb.DuckDBPyConnection, run_id: str) -> str:
-    tables = {}
+def _manifest_text(con: duckdb.DuckDBPyConnection, run_id: str,
+                   given: Mapping[str, list[str]] | None = None) -> str:
+    """A run's manifest: its rows of every metadata table. ``given``: table -> its rows as
+    JSON texts, instead of reading them (the writer keeps the batches it recorded)."""
+    parts = []
     for table in _run_tables(con):
-        cur = con.execute(f"SELECT * FROM {table} WHERE run_id = ?", [run_id])
-        columns = [d[0] for d in cur.description]
-        rows = cur.fetchall()
+        cur = con.execute(f"SELECT * FROM {table} WHERE run_id = ?"
+                          + (" LIMIT 0" if given and table in given else ""), [run_id])
+        rows = given[table] if given and table in given else [_json(r) for r in cur.fetchall()]
         if rows:
-            tables[table] = {"columns": columns, "rows": rows}
-    return json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "run_id": run_id,
-                       "tables": tables}, default=_json_value, separators=(",", ":")) + "\n"
+            columns = _json([d[0] for d in cur.description])
+            parts.append(f'{_json(table)}:{{"columns":{columns},"rows":[{",".join(rows)}]}}')
+    head = _json({"format": FORMAT, "version": FORMAT_VERSION, "run_id": run_id})
+    return f'{head[:-1]},"tables":{{{",".join(parts)}}}}}\n'
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=_json_value, separators=(",", ":"))
 
 
 def _json_value(value: Any) -> Any:
@@ -452,6 +460,7 @@ class ParquetWriter:
             self._con.close()
             raise
         self._stale = False
+        self._batches: dict[str, list[str]] = {}  # run id -> its recorded batches as JSON
 
     def __getattr__(self, name: str) -> Any:
         if self._stale:
@@ -473,15 +482,27 @@ class ParquetWriter:
         """Write the manifest of every run this process runs whose rows changed."""
         for (run_id,) in self._con.execute("SELECT run_id FROM runs WHERE pid = ?",
                                            [os.getpid()]).fetchall():
-            text = _manifest_text(self._con, run_id)
+            text = _manifest_text(self._con, run_id, {BATCHES_TABLE: self._batch_rows(run_id)})
             if self._written.get(run_id) != text:
                 _write_text(self.location, _manifest_path(self.location, run_id), text)
                 self._written[run_id] = text
 
-    def record(self, receipt: ShardReceipt) -> bool:
-        """Record a batch whose shards are written; False if that batch was recorded before
-        (stored once). A batch overlapping a recorded one of its cell otherwise is refused."""
-        r = receipt
+    def _batch_rows(self, run_id: str) -> list[str]:
+        if run_id not in self._batches:
+            self._batches[run_id] = [_json(r) for r in self._con.execute(
+                f"SELECT * FROM {BATCHES_TABLE} WHERE run_id = ?", [run_id]).fetchall()]
+        return self._batches[run_id]
+
+    def record(self, *receipts: ShardReceipt) -> int:
+        """Record batches whose shards are written, then write the manifest once; returns how
+        many were new (a batch recorded before is stored once). A batch overlapping a recorded
+        one of its cell otherwise is refused."""
+        try:
+            return sum(self._record(r) for r in receipts)
+        finally:
+            self.flush()
+
+    def _record(self, r: ShardReceipt) -> bool:
         con = self._con
         games._check_cell(con, r.run_id, r.variant, r.players)
         clash = con.execute(
@@ -496,19 +517,19 @@ class ParquetWriter:
             raise StoreError(f"batch games {r.first}..{r.end - 1} of run {r.run_id} "
                              f"({r.variant}, {r.players} players) overlap the recorded games "
                              f"{lo}..{hi - 1}; batches must not overlap")
+        row = [r.run_id, r.variant, r.players, r.first, r.end, json.dumps(dict(r.rows))]
+        known = self._batch_rows(r.run_id)
         con.begin()
         try:
-            con.execute(f"INSERT INTO {BATCHES_TABLE} VALUES (?, ?, ?, ?, ?, ?)",
-                        [r.run_id, r.variant, r.players, r.first, r.end,
-                         json.dumps(dict(r.rows))])
+            con.execute(f"INSERT INTO {BATCHES_TABLE} VALUES (?, ?, ?, ?, ?, ?)", row)
             con.execute("UPDATE runs SET games_completed = games_completed + ? "
                         "WHERE run_id = ?", [r.end - r.first, r.run_id])
             con.commit()
         except BaseException:
             con.rollback()
             raise
+        known.append(_json(row))
         self._stale = True
-        self.flush()
         return True
 
     def recorded_ranges(self, run_id: str, variant: str, players: int) -> list[tuple[int, int]]:
@@ -519,13 +540,15 @@ class ParquetWriter:
             [run_id, variant, players]).fetchall()]
 
 
-def record_shards(con: ParquetWriter, receipt: ShardReceipt) -> bool:
-    """The driver's record of a batch whose shards a worker wrote (``write_shards``): it counts
-    from now on, once (False: recorded before). The run must be running and have the cell."""
+def record_shards(con: ParquetWriter, *receipts: ShardReceipt) -> int:
+    """The driver's record of batches whose shards workers wrote (``write_shards``), in any
+    order: from now on they count, once each; the manifest is written once for all of them.
+    Returns how many were new (0 for a batch recorded before). Each run must be running and
+    have the cell."""
     if not isinstance(con, ParquetWriter):
         raise StoreError("record_shards needs the connection of a Parquet store "
                          "(store.open_store(parquet location, read_only=False))")
-    return con.record(receipt)
+    return con.record(*receipts)
 
 
 def write_batch(con: ParquetWriter, run_id: str, variant: str, players: int,
@@ -551,11 +574,3 @@ def missing_ranges(con: ParquetWriter, run_id: str, variant: str, players: int,
         out.append((at, games_wanted))
     return [(lo, hi) for lo, hi in out if lo < hi]
 
-
-def recorded_files(con: duckdb.DuckDBPyConnection | ParquetWriter,
-                   loc: ParquetLocation) -> Iterable[str]:
-    """Every shard path the recorded batches name (tests, tools)."""
-    for b in con.execute(f"SELECT run_id, variant, players, first_game, end_game "
-                         f"FROM {BATCHES_TABLE} ORDER BY ALL").fetchall():
-        for table in games.FRAME_COLUMNS:
-            yield shard_path(loc, table, *b)
