@@ -155,6 +155,11 @@ def test_every_reader_command_reads_the_store(runs, tmp_path):
     r = invoke("replay", "latest", "--game", "3", "--variant", "standard", "--players", "3",
                "--store", spec)
     assert r.exit_code == 0, r.output
+    r = invoke("query", "DELETE FROM runs", "--store", spec)  # read-only, as a file
+    assert r.exit_code == 1 and "open read-only: DELETE statements are not allowed" in r.output
+    r = invoke("query", "CREATE TEMP TABLE t AS SELECT 1 AS x; SELECT x FROM t", "--store", spec,
+               "-f", "csv")
+    assert r.exit_code == 0 and r.stdout == "x\n1\n", r.output
     r = invoke("runs", "--store", f"parquet:file://{runs['dir']}", "-f", "csv")  # a URI
     assert r.exit_code == 0 and runs["run_id"] in r.stdout, r.output
     r = invoke("query", "SELECT count(*) FROM round_seats", "--store", f"duckdb:{runs['db']}",

@@ -43,6 +43,8 @@ import functools
 import json
 import os
 import secrets
+import shutil
+import tempfile
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -383,33 +385,40 @@ def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
 
 # --- The connection over DIR -------------------------------------------------------------------
 
-def _connect(loc: ParquetLocation, memory_limit: str | None) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(":memory:", config=dict(database.OFFLINE_CONFIG))
+def _connect(memory_limit: str | None, path: str = ":memory:") -> duckdb.DuckDBPyConnection:
+    """A new database with the store's schema, the shard tables left out (``_define_views``
+    makes them views)."""
+    con = duckdb.connect(path, config=dict(database.OFFLINE_CONFIG))
     try:
-        con.execute("SET TimeZone = 'UTC'")
-        con.execute("SET enable_progress_bar = false")
-        if memory_limit:
-            con.execute("SET memory_limit = ?", [memory_limit])
+        _settings(con, memory_limit)
         for ddl in (*database.SCHEMA_DDL, BATCHES_DDL):
             con.execute(ddl)
         con.execute("INSERT INTO meta VALUES ('schema_version', ?)",
                     [str(database.SCHEMA_VERSION)])
-        for table in games.FRAME_COLUMNS:  # each shard table becomes a view (_define_views)
+        for table in games.FRAME_COLUMNS:
             con.execute(f"DROP TABLE {table}")
-        con.execute("SET lock_configuration = true")
     except BaseException:
         con.close()
         raise
     return con
 
 
-def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> None:
+def _settings(con: duckdb.DuckDBPyConnection, memory_limit: str | None) -> None:
+    con.execute("SET TimeZone = 'UTC'")  # as a results file's connections
+    con.execute("SET enable_progress_bar = false")
+    if memory_limit:
+        con.execute("SET memory_limit = ?", [memory_limit])
+
+
+def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> dict[str, Any]:
     """Each shard table as a view over the shards of the recorded batches (no shards: an empty
-    Arrow table of the table's schema)."""
+    Arrow table of the table's schema). Returns the Arrow data registered for views that read
+    it (off a local disk), by name: registered again, they serve the same views elsewhere."""
     import pyarrow.dataset as pads  # here: importing it costs every command 0.1 s
 
     batches = con.execute(f"SELECT run_id, variant, players, first_game, end_game "
                           f"FROM {BATCHES_TABLE} ORDER BY ALL").fetchall()
+    registered = {}
     for table, schema in shard_schemas().items():
         paths = [shard_path(loc, table, *b) for b in batches]
         source = f"_parquet_{table}"
@@ -421,21 +430,37 @@ def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> None:
             data = (pads.dataset(paths, schema=schema, format="parquet",
                                  filesystem=loc.filesystem) if paths else schema.empty_table())
             con.register(source, data)
+            registered[source] = data
             body = f"SELECT {columns} FROM {source}"
         con.execute(f"CREATE OR REPLACE VIEW {table} AS {body}")
+    return registered
 
 
 def open_reader(loc: ParquetLocation, memory_limit: str | None = None
                 ) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection over the store: its tables and views as a results file has them."""
+    """A read-only DuckDB connection over the store: its tables and views as a results file
+    has them, and writing statements refused as there. (Built in a temporary database file,
+    reopened read-only and deleted at once: the connection keeps it open.)"""
     check_store(loc, create=False)
-    con = _connect(loc, memory_limit)
+    folder = tempfile.mkdtemp(prefix="unostats-parquet-")
+    path = os.path.join(folder, "store.duckdb")
     try:
-        _load_manifests(con, loc)
-        _define_views(con, loc)
+        build = _connect(None, path)
+        try:
+            _load_manifests(build, loc)
+            registered = _define_views(build, loc)
+        finally:
+            build.close()
+        con = duckdb.connect(path, read_only=True, config=dict(database.OFFLINE_CONFIG))
     except (pa.ArrowException, OSError) as e:
-        con.close()
         raise StoreError(f"cannot read {loc}: {first_line(str(e))}") from None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    try:
+        _settings(con, memory_limit)
+        for name, data in registered.items():
+            con.register(name, data)
+        con.execute("SET lock_configuration = true")
     except BaseException:
         con.close()
         raise
@@ -452,10 +477,11 @@ class ParquetWriter:
     def __init__(self, loc: ParquetLocation, memory_limit: str | None = None):
         check_store(loc, create=True)
         self.location = loc
-        self._con = _connect(loc, memory_limit)
+        self._con = _connect(memory_limit)
         try:
             self._written = _load_manifests(self._con, loc)
             _define_views(self._con, loc)
+            self._con.execute("SET lock_configuration = true")
         except BaseException:
             self._con.close()
             raise
