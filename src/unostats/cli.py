@@ -25,6 +25,7 @@ from typing import Annotated, NoReturn
 import typer
 
 DB_ENV = "UNOSTATS_DB"  # runs.session.DB_ENV (not imported: keep start-up light)
+STORE_ENV = "UNOSTATS_STORE"
 DEFAULT_DB = "unostats.duckdb"
 GAMES_MAX = 10**12  # scenario.resolve.GAMES_MAX (not imported: keep start-up light)
 
@@ -59,6 +60,11 @@ class ExportFormat(str, enum.Enum):
 DbOption = Annotated[Path, typer.Option(
     "--db", envvar=DB_ENV, show_envvar=True, dir_okay=False,
     help="The results database (DuckDB file).")]
+StoreOption = Annotated[str | None, typer.Option(
+    "--store", envvar=STORE_ENV, show_envvar=True, metavar="SPEC",
+    help="The results store instead of --db: parquet:DIR (a Parquet dataset in the folder or "
+         "URI DIR, e.g. parquet:results/ or parquet:s3://bucket/unostats) or duckdb:FILE "
+         "(the same as --db FILE).")]
 FormatOption = Annotated[Format, typer.Option(
     "--format", "-f", case_sensitive=False, help="Output format of the rows.")]
 SetOption = Annotated[list[str] | None, typer.Option(
@@ -98,6 +104,21 @@ def _expected_errors() -> Iterator[None]:
         _fail(str(e), 1)
 
 
+def _target(db: Path, spec: str | None):
+    """The store a command uses: --store SPEC (parquet:DIR or duckdb:FILE), else --db. Both
+    given (a --db other than the default, or $UNOSTATS_DB) is a usage error."""
+    if spec is None:
+        return db
+    import os
+    if db != Path(DEFAULT_DB) or os.environ.get(DB_ENV):
+        _fail("give either --db or --store (or $UNOSTATS_DB or $UNOSTATS_STORE), not both", 2)
+    from .store import StoreError, parse_store
+    try:
+        return parse_store(spec)
+    except StoreError as e:
+        _fail(str(e), 2)
+
+
 def _stdout_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
@@ -116,6 +137,7 @@ def _write(text: str) -> None:
   unostats simulate my.yaml --set players=4 --set rules.uno_penalty=4 -q
   unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
+  unostats simulate sweeps --store parquet:results/
 
 FILE is a scenario file or the name of a bundled scenario (`unostats scenarios` lists them; a
 file of that name in the current folder wins). Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
@@ -142,6 +164,7 @@ def simulate(
         help="Run seed, instead of the file's `seed`; with neither, one is chosen, printed "
              "and stored.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
     threads: Annotated[int | None, typer.Option(
         "--threads", "-t", min=1, help="Engine threads (default: all, NUMBA_NUM_THREADS). "
         "Results do not depend on it. Tournament runs play each table's game on one thread.")
@@ -183,6 +206,7 @@ def simulate(
     stop = StopRequest()
     outcomes = []
     code = 0
+    db = _target(db, store)
     with _expected_errors():
         check_db(db)  # an in-memory database: refused before any scenario is read
         if resume is not None:
@@ -259,7 +283,7 @@ def _precision_sets(targets: list[str]) -> list[str]:
     return out
 
 
-def _command_line(files: list[Path], *, games: int | None, seed: int | None, db: Path,
+def _command_line(files: list[Path], *, games: int | None, seed: int | None, db,
                   threads: int | None, sets: list[str]) -> str:
     """The simulate command as stored with the run (rebuilt from the parsed options)."""
     words = ["unostats", "simulate", *map(str, files)]
@@ -269,7 +293,8 @@ def _command_line(files: list[Path], *, games: int | None, seed: int | None, db:
     for expr in sets:
         words += ["--set", expr]
     # A file name that is not UTF-8 (undecodable bytes as surrogates) is stored with \x escapes.
-    return shlex.join(_printable(w) for w in words + ["--db", str(db)])
+    where = ["--db", str(db)] if isinstance(db, Path) else ["--store", str(db)]
+    return shlex.join(_printable(w) for w in words + where)
 
 
 def _printable(text: str) -> str:
@@ -336,6 +361,7 @@ def query(
         help="A named parameter, used as $NAME in the SQL (repeatable). Values that look like "
              "numbers are numbers; anything else is text.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Let COPY ... TO 'file' replace an existing file (never the "
         "database's own files).")] = False,
@@ -354,6 +380,7 @@ def query(
     if not text.strip():
         _fail("no SQL given" + (" on stdin" if sql == "-" else ""), 2)
     params = _parse_params(param or [])
+    db = _target(db, store)
     with _expected_errors(), stream(sql=text, params=params, db=db,
                                     overwrite=overwrite) as result:
         json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
@@ -372,8 +399,10 @@ def query(
 @app.command(epilog="""Examples:
 
   unostats runs
-  unostats runs --format json --db results.duckdb""")
-def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> None:
+  unostats runs --format json --db results.duckdb
+  unostats runs --store parquet:results/""")
+def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB),
+         store: StoreOption = None) -> None:
     """List the runs in the database.
 
     Columns: run id, scenario name, status (running, complete, interrupted: also a run whose
@@ -382,6 +411,7 @@ def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> N
     from .output import format_rows
     from .runs.query import list_runs
 
+    db = _target(db, store)
     with _expected_errors():
         result = list_runs(db)
         _write(format_rows(result.columns, result.rows, fmt.value, width=_stdout_width()))
@@ -522,6 +552,7 @@ def compare(
                                                                "RUN/VARIANT/PLAYERS.")],
     fmt: FormatOption = Format.table,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Compare stored cells: for each B, turns per round, rounds per game, points per round
     and the first player's share of round wins, B minus A with 95% intervals (paired over
@@ -530,6 +561,7 @@ def compare(
     from .runs.compare import COLUMNS
     from .runs.compare import compare as compare_cells
 
+    db = _target(db, store)
     with _expected_errors():
         results = compare_cells(a=a, b=b, db=db)
         _write(format_rows(COLUMNS, [row.values() for c in results for row in c.rows],
@@ -555,10 +587,12 @@ def export(
     fmt: Annotated[ExportFormat, typer.Option("--format", "-f", case_sensitive=False,
                                               help="File format.")] = ExportFormat.parquet,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Write one run's rows to files (Parquet or CSV with header)."""
     from .runs.query import export as export_run
 
+    db = _target(db, store)
     with _expected_errors():
         paths = export_run(run=run_ref, out=out, fmt=fmt.value, db=db)
         _write("".join(f"{p}\n" for p in paths))
@@ -579,11 +613,13 @@ def report(
         help="HTML file to write (default: reports/<scenario>.html).")] = None,
     title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Write one self-contained HTML report (round length, scoring spread, first-player
     advantage, variants compared, with 95% intervals) from the stored runs."""
     from .report.build import build_report
 
+    db = _target(db, store)
     with _expected_errors():
         path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title,
                             notify=lambda text: _err(f"note: {text}"))
@@ -609,6 +645,7 @@ def replay(
         "--players", min=2, max=10,
         help="The cell's player count (needed when the run has several).")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Recompute a stored game, check it with the referee and print its events.
 
@@ -618,6 +655,7 @@ def replay(
     from .runs.progress import ConsoleProgress
     from .runs.replay import replay as replay_game
 
+    db = _target(db, store)
     with _expected_errors():
         result = replay_game(run=run_ref, game=game, round=round_, variant=variant,
                              players=players, db=db, progress=ConsoleProgress())
