@@ -115,8 +115,9 @@ def test_validate_describes_the_league(tmp_path):
     path.write_text(LEAGUE)
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    assert ("a league of 3 policies x 1 variant (2 players: 6 seatings, 12 games, 3 players: "
-            "6 seatings, 12 games" in result.output)
+    assert result.output == (f"ok: {path} (a league of 3 policies x 1 variant: 6 seatings at 2 "
+                             "players (12 games), 6 seatings at 3 players (12 games), every "
+                             "seating equally often)\n")
 
 
 # --- Seatings ----------------------------------------------------------------------------------

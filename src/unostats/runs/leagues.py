@@ -54,11 +54,11 @@ def games_requested(scenario: Scenario) -> int:
 def plan(scenario: Scenario) -> str:
     """What a new run plays, for its first log line."""
     spec = _spec(scenario)
-    sizes = ", ".join(f"{n} players: {len(spec.seatings(n)):,} seatings, "
-                      f"{spec.games(n, scenario.games):,} games" for n in spec.table_sizes)
+    sizes = ", ".join(f"{len(spec.seatings(n)):,} seatings at {n} players "
+                      f"({spec.games(n, scenario.games):,} games)" for n in spec.table_sizes)
     n = len(scenario.variants)
-    return (f"a league of {len(spec.policies)} policies x {n} variant{'s' * (n != 1)} "
-            f"({sizes}; every seating equally often)")
+    return (f"a league of {len(spec.policies)} policies x {n} variant{'s' * (n != 1)}: {sizes}, "
+            "every seating equally often")
 
 
 def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
