@@ -12,12 +12,17 @@ count in ``games``).
 
 The fit is the maximum-likelihood estimate by Hunter's MM iteration (Hunter 2004, "MM
 algorithms for generalized Bradley-Terry models", sec. 5): r_i <- W_i / sum_T c_T / R_T over the
-table compositions T that seat i (c_T their games, R_T the sum of their ratings, W_i i's wins).
-Every step raises the likelihood, so it converges wherever the estimate exists, and a policy
-that never wins gets 0. The games enter only through the counts per composition and the wins per
-policy, so each bootstrap resample (games drawn with replacement, as many as there are) is two
-``bincount``s, and all resamples iterate together as one matrix: a thousand fits take a fraction
-of a second (scipy's optimisers fit one problem per call, and scipy is not a dependency).
+table compositions T that seat i (c_T their games, R_T the sum of their ratings, W_i i's wins),
+every step raising the likelihood. Each policy also gets one virtual win and one virtual loss,
+spread evenly over two-player games against each other policy (weight 1/(P-1) each), the usual
+remedy for a policy that never wins or always wins
+(the plain estimate is then 0 or infinite, and the iteration crawls towards it): every rating
+stays finite and the iteration no longer crawls towards 0 or infinity, while with hundreds of games a
+policy the two virtual games move a rating by well under its interval. The games enter only
+through the counts per composition and the wins per policy, so each bootstrap resample (games
+drawn with replacement, as many as there are) is two ``bincount``s, and all resamples iterate
+together as one matrix: a thousand fits take a fraction of a second (scipy's optimisers fit one
+problem per call, and scipy is not a dependency).
 The interval is the bootstrap's 2.5% and 97.5% percentiles.
 """
 
@@ -29,10 +34,11 @@ from typing import Any
 import numpy as np
 
 BOOTSTRAP = 1000  # resamples per fit
-TOLERANCE = 1e-10  # largest relative change of a rating between iterations at convergence
-MAX_ITERATIONS = 20_000
-METHOD = (f"Luce choice model on game winners (Bradley-Terry at 2 players), ML by MM; "
-          f"95% percentile bootstrap over games ({BOOTSTRAP} resamples)")
+TOLERANCE = 1e-9  # largest relative change of a rating between iterations at convergence
+MAX_ITERATIONS = 10_000
+METHOD = (f"Luce choice model on game winners (Bradley-Terry at 2 players), fitted by MM with "
+          f"a virtual win and loss per policy; 95% percentile bootstrap over games ({BOOTSTRAP} "
+          "resamples)")
 
 
 @dataclass(frozen=True)
@@ -90,16 +96,20 @@ def _counts(picks: np.ndarray, which: np.ndarray, winners: np.ndarray, decided: 
 
 
 def _mm(counts: np.ndarray, wins: np.ndarray, member: np.ndarray) -> np.ndarray:
-    """The ML ratings of each row's counts (resamples x policies), mean 1 over the policies
-    that played; nan for a policy that did not."""
+    """The ratings of each row's counts (resamples x policies), mean 1 over the policies that
+    played; nan for a policy that did not. Each policy also has one virtual win and one virtual
+    loss, spread evenly over two-player games against every other policy."""
     present = counts @ member > 0
+    others = np.maximum(present.sum(axis=1, keepdims=True) - 1, 1)
+    pairs = present[:, :, None] & present[:, None, :] & ~np.eye(present.shape[1], dtype=bool)
     r = np.where(present, 1.0, 0.0)
     for _ in range(MAX_ITERATIONS):
         total = r @ member.T  # each composition's sum of ratings
         with np.errstate(divide="ignore", invalid="ignore"):
-            exposure = np.where(counts > 0, counts / total, 0.0) @ member
-            new = np.where(present, wins / exposure, 0.0)
-        new /= new.sum(axis=1, keepdims=True) / present.sum(axis=1, keepdims=True)
+            virtual = np.where(pairs, 2 / (r[:, :, None] + r[:, None, :]), 0.0).sum(axis=2)
+            exposure = np.where(counts > 0, counts / total, 0.0) @ member + virtual / others
+            new = np.where(present, (wins + 1) / exposure, 0.0)
+        new /= new.sum(axis=1, keepdims=True) / np.maximum(present.sum(axis=1, keepdims=True), 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             change = np.nanmax(np.abs(new - r) / np.maximum(r, 1e-300), initial=0.0)
         r = new
