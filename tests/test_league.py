@@ -88,6 +88,8 @@ def test_a_league_resolves_its_policies_table_sizes_and_behaviour():
      "l.yaml:4: precision: not used in a league scenario"),
     ("games: 12\n", "games: 12\nsweep: {rules.uno_penalty: [2, 4]}\n",
      "l.yaml:4: sweep: not used in a league scenario"),
+    ("games: 12\n", "games: 12\ntournament: {}\n",
+     "l.yaml:7: league: a scenario is a tournament or a league, not both"),
     ("games: 12\n", "games: 0\n", "l.yaml:3: games: 0 is out of range: expected an integer >= 1 "
                                   "(games per table size, rounded up to whole cycles"),
 ])
