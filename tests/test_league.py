@@ -273,6 +273,16 @@ def test_league_ratings_view_has_its_columns_and_the_fit(league_run):
         assert np.mean([r["rating"] for r in rows if r["players"] == n]) == pytest.approx(1)
 
 
+def test_export_includes_the_league_fits(league_run, tmp_path):
+    con = store.open_store(league_run["db"], read_only=True)
+    try:
+        paths = store.export_run(con, league_run["outcome"].run_id, tmp_path, fmt="csv")
+    finally:
+        con.close()
+    assert (tmp_path / "league_fits.csv") in paths
+    assert len((tmp_path / "league_fits.csv").read_text().splitlines()) == 1 + 6
+
+
 def test_simulate_summary_shows_the_league_table(league_run):
     run_id = league_run["outcome"].run_id
     text = summary_text(db=league_run["db"], run_ids=[run_id], fmt="table")
