@@ -148,7 +148,12 @@ A scenario with a `tournament:` section (e.g. the bundled championship) plays wh
 championships: its summary gives, per profile, the chance one entrant wins (95% interval), the
 fair share 1/entrants, the edge over it and the chance to reach the final; then rounds and
 turns per stage and the length of the evening. (csv/json: the profile rows only; the rest is
-in the tournament_* views.)""")
+in the tournament_* views.)
+
+A scenario with a `league:` section (e.g. the bundled strategies) seats its policies in
+balanced seatings at each table size; its summary adds the league table: each policy's rating
+with its 95% bootstrap interval, games and wins (csv/json: those rows, the league_ratings
+view).""")
 def simulate(
     files: Annotated[list[Path] | None, typer.Argument(
         metavar="FILE", dir_okay=False,
@@ -157,7 +162,8 @@ def simulate(
              "one (same canonical hash).")] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", min=1, max=GAMES_MAX, help="Games per cell, instead of the file's "
-        "`games` (a tournament scenario: whole tournaments per variant and field); at most "
+        "`games` (a tournament scenario: whole tournaments per variant and field; a league: "
+        "games per table size, rounded up to whole cycles of its seatings); at most "
         "10^12, as in a file.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=2**63 - 1,
@@ -351,7 +357,10 @@ wilson_lo(k, n), wilson_hi(k, n).
 Tournament runs add the tables tournament_fields, tournament_stages, tournaments,
 tournament_tables, tournament_entrants and the views tournament_profile_wins,
 tournament_profile_stages, tournament_stage_length, tournament_length,
-tournament_advance_by_position, tournament_decided_by, tournament_durations.""")
+tournament_advance_by_position, tournament_decided_by, tournament_durations.
+
+League runs add the table league_fits and the view league_ratings (each policy's rating at
+each table size, its 95% interval, games, wins, method).""")
 def query(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", help="SQL to run, or - to read it from stdin.")],
@@ -524,6 +533,9 @@ def validate(
             _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_f} field"
                    f"{'s' * (n_f != 1)} = {n_var * n_f} tournament cell"
                    f"{'s' * (n_var * n_f != 1)}; {fields})\n")
+        elif scenario.league is not None:
+            from .runs.leagues import plan as league_plan
+            _write(f"ok: {path} ({league_plan(scenario)})\n")
         else:
             n_var, n_pl = len(scenario.variants), len(scenario.players)
             _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_pl} player "

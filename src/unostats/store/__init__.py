@@ -10,6 +10,8 @@ This package's names are the store's interface (``from unostats import store``);
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
 - ``tournaments``: the tournament tables and views, and the write of whole tournaments.
+- ``leagues``: the ``league_fits`` table (each league policy's fitted rating) and the
+  ``league_ratings`` view.
 - ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
   run's ``seconds_per_turn``).
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
@@ -33,6 +35,8 @@ Tables (logical keys in brackets; the modules list the columns):
   (``engine.simulate``), with the cell columns added on insert.
 - Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
   ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments``.
+- League runs add ``league_fits`` [run_id, variant, players, policy] and its view
+  ``league_ratings``: see ``leagues``.
 
 Every file gets the whole schema, whatever kinds of run it will hold: the schema has one version
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
