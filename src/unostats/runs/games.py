@@ -101,13 +101,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     scenario = outcome.scenario
     stop = stop or StopRequest()
     give_back_large_blocks()
-    jobs = []
-    for i, cell in enumerate(scenario.cells()):
-        first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
-        job = _Job(i, cell, first, scenario.games)
-        if scenario.precision:
-            _looks_so_far(con, outcome, job, progress)
-        jobs.append(job)
+    jobs = plan_cells(con, outcome, progress)
     producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
     started = time.perf_counter()
     status = "interrupted"
@@ -157,6 +151,19 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
         finally:
             producer.join()
     return outcome
+
+
+def plan_cells(con, outcome: RunOutcome, progress: Progress) -> list[_Job]:
+    """Each cell of the run from its stored games: what is left to play, and (precision
+    targets) the looks still ahead, the passed ones taken again."""
+    jobs = []
+    for i, cell in enumerate(outcome.scenario.cells()):
+        first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
+        job = _Job(i, cell, first, outcome.scenario.games)
+        if outcome.scenario.precision:
+            _looks_so_far(con, outcome, job, progress)
+        jobs.append(job)
+    return jobs
 
 
 class _Producer(threading.Thread):

@@ -65,10 +65,12 @@ class RunOutcome:
     signal: int | None = None  # the signal that interrupted it
     seed_chosen: bool = False  # the seed was drawn at random (nobody gave one)
     tournaments_played: int = 0  # in this session (tournament scenarios)
+    resume_options: tuple[str, ...] = ()  # added to the resume command (the executor's)
 
     @property
     def resume_command(self) -> str:
-        return f"unostats simulate --resume {self.run_id} --db {shlex.quote(str(self.db))}"
+        extra = "".join(f" {shlex.quote(o)}" for o in self.resume_options)
+        return f"unostats simulate --resume {self.run_id} --db {shlex.quote(str(self.db))}{extra}"
 
 
 class Tally(NamedTuple):

@@ -1,0 +1,126 @@
+"""What a Ray worker runs for ``--executor ray``: one batch of a cell's games, played with the
+engine in the worker's process and returned as Arrow tables (Ray moves them to the driver
+through its object store, zero-copy where it can).
+
+A game is a pure function of (rules, seats, seed, game index), so a batch is the same rows on
+any worker, on a retry, and in any order the batches finish.
+
+The engine is made ready once per worker process (``_engine_ready``): the first task a process
+runs loads the compiled engine from the node's cache (or compiles it, on a node whose cache is
+cold) and times it; later tasks of that process reuse it. ``warm_node`` is the task the driver
+sends to each node first, so one process per node fills the node's cache before the others
+start, and each batch's ``BatchResult.ready`` carries the process's own start-up the first time
+that process reports.
+
+Imported only by the Ray executor (``runs.ray_games``) and by the Ray workers themselves: the
+rest of unostats never imports Ray.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from ..engine import ENGINE_VERSION
+from ..engine.simulate import Batch, ensure_compiled, simulate_arrow
+from ..rules import RuleSet
+from ..seats import Seat
+
+
+@dataclass(frozen=True)
+class Worker:
+    """Where a task ran: the node, its host name and the worker process."""
+
+    node_id: str
+    host: str
+    pid: int
+
+    def __str__(self) -> str:
+        return f"worker {self.pid} on {self.host} (node {self.node_id[:8]})"
+
+
+@dataclass(frozen=True)
+class Ready:
+    """How a worker process made the engine ready: seconds, and whether it compiled it (a cold
+    cache on that node) or loaded the cached machine code."""
+
+    worker: Worker
+    seconds: float
+    compiled: bool
+    engine_version: str
+
+    def describe(self) -> str:
+        how = "compiled" if self.compiled else "loaded from the node's cache"
+        return f"{self.worker}: engine {how} in {self.seconds:.1f} s"
+
+
+@dataclass
+class BatchResult:
+    """One task's answer: games ``first`` .. ``end - 1`` of a cell as tables, the engine's
+    seconds for them, and - the first time this worker process answers - its ``Ready``."""
+
+    first: int
+    end: int
+    batch: Batch
+    rounds: int
+    seconds: float
+    worker: Worker
+    ready: Ready | None
+
+
+_ready: Ready | None = None  # this process's engine start-up, once
+_reported = False  # ... handed to the driver with the first batch
+
+
+def _worker() -> Worker:
+    import ray
+
+    return Worker(node_id=ray.get_runtime_context().get_node_id(), host=socket.gethostname(),
+                  pid=os.getpid())
+
+
+def _engine_ready() -> Ready:
+    """Compile or load the engine in this process, once: the cache check and one small game
+    (which loads every kernel the batches use)."""
+    global _ready
+    if _ready is None:
+        start = time.perf_counter()
+        compiled = ensure_compiled() is not None
+        for _ in simulate_arrow(rules=RuleSet.from_mapping({}), players=2, seats=Seat(),
+                                games=1, seed=0, threads=1, ahead=False):
+            pass
+        _ready = Ready(worker=_worker(), seconds=time.perf_counter() - start,
+                       compiled=compiled, engine_version=str(ENGINE_VERSION))
+    return _ready
+
+
+def warm_node() -> Ready:
+    """The engine made ready in this worker process (the driver's first task on each node)."""
+    global _reported
+    _reported = True
+    return _engine_ready()
+
+
+def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int, first: int,
+               end: int, threads: int) -> BatchResult:
+    """Games ``first`` .. ``end - 1`` of a cell, as one batch of Arrow tables."""
+    global _reported
+    ready = _engine_ready()
+    start = time.perf_counter()
+    parts = list(simulate_arrow(rules=rules, players=players, seats=seats, games=end - first,
+                                seed=seed, first_game=first, threads=threads,
+                                batch_games=end - first, ahead=False))
+    batch = parts[0] if len(parts) == 1 else Batch(
+        *(pa.concat_tables(tables) for tables in zip(*parts)))
+    seconds = time.perf_counter() - start
+    first_report = not _reported
+    _reported = True
+    return BatchResult(first=first, end=end, batch=batch, rounds=len(batch.rounds),
+                       seconds=seconds, worker=ready.worker,
+                       ready=ready if first_report else None)
+
