@@ -37,7 +37,6 @@ receipt instead of tables, and the driver would record the receipt as a complete
 from __future__ import annotations
 
 import logging
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,10 +56,6 @@ MAX_RETRIES = 3  # runs of a task whose worker dies, after the first
 IN_FLIGHT_PER_CPU = 2
 TARGET_TASK_SECONDS = 2.0  # engine time per task (a task costs a few ms of scheduling)
 POLL_SECONDS = 0.1  # how often the driver looks at the stop flag while it waits
-
-# Set for the driver and for local nodes: without it Ray replaces 127.0.0.1 with the machine's
-# interface address.
-LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
 
 
 class RayExecutor:
@@ -92,9 +87,6 @@ class RayExecutor:
         is a RunError before a run is recorded."""
         if ray.is_initialized():
             return
-        for key, value in LOOPBACK_ENV.items():
-            os.environ.setdefault(key, value)
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
         if self.address is None:
             kwargs.update(include_dashboard=False)
@@ -196,9 +188,9 @@ class RayExecutor:
     def _deliver(self, con, outcome: RunOutcome, c: _Cell, result: BatchResult,
                  progress: Progress) -> None:
         """Store one task's batch (a repeat is a no-op) and report it."""
-        if result.ready is not None:
-            self._started_worker(result.ready, progress)
-        self.batches_by_worker[result.worker] = self.batches_by_worker.get(result.worker, 0) + 1
+        self._started_worker(result.ready, progress)
+        worker = result.ready.worker
+        self.batches_by_worker[worker] = self.batches_by_worker.get(worker, 0) + 1
         cell = c.job.cell
         written = write_batch_once(con, outcome.run_id, cell.variant.name, cell.players,
                                    result.first, result.end, result.batch)

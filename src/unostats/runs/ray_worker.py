@@ -9,8 +9,7 @@ The engine is made ready once per worker process (``_engine_ready``): the first 
 runs loads the compiled engine from the node's cache (or compiles it, on a node whose cache is
 cold) and times it; later tasks of that process reuse it. ``warm_node`` is the task the driver
 sends to each node first, so one process per node fills the node's cache before the others
-start, and each batch's ``BatchResult.ready`` carries the process's own start-up the first time
-that process reports.
+start, and each batch's ``BatchResult.ready`` carries the process's own start-up.
 
 Imported only by the Ray executor (``runs.ray_games``) and by the Ray workers themselves: the
 rest of unostats never imports Ray.
@@ -62,19 +61,18 @@ class Ready:
 @dataclass
 class BatchResult:
     """One task's answer: games ``first`` .. ``end - 1`` of a cell as tables, the engine's
-    seconds for them, and - the first time this worker process answers - its ``Ready``."""
+    seconds for them, and how the worker process made the engine ready (the driver prints it
+    the first time it hears from that process)."""
 
     first: int
     end: int
     batch: Batch
     rounds: int
     seconds: float
-    worker: Worker
-    ready: Ready | None
+    ready: Ready
 
 
 _ready: Ready | None = None  # this process's engine start-up, once
-_reported = False  # ... handed to the driver with the first batch
 
 
 def _worker() -> Worker:
@@ -101,15 +99,12 @@ def _engine_ready() -> Ready:
 
 def warm_node() -> Ready:
     """The engine made ready in this worker process (the driver's first task on each node)."""
-    global _reported
-    _reported = True
     return _engine_ready()
 
 
 def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int, first: int,
                end: int, threads: int) -> BatchResult:
     """Games ``first`` .. ``end - 1`` of a cell, as one batch of Arrow tables."""
-    global _reported
     ready = _engine_ready()
     start = time.perf_counter()
     parts = list(simulate_arrow(rules=rules, players=players, seats=seats, games=end - first,
@@ -117,10 +112,6 @@ def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int,
                                 batch_games=end - first, ahead=False))
     batch = parts[0] if len(parts) == 1 else Batch(
         *(pa.concat_tables(tables) for tables in zip(*parts)))
-    seconds = time.perf_counter() - start
-    first_report = not _reported
-    _reported = True
     return BatchResult(first=first, end=end, batch=batch, rounds=len(batch.rounds),
-                       seconds=seconds, worker=ready.worker,
-                       ready=ready if first_report else None)
+                       seconds=time.perf_counter() - start, ready=ready)
 
