@@ -288,8 +288,8 @@ def _executor(executor: Executor, address: str | None):
     """The executor object of --executor (None: the local one). Ray is imported only here."""
     if executor is Executor.local:
         return None
-    from .runs.ray_cluster import is_loopback, use_loopback
-    if is_loopback(address):  # before Ray is imported: Ray reads it once
+    from .runs.ray_cluster import is_loopback, joins, use_loopback
+    if is_loopback(joins(address)):  # before Ray is imported: Ray reads it once
         use_loopback()
     try:
         from .runs.ray_games import RayExecutor

@@ -18,13 +18,34 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
 
 
+def joins(address: str | None) -> str | None:
+    """The cluster ``ray.init(address=...)`` will join, read without importing Ray: HOST:PORT;
+    'auto' (and None under $RAY_ADDRESS) as Ray resolves it, from $RAY_ADDRESS or the address
+    file that ``ray start`` leaves in Ray's temp folder ($RAY_TMPDIR, else $TMPDIR, else
+    /tmp); None: a new instance of the driver's own; 'auto' when nothing says where."""
+    given = os.environ.get("RAY_ADDRESS")
+    if address is None and not given:
+        return None
+    if address not in (None, "auto"):
+        return address
+    if given and given != "auto":
+        return given
+    temp = os.environ.get("RAY_TMPDIR") or os.environ.get("TMPDIR") or "/tmp"
+    try:
+        return (Path(temp) / "ray" / "ray_current_cluster").read_text().strip() or "auto"
+    except OSError:
+        return "auto"
+
+
 def is_loopback(address: str | None) -> bool:
-    """A Ray address on this machine's loopback (None: a local instance of the driver's own)."""
+    """Does ``address`` (``joins``' answer) stay on this machine's loopback? None (a local
+    instance of the driver's own) does."""
     return address is None or address.split(":")[0] in (LOOPBACK, "localhost")
 
 
