@@ -145,12 +145,17 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     finally:
         producer.halt()
         try:
-            tally = Tally("games stored", f"{outcome.games_played:,} games",
-                          outcome.games_played, "games", ",.0f")
-            end_session(con, outcome, status, started=started, progress=progress, tally=tally)
+            end_session(con, outcome, status, started=started, progress=progress,
+                        tally=tally(outcome))
         finally:
             producer.join()
     return outcome
+
+
+def tally(outcome: RunOutcome) -> Tally:
+    """What a session of plain games did, for the line that ends it."""
+    return Tally("games stored", f"{outcome.games_played:,} games", outcome.games_played,
+                 "games", ",.0f")
 
 
 def plan_cells(con, outcome: RunOutcome, progress: Progress) -> list[_Job]:

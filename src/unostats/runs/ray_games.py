@@ -37,6 +37,7 @@ receipt instead of tables, and the driver would record the receipt as a complete
 from __future__ import annotations
 
 import logging
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,7 +50,7 @@ from ..store.batches import write_batch_once
 from . import games
 from .progress import Progress
 from .ray_worker import BatchResult, Ready, Worker, play_batch, warm_node
-from .session import RunError, RunOutcome, Tally, cell_label, end_session
+from .session import RunError, RunOutcome, cell_label, end_session
 from .signals import StopRequest
 
 MAX_RETRIES = 3  # runs of a task whose worker dies, after the first
@@ -68,6 +69,7 @@ class RayExecutor:
     def __init__(self, address: str | None = None) -> None:
         self.address = address
         self._started = False  # this executor called ray.init (and shuts it down)
+        self._started_at = 0.0  # perf_counter when the run's playing started
         self.workers: dict[Worker, Ready] = {}
         self.batches_by_worker: dict[Worker, int] = {}
 
@@ -115,53 +117,56 @@ class RayExecutor:
         ``stop``) as Ray tasks, storing each batch once, in order."""
         stop = stop or StopRequest()
         outcome.resume_options = self.resume_options
-        scenario = outcome.scenario
         cells = [_Cell(job) for job in games.plan_cells(con, outcome, progress)]
         outstanding: dict[Any, tuple[_Cell, int, int]] = {}  # ref -> (cell, first, end)
-        started = time.perf_counter()
+        self._started_at = time.perf_counter()
         status = "interrupted"
         try:
-            self._warm(progress, stop)
-            started = time.perf_counter()  # the run's time and rate leave the start-up out
-            for c in cells:
-                progress.cell_started(str(c.job.index), cell_label(c.job.cell), c.stored,
-                                      scenario.games)
-            cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-            per_task = threads or 1
-            limit = max(2, IN_FLIGHT_PER_CPU * cpus // per_task)
-            task = ray.remote(play_batch).options(num_cpus=per_task, max_retries=MAX_RETRIES,
-                                                  retry_exceptions=False)
-            finished: set[Any] = set()
-            while not stop.requested:
-                _submit(task, cells, outstanding, limit, scenario.seed, per_task, batch_size)
-                if not outstanding:
-                    status = "complete"
-                    break
-                ready, _ = ray.wait(list(outstanding), num_returns=len(outstanding),
-                                    timeout=POLL_SECONDS, fetch_local=False)
-                finished.update(ready)
-                for ref in _storable(cells, outstanding, finished):
-                    if stop.requested:
-                        break
-                    c, first, end = outstanding.pop(ref)
-                    finished.discard(ref)
-                    self._deliver(con, outcome, c, _result(ref, c), progress)
-                    if c.stored == c.segment_end:
-                        c.next_segment(con, outcome, progress)
-            if stop.requested and status != "complete":
-                outcome.signal = stop.signum
+            status = self._run(con, outcome, cells, outstanding, threads=threads or 1,
+                               batch_size=batch_size, progress=progress, stop=stop)
         except KeyboardInterrupt:
-            import signal
             outcome.signal = signal.SIGINT
             raise
         finally:
             for ref in outstanding:
                 ray.cancel(ref)
-            tally = Tally("games stored", f"{outcome.games_played:,} games",
-                          outcome.games_played, "games", ",.0f")
             self._log_workers(progress)
-            end_session(con, outcome, status, started=started, progress=progress, tally=tally)
+            end_session(con, outcome, status, started=self._started_at, progress=progress,
+                        tally=games.tally(outcome))
         return outcome
+
+    def _run(self, con, outcome: RunOutcome, cells: list[_Cell], outstanding: dict, *,
+             threads: int, batch_size: int | None, progress: Progress,
+             stop: StopRequest) -> str:
+        """The driver's loop: submit, wait, store what is next in its cell; the status."""
+        self._warm(progress, stop)
+        self._started_at = time.perf_counter()  # the run's time and rate leave start-up out
+        for c in cells:
+            progress.cell_started(str(c.job.index), cell_label(c.job.cell), c.stored,
+                                  outcome.scenario.games)
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        limit = max(2, IN_FLIGHT_PER_CPU * cpus // threads)
+        task = ray.remote(play_batch).options(num_cpus=threads, max_retries=MAX_RETRIES,
+                                              retry_exceptions=False)
+        finished: set[Any] = set()
+        while not stop.requested:
+            _submit(task, cells, outstanding, limit, outcome.scenario.seed, threads,
+                    batch_size)
+            if not outstanding:
+                return "complete"
+            ready, _ = ray.wait(list(outstanding), num_returns=len(outstanding),
+                                timeout=POLL_SECONDS, fetch_local=False)
+            finished.update(ready)
+            for ref in _storable(cells, outstanding, finished):
+                if stop.requested:
+                    break
+                c = outstanding.pop(ref)[0]
+                finished.discard(ref)
+                self._deliver(con, outcome, c, _result(ref, c), progress)
+                if c.stored == c.segment_end:
+                    c.next_segment(con, outcome, progress)
+        outcome.signal = stop.signum
+        return "interrupted"
 
     def _warm(self, progress: Progress, stop: StopRequest) -> None:
         """One warm-up task per node with CPUs, so each node's engine cache is filled once."""

@@ -21,7 +21,6 @@ import os
 import socket
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import pyarrow as pa
 
