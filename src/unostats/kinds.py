@@ -27,6 +27,7 @@ from typing import Any
 
 import duckdb
 
+from .report import skill as skill_report
 from .report import sweep as sweep_report
 from .report import tournament as tournament_report
 from .runs import games, summary, tournament_summary, tournaments
@@ -69,7 +70,7 @@ class RunKind:
                           tuple[tuple[Seat, ...], int, int]]
     # (*, db, run_ids, fmt, width) -> the text ``simulate`` prints for the finished runs
     summary: Callable[..., str]
-    report: ReportSection | None = None  # a section of the report beyond the games' own
+    reports: tuple[ReportSection, ...] = ()  # sections of the report beyond the games' own
 
 
 GAMES = RunKind(
@@ -77,9 +78,12 @@ GAMES = RunKind(
     label="run", games_label="games",
     games_requested=games.games_requested, plan=games.plan, record=None, play=games.play,
     replay_args=games.replay_args, summary=summary.summary_text,
-    report=ReportSection(
-        name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
-        figures=sweep_report.sweep_figures, view=sweep_report.view))
+    reports=(
+        ReportSection(name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
+                      figures=sweep_report.sweep_figures, view=sweep_report.view),
+        ReportSection(name="skill", title="UNO skill-and-luck report: ",
+                      load=skill_report.load_skill, figures=skill_report.skill_figures,
+                      view=skill_report.view)))
 
 TOURNAMENTS = RunKind(
     name="tournaments", claims=lambda scenario: scenario.tournament is not None,
@@ -87,10 +91,10 @@ TOURNAMENTS = RunKind(
     games_requested=tournaments.games_requested, plan=tournaments.plan,
     record=tournaments.record_fields, play=tournaments.play,
     replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
-    report=ReportSection(
+    reports=(ReportSection(
         name="tournament", title="UNO championship report: ",
         load=tournament_report.load_tournaments, figures=tournament_report.tournament_figures,
-        view=tournament_report.view))
+        view=tournament_report.view),))
 
 RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS)
 
@@ -102,4 +106,4 @@ def kind_of(scenario: Scenario) -> RunKind:
 
 def report_sections() -> tuple[ReportSection, ...]:
     """The report sections of every kind that has one, in ``RUN_KINDS`` order."""
-    return tuple(kind.report for kind in RUN_KINDS if kind.report is not None)
+    return tuple(section for kind in RUN_KINDS for section in kind.reports)

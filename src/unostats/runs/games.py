@@ -109,8 +109,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
         prepare_engine(progress)
         started = time.perf_counter()  # the run's time and rate leave the compile out
         for job in jobs:
-            progress.cell_started(str(job.index), cell_label(job.cell), job.first,
-                                  scenario.games)
+            if job is next(j for j in jobs if j.index == job.index):  # a cell's first job
+                progress.cell_started(str(job.index), cell_label(job.cell), job.first,
+                                      scenario.games)
         producer.start()
         while not stop.requested:
             try:
@@ -159,14 +160,21 @@ def tally(outcome: RunOutcome) -> Tally:
 
 
 def plan_cells(con, outcome: RunOutcome, progress: Progress) -> list[_Job]:
-    """Each cell of the run from its stored games: what is left to play, and (precision
-    targets) the looks still ahead, the passed ones taken again."""
+    """What is left to play of each cell: the game ranges not stored (a Parquet store may have
+    gaps, so a cell may have several), or - precision targets - the games from the stored
+    ones on, with the looks still ahead (the passed ones taken again)."""
+    scenario = outcome.scenario
     jobs = []
-    for i, cell in enumerate(outcome.scenario.cells()):
+    for i, cell in enumerate(scenario.cells()):
+        if not scenario.precision:  # the games not stored (a Parquet store may have gaps)
+            ranges = store.missing_ranges(con, outcome.run_id, cell.variant.name, cell.players,
+                                          scenario.games)
+            jobs += [_Job(i, cell, lo, hi) for lo, hi in ranges] or [
+                _Job(i, cell, scenario.games, scenario.games)]
+            continue
         first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
-        job = _Job(i, cell, first, outcome.scenario.games)
-        if outcome.scenario.precision:
-            _looks_so_far(con, outcome, job, progress)
+        job = _Job(i, cell, first, scenario.games)
+        _looks_so_far(con, outcome, job, progress)
         jobs.append(job)
     return jobs
 

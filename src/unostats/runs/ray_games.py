@@ -28,10 +28,13 @@ rows, as locally (``batch_games`` fixes the size).
 Ctrl-C (or SIGTERM) stops after the batch being stored: the outstanding tasks are cancelled,
 the run is marked interrupted and the resume command is printed.
 
-Where a Parquet store plugs in: a task's result is delivered to the store by ``_deliver``. For a
-dataset store, ``play_batch`` would write its batch's shards on the worker (keyed by the same
-(run, cell, first game, end game), so a retried task rewrites the same files) and return a
-receipt instead of tables, and the driver would record the receipt as a complete batch, once.
+Stores: with the DuckDB file (``--db``) every row travels to the driver, which writes the
+file (``store.batches.write_batch_once``). With a Parquet dataset (``--store parquet:DIR``,
+DIR reachable from every node: a shared disk, object storage) each task writes its batch's
+shards itself (named by run, cell and games, so a retried task rewrites the same files) and
+returns only a receipt, which the driver records (``store.record_shards``: once per batch);
+rows never pass through the driver. A cell whose stored games have gaps (a Parquet store)
+is played as one job per missing range.
 """
 
 from __future__ import annotations
@@ -45,11 +48,12 @@ from typing import Any
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from .. import store
 from ..engine import ENGINE_VERSION
 from ..store.batches import write_batch_once
 from . import games
 from .progress import Progress
-from .ray_worker import BatchResult, Ready, Worker, play_batch, warm_node
+from .ray_worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node
 from .session import RunError, RunOutcome, cell_label, end_session
 from .signals import StopRequest
 
@@ -142,16 +146,16 @@ class RayExecutor:
         self._warm(progress, stop)
         self._started_at = time.perf_counter()  # the run's time and rate leave start-up out
         for c in cells:
-            progress.cell_started(str(c.job.index), cell_label(c.job.cell), c.stored,
-                                  outcome.scenario.games)
+            if c is next(d for d in cells if d.job.index == c.job.index):  # a cell's first job
+                progress.cell_started(str(c.job.index), cell_label(c.job.cell), c.stored,
+                                      outcome.scenario.games)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         limit = max(2, IN_FLIGHT_PER_CPU * cpus // threads)
         task = ray.remote(play_batch).options(num_cpus=threads, max_retries=MAX_RETRIES,
                                               retry_exceptions=False)
         finished: set[Any] = set()
         while not stop.requested:
-            _submit(task, cells, outstanding, limit, outcome.scenario.seed, threads,
-                    batch_size)
+            _submit(task, cells, outstanding, limit, outcome, threads, batch_size)
             if not outstanding:
                 return "complete"
             ready, _ = ray.wait(list(outstanding), num_returns=len(outstanding),
@@ -197,8 +201,11 @@ class RayExecutor:
         worker = result.ready.worker
         self.batches_by_worker[worker] = self.batches_by_worker.get(worker, 0) + 1
         cell = c.job.cell
-        written = write_batch_once(con, outcome.run_id, cell.variant.name, cell.players,
-                                   result.first, result.end, result.batch)
+        if result.receipt is not None:  # the worker wrote the shards; recorded once
+            written = (result.end - result.first) * store.record_shards(con, result.receipt)
+        else:
+            written = write_batch_once(con, outcome.run_id, cell.variant.name, cell.players,
+                                       result.first, result.end, result.batch)
         c.stored = max(c.stored, result.end)
         c.learn(result)
         if written:
@@ -261,17 +268,20 @@ class _Cell:
                             max(games.MIN_BATCH_GAMES, rate * TARGET_TASK_SECONDS)))
 
 
-def _submit(task, cells: list[_Cell], outstanding: dict, limit: int, seed: int, threads: int,
-            batch_size: int | None) -> None:
+def _submit(task, cells: list[_Cell], outstanding: dict, limit: int, outcome: RunOutcome,
+            threads: int, batch_size: int | None) -> None:
     """Submit batches, cells in order, until ``limit`` are outstanding."""
+    parquet = store.is_parquet(outcome.db)
     for c in cells:
         if batch_size is not None:
             c.size, c.fixed = batch_size, True
         while len(outstanding) < limit and not c.done and c.submitted < c.segment_end:
             first, end = c.submitted, min(c.segment_end, c.submitted + c.size)
             cell = c.job.cell
-            ref = task.remote(cell.variant.rules, cell.players, cell.seats, seed, first, end,
-                              threads)
+            shards = (ShardTarget(outcome.db, outcome.run_id, cell.variant.name) if parquet
+                      else None)
+            ref = task.remote(cell.variant.rules, cell.players, cell.seats,
+                              outcome.scenario.seed, first, end, threads, shards)
             outstanding[ref] = (c, first, end)
             c.submitted = end
         if len(outstanding) >= limit:

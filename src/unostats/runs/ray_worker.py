@@ -1,6 +1,8 @@
 """What a Ray worker runs for ``--executor ray``: one batch of a cell's games, played with the
 engine in the worker's process and returned as Arrow tables (Ray moves them to the driver
-through its object store, zero-copy where it can).
+through its object store, zero-copy where it can) - or, when the run's store is a Parquet
+dataset (``--store parquet:DIR``), written there by the worker as the batch's shards
+(``store.write_shards``) and returned as the receipt the driver records.
 
 A game is a pure function of (rules, seats, seed, game index), so a batch is the same rows on
 any worker, on a retry, and in any order the batches finish.
@@ -21,9 +23,11 @@ import os
 import socket
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
 
+from .. import store
 from ..engine import ENGINE_VERSION
 from ..engine.simulate import Batch, ensure_compiled, simulate_arrow
 from ..rules import RuleSet
@@ -57,15 +61,27 @@ class Ready:
         return f"{self.worker}: engine {how} in {self.seconds:.1f} s"
 
 
+@dataclass(frozen=True)
+class ShardTarget:
+    """Where a worker writes its batch itself: a Parquet store (``store.ParquetLocation``,
+    picklable) and the run and variant of the batch's cell."""
+
+    location: Any
+    run_id: str
+    variant: str
+
+
 @dataclass
 class BatchResult:
-    """One task's answer: games ``first`` .. ``end - 1`` of a cell as tables, the engine's
+    """One task's answer: games ``first`` .. ``end - 1`` of a cell as tables (``batch``), or the
+    receipt of the shards the worker wrote (``receipt``, the other one None); the engine's
     seconds for them, and how the worker process made the engine ready (the driver prints it
     the first time it hears from that process)."""
 
     first: int
     end: int
-    batch: Batch
+    batch: Batch | None
+    receipt: store.ShardReceipt | None
     rounds: int
     seconds: float
     ready: Ready
@@ -102,8 +118,9 @@ def warm_node() -> Ready:
 
 
 def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int, first: int,
-               end: int, threads: int) -> BatchResult:
-    """Games ``first`` .. ``end - 1`` of a cell, as one batch of Arrow tables."""
+               end: int, threads: int, shards: ShardTarget | None = None) -> BatchResult:
+    """Games ``first`` .. ``end - 1`` of a cell, as one batch of Arrow tables, or written as
+    shards to ``shards`` (a retry rewrites the same files: a shard's name is its batch's)."""
     ready = _engine_ready()
     start = time.perf_counter()
     parts = list(simulate_arrow(rules=rules, players=players, seats=seats, games=end - first,
@@ -111,6 +128,11 @@ def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int,
                                 batch_games=end - first, ahead=False))
     batch = parts[0] if len(parts) == 1 else Batch(
         *(pa.concat_tables(tables) for tables in zip(*parts)))
-    return BatchResult(first=first, end=end, batch=batch, rounds=len(batch.rounds),
-                       seconds=time.perf_counter() - start, ready=ready)
+    receipt = None
+    if shards is not None:
+        receipt = store.write_shards(shards.location, shards.run_id, shards.variant, players,
+                                     batch)
+    return BatchResult(first=first, end=end, batch=None if receipt else batch, receipt=receipt,
+                       rounds=len(batch.rounds), seconds=time.perf_counter() - start,
+                       ready=ready)
 

@@ -15,6 +15,10 @@ This package's names are the store's interface (``from unostats import store``);
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
 - ``queries``: SQL from users (rows streamed), and the export of one run's rows.
 - ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
+- ``parquet``: the Parquet store (``--store parquet:DIR``): shards written by whoever plays the
+  games (``write_shards``), batches recorded by the driver (``record_shards``), and a DuckDB
+  connection with the same tables and views over the dataset.
+- ``stores``: ``open_store`` and ``write_batch`` for either store.
 
 Tables (logical keys in brackets; the modules list the columns):
 
@@ -34,7 +38,7 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
 """
 
-from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory, open_store
+from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import write_problem
 from .games import (
     FRAME_COLUMNS,
@@ -42,7 +46,6 @@ from .games import (
     VIEWS,
     completed_games,
     duplicate_keys,
-    write_batch,
 )
 from .guard import check_user_sql
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
@@ -59,13 +62,24 @@ from .runs import (
     run_info,
     start_run,
 )
+from .parquet import (
+    ParquetLocation,
+    ParquetWriter,
+    ShardReceipt,
+    parquet_location,
+    parse_store,
+    record_shards,
+    write_shards,
+)
 from .sql import StoreError, UnknownRunError
+from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [
     "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
-    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "StoreError",
-    "UnknownRunError",
+    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
+    "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
     "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
-    "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem",
+    "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem", "is_parquet",
+    "missing_ranges", "parquet_location", "parse_store", "record_shards", "write_shards",
 ]
