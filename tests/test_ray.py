@@ -273,6 +273,36 @@ def test_ctrl_c_cancels_the_tasks_keeps_the_batches_and_prints_the_resume_comman
     assert_same_rows(rows(db), local_rows)
 
 
+def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
+        tmp_path, cluster, scenario_file, local_rows):
+    """--store parquet:DIR: each task writes its batch's shards on its worker and the driver
+    records the receipts; interrupted and resumed, the dataset reads as the local run."""
+    location = store.parquet_location(str(tmp_path / "dataset"))
+    stop = StopRequest()
+    first = RayExecutor(cluster)
+    interrupted = simulate(scenario=load_scenario(scenario_file), db=location, batch_games=100,
+                           stop=stop, executor=first, progress=Log(stop, after=4))
+    assert interrupted.status == "interrupted"
+    second = RayExecutor(cluster)
+    assert resume(run=interrupted.run_id, db=location, executor=second,
+                  batch_games=150).status == "complete"
+    assert first.shard_batches + second.shard_batches == sum(
+        first.batches_by_worker.values()) + sum(second.batches_by_worker.values()) > 4
+    con = store.open_store(location, read_only=True)
+    try:
+        got = {}
+        for table in GAME_TABLES:
+            cols = [c for (c,) in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
+            got[table] = con.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL"
+                                     ).fetchall()
+        assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+    finally:
+        con.close()
+    assert_same_rows(got, {t: local_rows[t] for t in GAME_TABLES})
+
+
 def test_a_tournament_scenario_is_refused_before_anything_is_stored(tmp_path):
     """No cluster needed: the refusal comes before the executor connects."""
     db = tmp_path / "t.duckdb"

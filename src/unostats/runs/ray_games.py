@@ -76,6 +76,7 @@ class RayExecutor:
         self._started_at = 0.0  # perf_counter when the run's playing started
         self.workers: dict[Worker, Ready] = {}
         self.batches_by_worker: dict[Worker, int] = {}
+        self.shard_batches = 0  # batches whose shards the workers wrote (a Parquet store)
 
     @property
     def resume_options(self) -> tuple[str, ...]:
@@ -202,6 +203,7 @@ class RayExecutor:
         self.batches_by_worker[worker] = self.batches_by_worker.get(worker, 0) + 1
         cell = c.job.cell
         if result.receipt is not None:  # the worker wrote the shards; recorded once
+            self.shard_batches += 1
             written = (result.end - result.first) * store.record_shards(con, result.receipt)
         else:
             written = write_batch_once(con, outcome.run_id, cell.variant.name, cell.players,
@@ -220,8 +222,10 @@ class RayExecutor:
         if not self.batches_by_worker:
             return
         counts = ", ".join(f"{w.pid}@{w.host}: {n}" for w, n in self.batches_by_worker.items())
+        shards = (f"; the workers wrote the shards of {self.shard_batches}"
+                  if self.shard_batches else "")
         progress.log(f"ray: {sum(self.batches_by_worker.values())} batches on "
-                     f"{len(self.batches_by_worker)} worker processes ({counts})")
+                     f"{len(self.batches_by_worker)} worker processes ({counts}){shards}")
 
 
 @dataclass
