@@ -193,7 +193,7 @@ def simulate(
     fmt: FormatOption = Format.table,
     executor: Annotated[Executor, typer.Option(
         "--executor", help="Where the games are played: local (this machine's threads) or "
-        "ray (batches as tasks on a Ray cluster, `pip install 'unostats[ray]'`; plain-games "
+        "ray (batches as tasks on a Ray cluster, `pip install 'unostats\\[ray]'`; plain-games "
         "scenarios). The rows are the same either way, and either resumes the other's runs."
     )] = Executor.local,
     address: Annotated[str | None, typer.Option(
