@@ -224,8 +224,9 @@ class RayExecutor:
         counts = ", ".join(f"{w.pid}@{w.host}: {n}" for w, n in self.batches_by_worker.items())
         shards = (f"; the workers wrote the shards of {self.shard_batches}"
                   if self.shard_batches else "")
-        progress.log(f"ray: {sum(self.batches_by_worker.values())} batches on "
-                     f"{len(self.batches_by_worker)} worker processes ({counts}){shards}")
+        n, w = sum(self.batches_by_worker.values()), len(self.batches_by_worker)
+        progress.log(f"ray: {n} batch{'es' * (n != 1)} on {w} worker process"
+                     f"{'es' * (w != 1)} ({counts}){shards}")
 
 
 @dataclass
