@@ -74,7 +74,7 @@ try:
         out = {"stored": {"games": o.games_played, "rounds": o.rounds_played,
                           "seconds": o.seconds, "workers": len(executor.workers),
                           "batches": sum(executor.batches_by_worker.values())},
-               "played": played(address, scenario, job["games"], 10_000)}
+               "played": played(address, scenario, job["games"], 2_000)}
     print(json.dumps(out))
 finally:
     shutil.rmtree(temp, ignore_errors=True)
