@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.unostats-installed
 .PHONY: help setup test demo bench docs clean
 
 help:  ## list the targets
-	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test extras"
+	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test and ray extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
 	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
@@ -22,7 +22,7 @@ $(VPY):
 
 # Reinstalls only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check -e '.[test]'
+	$(VPY) -m pip install --disable-pip-version-check -e '.[test,ray]'
 	@touch $@
 
 # pytest's exit 5 means no test was collected: a failure, said out loud.

@@ -25,6 +25,10 @@ as tournaments/s and table games/s against plain games of the same rules and tab
 run is a fresh process (``_E2E_SNIPPET``); its rate counts the run's own time (start-up and
 compiling left out), its CPU time and peak RSS come from the kernel's accounting.
 
+On a cluster (``--no-cluster`` skips it; ``cluster_bench.py``): ``simulate --executor ray`` on a
+local Ray cluster of 1 and 2 worker nodes (official rules, 4 players), games/s and the ratio;
+skipped with the reason where Ray is not installed.
+
 This module is importable: ``parse_c_output`` is unit-tested in tests/test_bench_parse.py.
 """
 
@@ -42,6 +46,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster_bench import cluster_throughput, print_cluster  # noqa: E402 (beside this file)
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD = REPO / "benchmarks" / "_build"
@@ -549,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-options", action="store_true", help="skip the per-rule-option costs")
     ap.add_argument("--no-end-to-end", action="store_true",
                     help="skip simulate into DuckDB, peak memory and championships")
+    ap.add_argument("--no-cluster", action="store_true",
+                    help="skip the Ray executor on 1 and 2 local worker nodes")
     ap.add_argument("--json", action="store_true",
                     help="print the figures as one JSON object on stdout (progress on stderr)")
     args = ap.parse_args(argv)
@@ -605,6 +614,11 @@ def main(argv: list[str] | None = None) -> int:
         except (RuntimeError, subprocess.CalledProcessError) as e:
             log(f"end to end stopped: {e}")
 
+    cluster: dict = {}
+    if not args.no_cluster and engine_error is None:
+        with tempfile.TemporaryDirectory(prefix="unostats-bench-cluster-") as folder:
+            cluster = cluster_throughput(plain_scenario(Path(folder), 4, {}), scale, log)
+
     startup_info: dict[str, tuple[float, dict | str]] = {}
     if not args.no_startup and engine_error is None:
         log("  cold compile and cached start-up ...")
@@ -615,6 +629,8 @@ def main(argv: list[str] | None = None) -> int:
         out = figures(engine, c, official, option_costs, startup_info)
         if e2e:
             out["end_to_end"] = e2e_figures(e2e, c.get(4), engine.get((4, 1)))
+        if cluster:
+            out["cluster"] = cluster
         print(json.dumps(out, indent=1))
         return 0
 
@@ -630,6 +646,9 @@ def main(argv: list[str] | None = None) -> int:
     if e2e:
         print()
         print_e2e(e2e, c.get(4), engine.get((4, 1)))
+    if cluster:
+        print()
+        print_cluster(cluster)
     for key, name, target in (("cold", "cold compile (empty Numba cache)", TARGET_COMPILE_S),
                               ("warm", "cached start-up", TARGET_STARTUP_S)):
         if key not in startup_info:

@@ -37,9 +37,10 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("run kinds", "the one registry of run kinds (plain games, tournaments, leagues)",
      ("unostats.kinds",)),
     ("kinds", "each kind's driver, summary and report section",
-     ("unostats.runs.games", "unostats.runs.summary", "unostats.runs.tournaments",
-      "unostats.runs.tournament_summary", "unostats.report.tournament", "unostats.runs.leagues",
-      "unostats.runs.league_summary", "unostats.report.league")),
+     ("unostats.runs.games", "unostats.runs.ray_games", "unostats.runs.summary",
+      "unostats.runs.tournaments", "unostats.runs.tournament_summary",
+      "unostats.report.tournament", "unostats.runs.leagues", "unostats.runs.league_summary",
+      "unostats.report.league")),
     ("run services", "what every kind of run shares: signals, progress, the session, "
      "queries; the report's number formatting",
      ("unostats.runs", "unostats.report")),

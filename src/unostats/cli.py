@@ -52,6 +52,11 @@ class Format(str, enum.Enum):
     ndjson = "ndjson"
 
 
+class Executor(str, enum.Enum):
+    local = "local"
+    ray = "ray"
+
+
 class ExportFormat(str, enum.Enum):
     parquet = "parquet"
     csv = "csv"
@@ -138,6 +143,7 @@ def _write(text: str) -> None:
   unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
   unostats simulate sweeps --store parquet:results/
+  unostats simulate scenarios/sweeps.yaml --executor ray --address auto
 
 FILE is a scenario file or the name of a bundled scenario (`unostats scenarios` lists them; a
 file of that name in the current folder wins). Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
@@ -191,6 +197,16 @@ def simulate(
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Log every stored batch on stderr.")] = False,
     fmt: FormatOption = Format.table,
+    executor: Annotated[Executor, typer.Option(
+        "--executor", help="Where the games are played: local (this machine's threads) or "
+        "ray (batches as tasks on a Ray cluster, `pip install 'unostats\\[ray]'`; plain-games "
+        "scenarios). The rows are the same either way, and either resumes the other's runs."
+    )] = Executor.local,
+    address: Annotated[str | None, typer.Option(
+        "--address", metavar="HOST:PORT|auto",
+        help="With --executor ray: the cluster to join (HOST:PORT of its head, or auto: the "
+             "one started on this machine with `ray start`, or $RAY_ADDRESS). Default: a Ray "
+             "instance of this command's own on this machine.")] = None,
 ) -> None:
     """Simulate scenario files into the database and print a summary per cell.
 
@@ -208,6 +224,8 @@ def simulate(
 
     files = files or []
     sets = (set_ or []) + _precision_sets(precision or [])
+    if address is not None and executor is not Executor.ray:
+        _fail("--address names a Ray cluster: give it with --executor ray", 2)
     progress = ConsoleProgress(quiet=quiet, verbose=verbose)
     stop = StopRequest()
     outcomes = []
@@ -241,18 +259,22 @@ def simulate(
                 raise typer.Exit(2)
             jobs = [("new", s) for s in scenarios]
 
+        runner = _executor(executor, address)
         try:
             with stop_on_signals(stop, notify=progress.warn):
                 for i, (job, scenario) in enumerate(jobs):
                     if job == "resume":
                         outcome = resume_run(run=resume, db=db, scenario=scenario,
-                                             threads=threads, progress=progress, stop=stop)
+                                             threads=threads, progress=progress, stop=stop,
+                                             executor=runner)
                     else:
                         outcome = simulate_run(scenario=scenario, db=db, seed=seed, games=games,
                                                threads=threads, progress=progress, stop=stop,
+                                               executor=runner,
                                                command=_command_line(
                                                    [files[i]], games=games,
-                                                   seed=seed, db=db, threads=threads, sets=sets))
+                                                   seed=seed, db=db, threads=threads, sets=sets,
+                                                   executor=runner))
                     outcomes.append(outcome)
                     if outcome.status != "complete":
                         code = stop.exit_code if outcome.signal else 1
@@ -262,6 +284,9 @@ def simulate(
                         break
         except KeyboardInterrupt:
             code = 130
+        finally:
+            if runner is not None:
+                runner.close()
         finished = [o for o in outcomes if o.status == "complete"]
         shown = False
         for kind in RUN_KINDS:  # each kind's summary of its finished runs, a blank line between
@@ -289,8 +314,22 @@ def _precision_sets(targets: list[str]) -> list[str]:
     return out
 
 
+def _executor(executor: Executor, address: str | None):
+    """The executor object of --executor (None: the local one). Ray is imported only here."""
+    if executor is Executor.local:
+        return None
+    from .runs.ray_cluster import is_loopback, joins, use_loopback
+    if is_loopback(joins(address)):  # before Ray is imported: Ray reads it once
+        use_loopback()
+    try:
+        from .runs.ray_games import RayExecutor
+    except ImportError as e:
+        _fail(f"--executor ray needs Ray: pip install 'unostats[ray]' ({e})", 2)
+    return RayExecutor(address)
+
+
 def _command_line(files: list[Path], *, games: int | None, seed: int | None, db,
-                  threads: int | None, sets: list[str]) -> str:
+                  threads: int | None, sets: list[str], executor=None) -> str:
     """The simulate command as stored with the run (rebuilt from the parsed options)."""
     words = ["unostats", "simulate", *map(str, files)]
     for name, value in (("--games", games), ("--seed", seed), ("--threads", threads)):
@@ -298,6 +337,8 @@ def _command_line(files: list[Path], *, games: int | None, seed: int | None, db,
             words += [name, str(value)]
     for expr in sets:
         words += ["--set", expr]
+    if executor is not None:
+        words += list(executor.resume_options)
     # A file name that is not UTF-8 (undecodable bytes as surrogates) is stored with \x escapes.
     where = ["--db", str(db)] if isinstance(db, Path) else ["--store", str(db)]
     return shlex.join(_printable(w) for w in words + where)

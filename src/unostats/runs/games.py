@@ -101,18 +101,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     scenario = outcome.scenario
     stop = stop or StopRequest()
     give_back_large_blocks()
-    jobs = []
-    for i, cell in enumerate(scenario.cells()):
-        if not scenario.precision:  # the games not stored (a Parquet store may have gaps)
-            ranges = store.missing_ranges(con, outcome.run_id, cell.variant.name, cell.players,
-                                          scenario.games)
-            jobs += [_Job(i, cell, lo, hi) for lo, hi in ranges] or [
-                _Job(i, cell, scenario.games, scenario.games)]
-            continue
-        first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
-        job = _Job(i, cell, first, scenario.games)
-        _looks_so_far(con, outcome, job, progress)
-        jobs.append(job)
+    jobs = plan_cells(con, outcome, progress)
     producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
     started = time.perf_counter()
     status = "interrupted"
@@ -157,12 +146,37 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     finally:
         producer.halt()
         try:
-            tally = Tally("games stored", f"{outcome.games_played:,} games",
-                          outcome.games_played, "games", ",.0f")
-            end_session(con, outcome, status, started=started, progress=progress, tally=tally)
+            end_session(con, outcome, status, started=started, progress=progress,
+                        tally=tally(outcome))
         finally:
             producer.join()
     return outcome
+
+
+def tally(outcome: RunOutcome) -> Tally:
+    """What a session of plain games did, for the line that ends it."""
+    return Tally("games stored", f"{outcome.games_played:,} games", outcome.games_played,
+                 "games", ",.0f")
+
+
+def plan_cells(con, outcome: RunOutcome, progress: Progress) -> list[_Job]:
+    """What is left to play of each cell: the game ranges not stored (a Parquet store may have
+    gaps, so a cell may have several), or - precision targets - the games from the stored
+    ones on, with the looks still ahead (the passed ones taken again)."""
+    scenario = outcome.scenario
+    jobs = []
+    for i, cell in enumerate(scenario.cells()):
+        if not scenario.precision:  # the games not stored (a Parquet store may have gaps)
+            ranges = store.missing_ranges(con, outcome.run_id, cell.variant.name, cell.players,
+                                          scenario.games)
+            jobs += [_Job(i, cell, lo, hi) for lo, hi in ranges] or [
+                _Job(i, cell, scenario.games, scenario.games)]
+            continue
+        first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
+        job = _Job(i, cell, first, scenario.games)
+        _looks_so_far(con, outcome, job, progress)
+        jobs.append(job)
+    return jobs
 
 
 class _Producer(threading.Thread):

@@ -78,12 +78,14 @@ class RunOutcome:
     signal: int | None = None  # the signal that interrupted it
     seed_chosen: bool = False  # the seed was drawn at random (nobody gave one)
     tournaments_played: int = 0  # in this session (tournament scenarios)
+    resume_options: tuple[str, ...] = ()  # added to the resume command (the executor's)
 
     @property
     def resume_command(self) -> str:
         where = (f"--store {shlex.quote(str(self.db))}" if store.is_parquet(self.db)
                  else f"--db {shlex.quote(str(self.db))}")
-        return f"unostats simulate --resume {self.run_id} {where}"
+        extra = "".join(f" {shlex.quote(o)}" for o in self.resume_options)
+        return f"unostats simulate --resume {self.run_id} {where}{extra}"
 
 
 class Tally(NamedTuple):

@@ -18,6 +18,9 @@ How a run goes:
    the scenario from the stored run and hands it to the same driver, which plays every cell from
    what is stored. A game is a pure function of (rules, seats, seed, game index), so a resumed run
    equals an uninterrupted one row for row, whatever the batch sizes or threads.
+   ``executor`` (e.g. ``runs.ray_games.RayExecutor``) plays the run elsewhere instead of the
+   kind's own driver: it ``check``s the kind and ``connect``s before anything is stored, then
+   ``play``s like a kind's driver; either executor resumes the other's runs.
 2. The driver stores whole batches (one transaction each) and checks ``stop`` between them:
    SIGINT/SIGTERM (``signals.stop_on_signals``) only set it, so the run ends ``interrupted`` with
    its batches kept, and ``RunOutcome.signal`` says which signal stopped it.
@@ -82,7 +85,8 @@ def prepare(scenario: Scenario, *, seed: int | None = None, games: int | None = 
 def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: int | None = None,
              games: int | None = None, threads: int | None = None,
              batch_games: int | None = None, progress: Progress | None = None,
-             stop: StopRequest | None = None, command: str | None = None) -> RunOutcome:
+             stop: StopRequest | None = None, command: str | None = None,
+             executor: Any = None) -> RunOutcome:
     """Start a new run of ``scenario`` in ``db`` and play it to the end (or until ``stop``)."""
     scenario, chosen = prepare(scenario, seed=seed, games=games)
     progress = progress or Progress()
@@ -93,6 +97,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     kind = kind_of(scenario)
     _check_store_kind(db, kind)
     cells = list(scenario.cells())
+    _connect(executor, kind, progress)
     with _writing(db) as con:
         requested = kind.games_requested(scenario)
         if requested > TOTAL_MAX:  # DuckDB's BIGINT; checked before anything is stored
@@ -119,13 +124,14 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                              seed_chosen=chosen)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
                      f"seed {scenario.seed}{chosen_text}, {_where(db)}")
-        return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
-                     progress=progress, stop=stop)
+        return _play(con, db, kind, outcome, executor, threads=threads,
+                     batch_size=batch_games, progress=progress, stop=stop)
 
 
 def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario | None = None,
            threads: int | None = None, batch_games: int | None = None,
-           progress: Progress | None = None, stop: StopRequest | None = None) -> RunOutcome:
+           progress: Progress | None = None, stop: StopRequest | None = None,
+           executor: Any = None) -> RunOutcome:
     """Continue an interrupted run (id, unique prefix or 'latest') from its stored games.
 
     The scenario is the stored one. If ``scenario`` is given (e.g. the file named again on the
@@ -155,6 +161,7 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
                 raise RunError(_mismatch_message(run_id, scenario, stored), exit_code=2)
         kind = kind_of(stored)
         _check_store_kind(db, kind)
+        _connect(executor, kind, progress)
         store.resume_run(con, run_id)
         outcome = RunOutcome(run_id=run_id, db=db, scenario=stored, status="running",
                              games_requested=info["games_requested"],
@@ -162,8 +169,8 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
         progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} "
                      f"{kind.games_label} stored, seed {stored.seed}, {_where(db)}")
-        return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
-                     progress=progress, stop=stop)
+        return _play(con, db, kind, outcome, executor, threads=threads,
+                     batch_size=batch_games, progress=progress, stop=stop)
 
 
 def _where(db) -> str:
@@ -191,10 +198,18 @@ def _writing(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     _close(con, db)
 
 
-def _play(con, db: Path, kind, outcome: RunOutcome, **play) -> RunOutcome:
-    """Play the run's kind to the end (or the stop), a failing write said in one sentence."""
+def _connect(executor: Any, kind, progress: Progress) -> None:
+    """An executor other than the local one: it plays this kind, and its cluster is reached."""
+    if executor is not None:
+        executor.check(kind)
+        executor.connect(progress)
+
+
+def _play(con, db: Path, kind, outcome: RunOutcome, executor: Any, **play) -> RunOutcome:
+    """Play the run's kind (on ``executor``, if given) to the end (or the stop), a failing
+    write said in one sentence."""
     with _store_failures(db, outcome):
-        return kind.play(con, outcome, **play)
+        return (kind.play if executor is None else executor.play)(con, outcome, **play)
 
 
 @contextmanager

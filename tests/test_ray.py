@@ -1,0 +1,326 @@
+"""The Ray executor (``simulate --executor ray``) against a real cluster of two nodes on this
+machine (a head and a worker node, loopback only), started once for the module and stopped at
+its end: rows identical to the local executor's (a sweep, many batches finishing in any order),
+a worker process killed mid-run (Ray runs its task again; nothing lost or stored twice), Ctrl-C
+and resume across executors, the engine made ready once per worker process, tournaments
+refused. Skipped only where Ray cannot be imported (`pip install 'unostats[ray]'`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import duckdb
+import pytest
+from run_helpers import GAME_TABLES, StopAfter, stored_rows
+
+from unostats import store
+from unostats.runs.progress import Progress
+from unostats.runs.session import RunError
+from unostats.runs.signals import StopRequest
+from unostats.runs.simulate import resume, simulate
+from unostats.scenario import load_scenario
+
+from unostats.runs.ray_cluster import local_cluster, use_loopback
+
+use_loopback()  # before Ray is imported (it reads the environment once)
+ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'unostats[ray]' "
+                                        "(the Ray executor's tests need a local cluster)")
+
+from unostats.runs.ray_games import RayExecutor  # noqa: E402 (needs Ray)
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+CLI = [sys.executable, "-c", "from unostats.cli import app; app()"]
+
+# Two variants x two player counts; small fixed batches make many tasks per cell.
+SCENARIO = """\
+name: cluster
+description: Two variants at two player counts, for the cluster tests.
+seed: 11
+games: 600
+players: [2, 4]
+variants:
+  - name: standard
+  - name: short
+    rules: {target_score: 200}
+"""
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A head node and a worker node (1 CPU each) on 127.0.0.1; the driver (this process)
+    connected. The workers import this checkout's unostats and share its engine cache, which
+    is filled first here so that the two nodes do not compile at the same time."""
+    from unostats.engine.simulate import ensure_compiled
+
+    ensure_compiled()
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
+    temp = tempfile.mkdtemp(prefix="unostats-ray-")  # short: Ray's socket paths must fit
+    try:
+        with local_cluster(nodes=2, cpus_per_node=1, temp_dir=temp) as address:
+            ray.init(address=address, logging_level="WARNING")
+            try:
+                yield address
+            finally:
+                ray.shutdown()
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def scenario_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("cluster") / "cluster.yaml"
+    path.write_text(SCENARIO)
+    return path
+
+
+@pytest.fixture(scope="module")
+def local_rows(tmp_path_factory, scenario_file) -> dict:
+    """The scenario played by the local executor, uninterrupted."""
+    db = tmp_path_factory.mktemp("local") / "local.duckdb"
+    assert simulate(scenario=load_scenario(scenario_file), db=db).status == "complete"
+    return rows(db)
+
+
+def rows(db: Path) -> dict[str, list[tuple]]:
+    return stored_rows(db, (*GAME_TABLES, "variants"),
+                       "status, seed, games_requested, games_completed, scenario_hash")
+
+
+def assert_same_rows(got: dict, want: dict) -> None:
+    for table in want:
+        assert len(got[table]) == len(want[table]), table
+        assert got[table] == want[table], f"{table} differs"
+
+
+def no_duplicates(db: Path) -> None:
+    con = store.open_store(db, read_only=True)
+    try:
+        assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+    finally:
+        con.close()
+
+
+class Log(Progress):
+    """Keeps the log lines; with ``stop``, requests it after ``after`` stored batches."""
+
+    def __init__(self, stop: StopRequest | None = None, after: int = 0) -> None:
+        self.lines: list[str] = []
+        self.stop, self.after, self.seen = stop, after, 0
+
+    def log(self, text: str) -> None:
+        self.lines.append(text)
+
+    warn = log
+
+    def batch_stored(self, *args, **kwargs) -> None:
+        self.seen += 1
+        if self.stop is not None and self.seen == self.after:
+            self.stop.request()
+
+
+def test_a_sweep_on_two_nodes_is_the_local_run_row_for_row(tmp_path, cluster):
+    """The bundled sweep (90 cells) through the command line, joined to the cluster by its
+    address: the same rows as the local executor, batches played on both nodes."""
+    common = ["simulate", str(ROOT / "scenarios" / "sweeps.yaml"), "--games", "20",
+              "--format", "csv"]
+    env = dict(os.environ)
+    env.pop("UNOSTATS_DB", None)
+    local = subprocess.run([*CLI, *common, "--db", str(tmp_path / "local.duckdb")],
+                           capture_output=True, text=True, env=env, timeout=300)
+    assert local.returncode == 0, local.stderr
+    on_ray = subprocess.run([*CLI, *common, "--db", str(tmp_path / "ray.duckdb"),
+                             "--executor", "ray", "--address", cluster],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert on_ray.returncode == 0, on_ray.stderr
+    # the summaries, the run id (the first column) aside
+    assert [line.split(",", 1)[1] for line in on_ray.stdout.splitlines()] == \
+        [line.split(",", 1)[1] for line in local.stdout.splitlines()]
+    assert "ray: cluster at 127.0.0.1:" in on_ray.stderr and "2 nodes, 2 CPUs" in on_ray.stderr
+    assert on_ray.stderr.count("engine loaded from the node's cache in") + \
+        on_ray.stderr.count("engine compiled in") >= 2  # each worker process says it once
+    assert_same_rows(rows(tmp_path / "ray.duckdb"), rows(tmp_path / "local.duckdb"))
+    con = duckdb.connect(str(tmp_path / "ray.duckdb"), read_only=True)
+    try:
+        (command,), = con.execute("SELECT command FROM runs").fetchall()
+    finally:
+        con.close()
+    assert f" --executor ray --address {cluster} " in command
+
+
+def test_many_batches_in_any_order_are_stored_once_in_order(tmp_path, cluster, scenario_file,
+                                                            local_rows):
+    executor = RayExecutor(cluster)
+    log = Log()
+    outcome = simulate(scenario=load_scenario(scenario_file), db=tmp_path / "r.duckdb",
+                       batch_games=50, executor=executor, progress=log)
+    assert outcome.status == "complete" and outcome.games_played == 4 * 600
+    assert_same_rows(rows(tmp_path / "r.duckdb"), local_rows)
+    no_duplicates(tmp_path / "r.duckdb")
+    # 48 batches on both nodes; each worker process made the engine ready once, not per task
+    assert sum(executor.batches_by_worker.values()) == 48
+    assert len({w.node_id for w in executor.batches_by_worker}) == 2
+    assert set(executor.batches_by_worker) <= set(executor.workers)
+    ready_lines = [line for line in log.lines if ": engine " in line]
+    assert len(ready_lines) == len(executor.workers) < 48
+
+
+def batch_workers() -> list[int]:
+    """The processes of this machine inside a batch task (Ray titles them ray::play_batch)."""
+    pids = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if cmdline.read_bytes().startswith(b"ray::play_batch"):
+                pids.append(int(cmdline.parent.name))
+        except OSError:  # the process ended meanwhile
+            continue
+    return pids
+
+
+def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost_or_doubled(tmp_path, cluster):
+    """SIGKILL to a worker process while it plays a batch: Ray runs the task again on a new
+    worker, and the run equals the uninterrupted local one (batches long enough to be caught
+    while they play)."""
+    path = tmp_path / "k.yaml"
+    path.write_text(SCENARIO.replace("games: 600", "games: 16000").replace("[2, 4]", "[4]"))
+    scenario = load_scenario(path)
+    local = tmp_path / "local.duckdb"
+    assert simulate(scenario=scenario, db=local, batch_games=2000).status == "complete"
+    killed: list[int] = []
+
+    class KillOnce(Progress):
+        def batch_stored(self, *args, **kwargs) -> None:
+            for pid in batch_workers()[:1]:
+                if not killed:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+
+    db = tmp_path / "killed.duckdb"
+    outcome = simulate(scenario=scenario, db=db, batch_games=1000,
+                       executor=RayExecutor(cluster), progress=KillOnce())
+    assert killed, "no worker was found inside a batch task to kill"
+    assert outcome.status == "complete" and outcome.games_played == 2 * 16000
+    assert_same_rows(rows(db), rows(local))
+    no_duplicates(db)
+
+
+def test_a_stopped_run_resumes_on_the_other_executor(tmp_path, cluster, scenario_file,
+                                                     local_rows):
+    """Interrupted on Ray, resumed locally; interrupted locally, resumed on Ray: both equal the
+    uninterrupted local run. The interruption names the Ray options in its resume command."""
+    scenario = load_scenario(scenario_file)
+    on_ray = tmp_path / "ray-first.duckdb"
+    stop = StopRequest()
+    log = Log(stop, after=3)
+    first = simulate(scenario=scenario, db=on_ray, batch_games=100, stop=stop,
+                     executor=RayExecutor(cluster), progress=log)
+    assert first.status == "interrupted" and 0 < first.games_completed < 2400
+    assert any(f"--resume {first.run_id} --db {on_ray} --executor ray --address {cluster}"
+               in line for line in log.lines)
+    assert resume(run=first.run_id, db=on_ray).status == "complete"
+    assert_same_rows(rows(on_ray), local_rows)
+
+    local_first = tmp_path / "local-first.duckdb"
+    stop = StopRequest()
+    second = simulate(scenario=scenario, db=local_first, batch_games=100, stop=stop,
+                      progress=StopAfter(stop, 3))
+    assert second.status == "interrupted"
+    assert resume(run=second.run_id, db=local_first, executor=RayExecutor(cluster),
+                  batch_games=70).status == "complete"
+    assert_same_rows(rows(local_first), local_rows)
+    no_duplicates(local_first)
+
+
+def test_ctrl_c_cancels_the_tasks_keeps_the_batches_and_prints_the_resume_command(
+        tmp_path, cluster, scenario_file, local_rows):
+    db = tmp_path / "c.duckdb"
+    env = {**os.environ, "UNOSTATS_BATCH_GAMES": "40"}
+    env.pop("UNOSTATS_DB", None)
+    proc = subprocess.Popen([*CLI, "simulate", str(scenario_file), "--db", str(db), "-v",
+                             "--executor", "ray", "--address", cluster],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("stored batch:"):
+            break
+    else:
+        proc.kill()
+        pytest.fail("no batch was stored: " + "".join(seen))
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (run_id, status, done), = con.execute(
+            "SELECT run_id, status, games_completed FROM runs").fetchall()
+        assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == done
+    finally:
+        con.close()
+    assert status == "interrupted" and 0 < done < 2400
+    assert (f"Resume with: unostats simulate --resume {run_id} --db {db} --executor ray "
+            f"--address {cluster}") in err
+    outcome = resume(run=run_id, db=db, executor=RayExecutor(cluster))
+    assert outcome.status == "complete"
+    assert_same_rows(rows(db), local_rows)
+
+
+def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
+        tmp_path, cluster, scenario_file, local_rows):
+    """--store parquet:DIR: each task writes its batch's shards on its worker and the driver
+    records the receipts; interrupted and resumed, the dataset reads as the local run."""
+    location = store.parquet_location(str(tmp_path / "dataset"))
+    stop = StopRequest()
+    first = RayExecutor(cluster)
+    interrupted = simulate(scenario=load_scenario(scenario_file), db=location, batch_games=100,
+                           stop=stop, executor=first, progress=Log(stop, after=4))
+    assert interrupted.status == "interrupted"
+    second = RayExecutor(cluster)
+    assert resume(run=interrupted.run_id, db=location, executor=second,
+                  batch_games=150).status == "complete"
+    assert first.shard_batches + second.shard_batches == sum(
+        first.batches_by_worker.values()) + sum(second.batches_by_worker.values()) > 4
+    con = store.open_store(location, read_only=True)
+    try:
+        got = {}
+        for table in GAME_TABLES:
+            cols = [c for (c,) in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
+            got[table] = con.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL"
+                                     ).fetchall()
+        assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
+    finally:
+        con.close()
+    assert_same_rows(got, {t: local_rows[t] for t in GAME_TABLES})
+
+
+def test_a_tournament_scenario_is_refused_before_anything_is_stored(tmp_path):
+    """No cluster needed: the refusal comes before the executor connects."""
+    db = tmp_path / "t.duckdb"
+    with pytest.raises(RunError, match="tournament.*local executor only"):
+        simulate(scenario=load_scenario("championship"), db=db, executor=RayExecutor("x:1"))
+    assert not db.exists()
+
+
+def test_an_unreachable_cluster_is_one_sentence_before_a_run_is_recorded(tmp_path,
+                                                                        monkeypatch):
+    db = tmp_path / "u.duckdb"
+    executor = RayExecutor("127.0.0.1:1")
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+
+    def refused(**kwargs):
+        raise ConnectionError("Could not find any running Ray instance")
+
+    monkeypatch.setattr(ray, "init", refused)
+    with pytest.raises(RunError, match="cannot start or reach the Ray cluster at 127.0.0.1:1"):
+        simulate(scenario=load_scenario("standard"), db=db, games=10, executor=executor)
+    assert not db.exists()
