@@ -303,11 +303,13 @@ def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
     assert_same_rows(got, {t: local_rows[t] for t in GAME_TABLES})
 
 
-def test_a_tournament_scenario_is_refused_before_anything_is_stored(tmp_path):
+@pytest.mark.parametrize("name, what", [("championship", "tournament runs .a `tournament:`"),
+                                        ("strategies", "league runs .a `league:`")])
+def test_a_tournament_or_league_is_refused_before_anything_is_stored(tmp_path, name, what):
     """No cluster needed: the refusal comes before the executor connects."""
     db = tmp_path / "t.duckdb"
-    with pytest.raises(RunError, match="tournament.*local executor only"):
-        simulate(scenario=load_scenario("championship"), db=db, executor=RayExecutor("x:1"))
+    with pytest.raises(RunError, match=f"{what} section.*local executor only"):
+        simulate(scenario=load_scenario(name), db=db, executor=RayExecutor("x:1"))
     assert not db.exists()
 
 

@@ -85,9 +85,9 @@ class RayExecutor:
     def check(self, kind: Any) -> None:
         """Refuse a kind of run this executor does not play, before anything is stored."""
         if kind.play is not games.play:
-            raise RunError("--executor ray plays scenarios of plain games; a scenario with a "
-                           "`tournament:` section plays whole championships on the local "
-                           "executor only: drop --executor ray", exit_code=2)
+            raise RunError(f"--executor ray plays scenarios of plain games, not {kind.label}s "
+                           f"(a `{kind.name[:-1]}:` section), which play on the local executor "
+                           "only: drop --executor ray", exit_code=2)
 
     def connect(self, progress: Progress) -> None:
         """Join the cluster (or start the local instance); a cluster that cannot be reached
