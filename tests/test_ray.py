@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import duckdb
@@ -194,17 +196,31 @@ def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost_or_doubled(tmp_p
     local = tmp_path / "local.duckdb"
     assert simulate(scenario=scenario, db=local, batch_games=2000).status == "complete"
     killed: list[int] = []
+    started, done = threading.Event(), threading.Event()
 
     class KillOnce(Progress):
         def batch_stored(self, *args, **kwargs) -> None:
-            for pid in batch_workers()[:1]:
-                if not killed:
-                    os.kill(pid, signal.SIGKILL)
-                    killed.append(pid)
+            started.set()  # the cluster is warm and playing: the next batch task dies
 
+    def kill_a_batch_worker() -> None:
+        """Polls this machine's processes from a thread of its own (the driver keeps tasks in
+        flight meanwhile) and kills the first one found inside a batch task."""
+        started.wait()
+        while not done.is_set() and not killed:
+            for pid in batch_workers()[:1]:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            time.sleep(0.002)
+
+    killer = threading.Thread(target=kill_a_batch_worker, daemon=True)
+    killer.start()
     db = tmp_path / "killed.duckdb"
-    outcome = simulate(scenario=scenario, db=db, batch_games=1000,
-                       executor=RayExecutor(cluster), progress=KillOnce())
+    try:
+        outcome = simulate(scenario=scenario, db=db, batch_games=1000,
+                           executor=RayExecutor(cluster), progress=KillOnce())
+    finally:
+        done.set()
+        killer.join()
     assert killed, "no worker was found inside a batch task to kill"
     assert outcome.status == "complete" and outcome.games_played == 2 * 16000
     assert_same_rows(rows(db), rows(local))
