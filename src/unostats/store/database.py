@@ -23,8 +23,9 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
 # (R9); 6: variants.sweep, the precision_looks table (sweeps and precision targets) and
-# rounds.largest_penalty.
-SCHEMA_VERSION = 6
+# rounds.largest_penalty; 7: the results tables store an integer cell id (tables `cells`,
+# `stored_games` ...), the views `games` ... join the cell columns back.
+SCHEMA_VERSION = 7
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
