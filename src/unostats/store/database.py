@@ -175,6 +175,12 @@ def _stored_version(con: duckdb.DuckDBPyConnection, path: Path) -> int | None:
 
 
 def _check_version(version: int | None, path: Path) -> None:
+    if version is not None and version < SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} was written by an older unostats (results schema version {version}; this "
+            f"one reads version {SCHEMA_VERSION} only); read it with the unostats that wrote it "
+            "(`unostats export` saves its runs as Parquet or CSV), or use a new --db file"
+        )
     if version is not None and version != SCHEMA_VERSION:
         raise StoreError(
             f"{path} has results schema version {version} but this unostats uses version "

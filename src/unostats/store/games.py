@@ -109,9 +109,14 @@ TABLES_DDL = [
 
 
 def _cell_view(name: str) -> str:
+    """The view ``name``: the cell columns looked up by id (cells are numbered 1, 2, ... and never
+    removed), so the rows come in the order they were stored, as a scan of a table gives them (a
+    join with ``cells`` would not keep that order)."""
+    lookups = ", ".join(f"(SELECT list({c} ORDER BY cell) FROM cells)[t.cell] AS {c}"
+                        for c in ("run_id", "variant", "players"))
     columns = ", ".join(f"t.{n}" for n, _, _ in FRAME_COLUMNS[name])
-    return (f"CREATE OR REPLACE VIEW {name} AS\nSELECT c.run_id, c.variant, c.players, {columns}\n"
-            f"FROM {STORED[name]} t JOIN cells c ON c.cell = t.cell")
+    return (f"CREATE OR REPLACE VIEW {name} AS\nSELECT {lookups},\n  {columns}\n"
+            f"FROM {STORED[name]} t")
 
 
 # Quantiles are quantile_cont (linear interpolation, numpy's default); sd is the sample sd.
