@@ -327,10 +327,11 @@ def test_replay_detects_rows_that_differ(tiny, tmp_path):
     db = tmp_path / "tampered.duckdb"
     shutil.copy(tiny["db"], db)
     con = duckdb.connect(str(db))
-    con.execute("UPDATE rounds SET turns = turns + 1 "
-                "WHERE variant = 'standard' AND players = 2 AND game = 3 AND round = 1")
-    con.execute("UPDATE game_seats SET final_score = final_score + 1 "
-                "WHERE variant = 'standard' AND players = 2 AND game = 3 AND seat = 0")
+    cell = "(SELECT cell FROM cells WHERE variant = 'standard' AND players = 2)"
+    con.execute("UPDATE stored_rounds SET turns = turns + 1 "
+                f"WHERE cell = {cell} AND game = 3 AND round = 1")
+    con.execute("UPDATE stored_game_seats SET final_score = final_score + 1 "
+                f"WHERE cell = {cell} AND game = 3 AND seat = 0")
     con.close()
     result = invoke("replay", "latest", "--game", 3, "--variant", "standard", "--players", 2,
                     "--db", db)

@@ -379,7 +379,7 @@ def test_game_length_view(tiny):
 # --- Read-only use ------------------------------------------------------------------------------
 
 def test_read_only_refuses_writes(tiny):
-    for sql in ("INSERT INTO meta VALUES ('x', 'y')", "DROP TABLE rounds",
+    for sql in ("INSERT INTO meta VALUES ('x', 'y')", "DROP TABLE stored_rounds",
                 "UPDATE runs SET seed = 1"):
         with pytest.raises(store.StoreError, match="open read-only") as err:
             store.query(tiny, sql)
