@@ -36,9 +36,11 @@ WRITER_MEMORY_LIMIT = "64MB"
 WRITER_THREADS = max(1, (os.cpu_count() or 1) // 4)
 
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views
-# use, then the views.
+# use, then the views (first the results tables' views over the stored rows, which the others
+# read).
 SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *MACROS_DDL,
-              *games.VIEWS_DDL, *tournaments.VIEWS_DDL, *durations.VIEWS_DDL)
+              *games.CELL_VIEWS_DDL, *games.VIEWS_DDL, *tournaments.VIEWS_DDL,
+              *durations.VIEWS_DDL)
 
 
 # --- Opening -----------------------------------------------------------------------------------

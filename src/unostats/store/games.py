@@ -1,5 +1,6 @@
 """The games of the store: the engine's frames (``games``, ``game_seats``, ``rounds``,
-``round_seats``) as tables, their standard views, and the write of one batch.
+``round_seats``; views over ``stored_games`` ... whose rows carry an integer cell id, see
+``CELLS_DDL``), their standard views, and the write of one batch.
 
 Integrity without indexes: DuckDB maintains an ART index per primary key on every insert.
 Measured on 1M rounds + 4M round_seats (+ games, game_seats; 7.5M rows, 2 shared cores, batches
@@ -120,8 +121,10 @@ def _cell_view(name: str) -> str:
 
 
 # Quantiles are quantile_cont (linear interpolation, numpy's default); sd is the sample sd.
+# The results tables as readers see them (the standard views below read these).
+CELL_VIEWS_DDL = [_cell_view(name) for name in FRAME_COLUMNS]
+
 VIEWS_DDL = [
-    *(_cell_view(name) for name in FRAME_COLUMNS),  # the results tables as readers see them
     # Turns per round; capped rounds are included (at the cap) and their share is reported.
     """CREATE OR REPLACE VIEW round_length AS
 SELECT run_id, variant, players,
