@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import typer
 from test_scenario import BAD_DIR, BAD_EXPECTED
 from typer.testing import CliRunner
 
@@ -33,8 +34,8 @@ variants:
   - name: short
     rules: {target_score: 200}
 """
-COMMANDS = ("simulate", "query", "runs", "scenarios", "validate", "export", "report", "replay",
-            "compare")
+# Every command the app registers: a new one is checked without being listed here.
+COMMANDS = tuple(typer.main.get_command(app).commands)
 
 
 def invoke(*args: str, input: str | None = None):
@@ -349,6 +350,7 @@ def test_replay_detects_rows_that_differ(tiny, tmp_path):
 
 def test_every_command_has_help_with_examples():
     assert "Usage" in invoke().output  # no arguments: the help
+    assert {"simulate", "query", "runs", "report", "compare", "tune", "replay"} <= set(COMMANDS)
     for command in COMMANDS:
         result = invoke(command, "--help")
         assert result.exit_code == 0

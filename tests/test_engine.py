@@ -163,16 +163,24 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
 
 
 def _bundled_cells():
-    """Every cell of every bundled scenario; a tournament's tables seat its profiles in turn."""
+    """Every cell of every bundled scenario; a tournament's tables seat its profiles in turn, a
+    league's cell its policies in turn, as many tables as it takes to seat each of them."""
     for path in sorted(bundled_dir().glob("*.yaml")):
         scenario = load_scenario(path)
         for cell in scenario.cells():
-            seats = cell.seats
+            tables = [cell.seats]
             if scenario.tournament:
                 profiles = list(scenario.tournament.profiles.values())
-                seats = tuple(profiles[i % len(profiles)] for i in range(cell.players))
-            yield pytest.param(cell.variant.rules, cell.players, list(seats),
-                               id=f"{path.stem}-{cell.variant.name}-{cell.players}")
+                tables = [tuple(profiles[i % len(profiles)] for i in range(cell.players))]
+            if scenario.league:
+                policies = scenario.league.policies
+                tables = [tuple(policies[(t * cell.players + i) % len(policies)]
+                                for i in range(cell.players))
+                          for t in range(-(-len(policies) // cell.players))]
+            for t, seats in enumerate(tables):
+                yield pytest.param(cell.variant.rules, cell.players, list(seats),
+                                   id=f"{path.stem}-{cell.variant.name}-{cell.players}"
+                                      + (f"-table{t}" if len(tables) > 1 else ""))
 
 
 @pytest.mark.parametrize(("rules", "players", "seats"), list(_bundled_cells()))

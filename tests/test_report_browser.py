@@ -249,6 +249,19 @@ def wait_for_charts(browser: Browser, expected: int, timeout: float = 60.0,
         browser.pump(0.25)
 
 
+def drawn_charts(browser: Browser, report: Path,
+                 state_js: str = CHART_STATE_JS) -> dict[str, dict]:
+    """Opens ``report`` and waits for its charts: every chart drawn (an svg and traces), id ->
+    its state."""
+    expected = report.read_text().count('class="plotly-graph-div"')
+    browser.navigate(report.resolve().as_uri())
+    charts = wait_for_charts(browser, expected, state_js=state_js)
+    assert len(charts) == expected
+    not_drawn = [c["id"] for c in charts if c["svg"] == 0 or c["traces"] == 0]
+    assert not not_drawn, f"charts without an svg.main-svg or traces: {not_drawn}"
+    return {c["id"]: c for c in charts}
+
+
 # --- Tests -------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -277,15 +290,8 @@ def reports(tmp_path_factory):
 @pytest.mark.parametrize("name", ["compare", "ablation"])
 def test_report_renders_offline_without_console_errors(browser, reports, name, tmp_path):
     path = reports[name]
-    html = path.read_text()
-    expected = html.count('class="plotly-graph-div"')
-    assert expected >= 13
-    browser.navigate(path.resolve().as_uri())
-    charts = wait_for_charts(browser, expected)
-
-    assert len(charts) == expected
-    not_drawn = [c["id"] for c in charts if c["svg"] == 0 or c["traces"] == 0]
-    assert not not_drawn, f"charts without an svg.main-svg or traces: {not_drawn}"
+    charts = list(drawn_charts(browser, path).values())
+    assert len(charts) >= 13
     assert all(c["width"] > 600 and c["height"] > 150 for c in charts), charts
     assert all(c["title"].strip() for c in charts), [c["id"] for c in charts if not c["title"]]
     if name == "ablation":

@@ -136,7 +136,8 @@ def test_file_of_the_previous_schema_is_refused_with_a_clear_message(db):
     con.close()
     for read_only in (True, False):
         with pytest.raises(store.StoreError, match=r"older unostats \(results schema version 6; "
-                                                   r"this one reads version 7 only\).*new --db"):
+                                                   rf"this one reads version {store.SCHEMA_VERSION} "
+                                                   r"only\).*new --db"):
             store.open_store(db, read_only=read_only)
     con = duckdb.connect(str(db), read_only=True)  # the writer left the file as it was
     assert con.execute("SELECT table_name FROM information_schema.tables").fetchall() == [

@@ -10,8 +10,8 @@ from test_report_browser import (
     CHROMIUM,
     NEEDS_CHROMIUM,
     Browser,
+    drawn_charts,
     finish_page,
-    wait_for_charts,
 )
 
 from unostats.report.build import build_report
@@ -50,14 +50,8 @@ def test_sweep_report_renders(tmp_path_factory, tmp_path):
     browser = Browser(CHROMIUM)
     try:
         browser.open_page()
-        expected = report.read_text().count('class="plotly-graph-div"')
-        browser.navigate(report.resolve().as_uri())
-        charts = wait_for_charts(browser, expected, state_js=STATE_JS)
-        assert len(charts) == expected
-        by_id = {c["id"]: c for c in charts}
+        by_id = drawn_charts(browser, report, STATE_JS)
         assert SWEEP_CHARTS <= set(by_id)
-        not_drawn = [c["id"] for c in charts if c["svg"] == 0 or c["traces"] == 0]
-        assert not not_drawn, f"charts without an svg.main-svg or traces: {not_drawn}"
         # a heat map per player count; the one-key grid: a band and a line per statistic and
         # player count (3 player counts x 4 statistics x 2 traces)
         assert STATE_JS != CHART_STATE_JS

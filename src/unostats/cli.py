@@ -25,6 +25,7 @@ from typing import Annotated, NoReturn
 import typer
 
 DB_ENV = "UNOSTATS_DB"  # runs.session.DB_ENV (not imported: keep start-up light)
+STORE_ENV = "UNOSTATS_STORE"
 DEFAULT_DB = "unostats.duckdb"
 GAMES_MAX = 10**12  # scenario.resolve.GAMES_MAX (not imported: keep start-up light)
 
@@ -59,6 +60,11 @@ class ExportFormat(str, enum.Enum):
 DbOption = Annotated[Path, typer.Option(
     "--db", envvar=DB_ENV, show_envvar=True, dir_okay=False,
     help="The results database (DuckDB file).")]
+StoreOption = Annotated[str | None, typer.Option(
+    "--store", envvar=STORE_ENV, show_envvar=True, metavar="SPEC",
+    help="The results store instead of --db: parquet:DIR (a Parquet dataset in the folder or "
+         "URI DIR, e.g. parquet:results/ or parquet:s3://bucket/unostats) or duckdb:FILE "
+         "(the same as --db FILE).")]
 FormatOption = Annotated[Format, typer.Option(
     "--format", "-f", case_sensitive=False, help="Output format of the rows.")]
 SetOption = Annotated[list[str] | None, typer.Option(
@@ -98,6 +104,21 @@ def _expected_errors() -> Iterator[None]:
         _fail(str(e), 1)
 
 
+def _target(db: Path, spec: str | None):
+    """The store a command uses: --store SPEC (parquet:DIR or duckdb:FILE), else --db. Both
+    given (a --db other than the default, or $UNOSTATS_DB) is a usage error."""
+    if spec is None:
+        return db
+    import os
+    if db != Path(DEFAULT_DB) or os.environ.get(DB_ENV):
+        _fail("give either --db or --store (or $UNOSTATS_DB or $UNOSTATS_STORE), not both", 2)
+    from .store import StoreError, parse_store
+    try:
+        return parse_store(spec)
+    except StoreError as e:
+        _fail(str(e), 2)
+
+
 def _stdout_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
@@ -116,6 +137,7 @@ def _write(text: str) -> None:
   unostats simulate my.yaml --set players=4 --set rules.uno_penalty=4 -q
   unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
+  unostats simulate sweeps --store parquet:results/
 
 FILE is a scenario file or the name of a bundled scenario (`unostats scenarios` lists them; a
 file of that name in the current folder wins). Each FILE is its own run (run id printed in the summary). Ctrl-C or SIGTERM stops after the
@@ -126,7 +148,12 @@ A scenario with a `tournament:` section (e.g. the bundled championship) plays wh
 championships: its summary gives, per profile, the chance one entrant wins (95% interval), the
 fair share 1/entrants, the edge over it and the chance to reach the final; then rounds and
 turns per stage and the length of the evening. (csv/json: the profile rows only; the rest is
-in the tournament_* views.)""")
+in the tournament_* views.)
+
+A scenario with a `league:` section (e.g. the bundled strategies) seats its policies in
+balanced seatings at each table size; its summary adds the league table: each policy's rating
+with its 95% bootstrap interval, games and wins (csv/json: those rows, the league_ratings
+view).""")
 def simulate(
     files: Annotated[list[Path] | None, typer.Argument(
         metavar="FILE", dir_okay=False,
@@ -135,13 +162,15 @@ def simulate(
              "one (same canonical hash).")] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", min=1, max=GAMES_MAX, help="Games per cell, instead of the file's "
-        "`games` (a tournament scenario: whole tournaments per variant and field); at most "
+        "`games` (a tournament scenario: whole tournaments per variant and field; a league: "
+        "games per table size, rounded up to whole cycles of its seatings); at most "
         "10^12, as in a file.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=2**63 - 1,
         help="Run seed, instead of the file's `seed`; with neither, one is chosen, printed "
              "and stored.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
     threads: Annotated[int | None, typer.Option(
         "--threads", "-t", min=1, help="Engine threads (default: all, NUMBA_NUM_THREADS). "
         "Results do not depend on it. Tournament runs play each table's game on one thread.")
@@ -183,6 +212,7 @@ def simulate(
     stop = StopRequest()
     outcomes = []
     code = 0
+    db = _target(db, store)
     with _expected_errors():
         check_db(db)  # an in-memory database: refused before any scenario is read
         if resume is not None:
@@ -259,7 +289,7 @@ def _precision_sets(targets: list[str]) -> list[str]:
     return out
 
 
-def _command_line(files: list[Path], *, games: int | None, seed: int | None, db: Path,
+def _command_line(files: list[Path], *, games: int | None, seed: int | None, db,
                   threads: int | None, sets: list[str]) -> str:
     """The simulate command as stored with the run (rebuilt from the parsed options)."""
     words = ["unostats", "simulate", *map(str, files)]
@@ -269,7 +299,8 @@ def _command_line(files: list[Path], *, games: int | None, seed: int | None, db:
     for expr in sets:
         words += ["--set", expr]
     # A file name that is not UTF-8 (undecodable bytes as surrogates) is stored with \x escapes.
-    return shlex.join(_printable(w) for w in words + ["--db", str(db)])
+    where = ["--db", str(db)] if isinstance(db, Path) else ["--store", str(db)]
+    return shlex.join(_printable(w) for w in words + where)
 
 
 def _printable(text: str) -> str:
@@ -326,7 +357,10 @@ wilson_lo(k, n), wilson_hi(k, n).
 Tournament runs add the tables tournament_fields, tournament_stages, tournaments,
 tournament_tables, tournament_entrants and the views tournament_profile_wins,
 tournament_profile_stages, tournament_stage_length, tournament_length,
-tournament_advance_by_position, tournament_decided_by, tournament_durations.""")
+tournament_advance_by_position, tournament_decided_by, tournament_durations.
+
+League runs add the table league_fits and the view league_ratings (each policy's rating at
+each table size, its 95% interval, games, wins, method).""")
 def query(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", help="SQL to run, or - to read it from stdin.")],
@@ -336,6 +370,7 @@ def query(
         help="A named parameter, used as $NAME in the SQL (repeatable). Values that look like "
              "numbers are numbers; anything else is text.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Let COPY ... TO 'file' replace an existing file (never the "
         "database's own files).")] = False,
@@ -354,6 +389,7 @@ def query(
     if not text.strip():
         _fail("no SQL given" + (" on stdin" if sql == "-" else ""), 2)
     params = _parse_params(param or [])
+    db = _target(db, store)
     with _expected_errors(), stream(sql=text, params=params, db=db,
                                     overwrite=overwrite) as result:
         json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
@@ -372,8 +408,10 @@ def query(
 @app.command(epilog="""Examples:
 
   unostats runs
-  unostats runs --format json --db results.duckdb""")
-def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> None:
+  unostats runs --format json --db results.duckdb
+  unostats runs --store parquet:results/""")
+def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB),
+         store: StoreOption = None) -> None:
     """List the runs in the database.
 
     Columns: run id, scenario name, status (running, complete, interrupted: also a run whose
@@ -382,6 +420,7 @@ def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB)) -> N
     from .output import format_rows
     from .runs.query import list_runs
 
+    db = _target(db, store)
     with _expected_errors():
         result = list_runs(db)
         _write(format_rows(result.columns, result.rows, fmt.value, width=_stdout_width()))
@@ -494,6 +533,9 @@ def validate(
             _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_f} field"
                    f"{'s' * (n_f != 1)} = {n_var * n_f} tournament cell"
                    f"{'s' * (n_var * n_f != 1)}; {fields})\n")
+        elif scenario.league is not None:
+            from .runs.leagues import plan as league_plan
+            _write(f"ok: {path} ({league_plan(scenario)})\n")
         else:
             n_var, n_pl = len(scenario.variants), len(scenario.players)
             _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_pl} player "
@@ -522,6 +564,7 @@ def compare(
                                                                "RUN/VARIANT/PLAYERS.")],
     fmt: FormatOption = Format.table,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Compare stored cells: for each B, turns per round, rounds per game, points per round
     and the first player's share of round wins, B minus A with 95% intervals (paired over
@@ -530,6 +573,7 @@ def compare(
     from .runs.compare import COLUMNS
     from .runs.compare import compare as compare_cells
 
+    db = _target(db, store)
     with _expected_errors():
         results = compare_cells(a=a, b=b, db=db)
         _write(format_rows(COLUMNS, [row.values() for c in results for row in c.rows],
@@ -555,10 +599,12 @@ def export(
     fmt: Annotated[ExportFormat, typer.Option("--format", "-f", case_sensitive=False,
                                               help="File format.")] = ExportFormat.parquet,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Write one run's rows to files (Parquet or CSV with header)."""
     from .runs.query import export as export_run
 
+    db = _target(db, store)
     with _expected_errors():
         paths = export_run(run=run_ref, out=out, fmt=fmt.value, db=db)
         _write("".join(f"{p}\n" for p in paths))
@@ -579,11 +625,13 @@ def report(
         help="HTML file to write (default: reports/<scenario>.html).")] = None,
     title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Write one self-contained HTML report (round length, scoring spread, first-player
     advantage, variants compared, with 95% intervals) from the stored runs."""
     from .report.build import build_report
 
+    db = _target(db, store)
     with _expected_errors():
         path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title,
                             notify=lambda text: _err(f"note: {text}"))
@@ -609,6 +657,7 @@ def replay(
         "--players", min=2, max=10,
         help="The cell's player count (needed when the run has several).")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    store: StoreOption = None,
 ) -> None:
     """Recompute a stored game, check it with the referee and print its events.
 
@@ -618,6 +667,7 @@ def replay(
     from .runs.progress import ConsoleProgress
     from .runs.replay import replay as replay_game
 
+    db = _target(db, store)
     with _expected_errors():
         result = replay_game(run=run_ref, game=game, round=round_, variant=variant,
                              players=players, db=db, progress=ConsoleProgress())
@@ -634,6 +684,156 @@ def replay(
             _err(f"  ... and {len(result.mismatches) - 20} more")
         raise typer.Exit(1)
     _err(f"{where}: the referee accepts every event and agrees with the stored rows")
+
+
+# --- tune --------------------------------------------------------------------------------------
+
+class Objective(str, enum.Enum):
+    games = "games"
+    rounds = "rounds"
+
+
+@app.command(no_args_is_help=True, epilog=(
+    "Examples:\n\n"
+    "  unostats tune standard --set players=4 --seat 0 --budget 200000 --out tuned.yaml\n"
+    "  unostats tune my.yaml --seat 2 --budget 50000 --objective rounds --seed 7 --out s2.yaml\n"
+    "  unostats tune standard --set players=4 --budget 20000 --games-per-candidate 100 -f csv"
+    "\n\n"
+    "Seat S plays a policy written as data whose weights CMA-ES searches, against the other "
+    "seats of FILE's first variant at its first player count (--set players=N picks another). "
+    "It starts from seat S's own weights if FILE gives it a policy written as data, else from "
+    "all weights 0 (which plays as random), and keeps its colour and ties rules. Every "
+    "candidate of a generation plays the same games; the budget is the search's games, "
+    "generations x population x games per candidate (stderr shows the split and a line per "
+    "generation with the time left).\n\n"
+    "Then the tuned policy and every bundled policy play the same fresh held-out games in seat "
+    "S against the same opponents: stdout gets each one's win rate with its 95% Wilson "
+    "interval and its difference from the tuned one (paired over the games, 95%).\n\n"
+    "OUT is a seat mapping for an entry of `seats:` in a scenario, e.g. --set "
+    "'seats=[...]' --set \"seats[0]=$(cat tuned.yaml)\"; its comment lines say how it was "
+    "tuned and how it did. Ctrl-C stops the search after the generation being played and "
+    "still evaluates and writes the policy reached; a second Ctrl-C abandons the run (nothing "
+    "written)."))
+def tune(
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", dir_okay=False,
+        help="Scenario file (YAML) or bundled scenario name; its first variant and player "
+             "count are played.")],
+    seat: Annotated[int, typer.Option(
+        "--seat", "-s", min=0, help="The seat whose policy is tuned (from 0).")] = 0,
+    budget: Annotated[int, typer.Option(
+        "--budget", "-b", min=1, max=GAMES_MAX,
+        help="Games the search may play (the held-out games come on top).")] = 100_000,
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", dir_okay=False, help="YAML file to write the tuned seat to.")
+    ] = Path("tuned.yaml"),
+    objective: Annotated[Objective, typer.Option(
+        "--objective", case_sensitive=False,
+        help="What seat S wins: games (to the target score), or rounds.")] = Objective.games,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, max=2**63 - 1,
+        help="Seed of the search and of the held-out games (default: the file's seed; with "
+             "none, one is chosen and printed). Same seed, same tuned weights.")] = None,
+    population: Annotated[int | None, typer.Option(
+        "--population", min=2, max=1000,
+        help="Candidates per generation (default: CMA-ES's 4 + 3 ln(features)).")] = None,
+    games_per_candidate: Annotated[int | None, typer.Option(
+        "--games-per-candidate", min=1, max=GAMES_MAX,
+        help="Games each candidate plays per generation (default: budget / (population x "
+             "40), from 50 to 2,000).")] = None,
+    holdout: Annotated[int, typer.Option(
+        "--holdout", min=2, max=GAMES_MAX,
+        help="Held-out games per policy (tuned, and each bundled one).")] = 5_000,
+    name: Annotated[str, typer.Option(
+        "--name", help="The tuned policy's name (what results and reports show).")
+    ] = "tuned",
+    set_: SetOption = None,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", "-t", min=1, help="Engine threads (default: all, NUMBA_NUM_THREADS). "
+        "Results do not depend on it.")] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace OUT if it exists.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress or log lines on stderr.")] = False,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Tune one seat's policy (weights of card features) to win more, and compare it on fresh
+    games with every bundled policy in the same seat."""
+    from .runs.progress import ConsoleProgress
+    from .runs.signals import StopRequest, stop_on_signals
+    from .runs.tune import plan as plan_tuning, tune as run_tuning, write_policy
+    from .scenario import load_scenario
+
+    if out.exists() and not overwrite:
+        _fail(f"--out {out} exists; give another file or --overwrite to replace it", 2)
+    if not out.parent.is_dir():
+        _fail(f"--out {out}: no folder {out.parent} to write it in", 2)
+    if not name.strip():
+        _fail("--name: give the tuned policy a name", 2)
+    progress = ConsoleProgress(quiet=quiet)
+    stop = StopRequest()
+    with _expected_errors():
+        scenario = load_scenario(file, set_ or [])
+        plan = plan_tuning(scenario, seat=seat, budget=budget, objective=objective.value,
+                           seed=seed, population=population, games=games_per_candidate,
+                           holdout=holdout, name=name)
+        progress.log(f"tuning seat {plan.seat} of {plan.scenario} ({plan.variant}, "
+                     f"{plan.players} players) to win {objective.value}, over "
+                     f"{len(plan.features)} features; seed {plan.seed}"
+                     + (" (chosen: give --seed to repeat)" if plan.seed_chosen else ""))
+        progress.log(plan.split.text(plan.budget))
+        try:
+            with stop_on_signals(stop, notify=progress.warn,
+                                 finishing="the generation being played"):
+                tuned = run_tuning(plan, threads=threads, progress=progress, stop=stop)
+        except KeyboardInterrupt:
+            progress.close()
+            _fail(f"interrupted: nothing written to {out}", 130)
+        command = _tune_command(file, seat=plan.seat, budget=budget, objective=objective.value,
+                                seed=plan.seed, population=population,
+                                games=games_per_candidate, holdout=holdout, name=name,
+                                sets=set_ or [], out=out)
+        write_policy(tuned, out, command=command)
+        _write(_tune_table(tuned, fmt.value))
+        s = tuned.standing
+        progress.log(f"wrote {out}: {tuned.policy.name}, held-out {objective.value[:-1]} win "
+                     f"rate {s.rate.value:.3f} [{s.rate.lo:.3f}, {s.rate.hi:.3f}] over "
+                     f"{s.games:,} games (fair share {1 / plan.players:.3f}); search "
+                     f"{tuned.search_seconds:.0f} s, held-out {tuned.holdout_seconds:.0f} s")
+    if tuned.stopped:
+        raise typer.Exit(stop.exit_code)
+
+
+def _tune_table(tuned, fmt: str) -> str:
+    from .output import format_interval, format_rows
+    from .runs.tune import COLUMNS, rows
+
+    table = rows(tuned)
+    if fmt != "table":
+        return format_rows(COLUMNS, table, fmt)
+    rounds = tuned.plan.objective == "rounds"
+    unit = "round" if rounds else "game"
+    return format_rows(
+        ("policy", "kind", "games", *(["rounds"] * rounds), f"{unit} wins",
+         f"{unit} win rate [95% CI]", "minus tuned [95% CI]"),
+        [[*r[:3], *([r[3]] * rounds), r[4], format_interval(*r[5:8]),
+          "-" if r[1] == "tuned" else format_interval(*r[8:11])] for r in table],
+        "table", width=_stdout_width())
+
+
+def _tune_command(file: Path, *, seat: int, budget: int, objective: str, seed: int,
+                  population: int | None, games: int | None, holdout: int, name: str,
+                  sets: list[str], out: Path) -> str:
+    """The tune command that repeats this tuning (the seed as resolved)."""
+    words = ["unostats", "tune", str(file), "--seat", str(seat), "--budget", str(budget),
+             "--objective", objective, "--seed", str(seed)]
+    for option, value in (("--population", population), ("--games-per-candidate", games)):
+        if value is not None:
+            words += [option, str(value)]
+    words += ["--holdout", str(holdout), "--name", name]
+    for expr in sets:
+        words += ["--set", expr]
+    return shlex.join(_printable(w) for w in words + ["--out", str(out)])
 
 
 def main() -> None:  # pragma: no cover - console entry alternative

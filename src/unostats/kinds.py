@@ -15,8 +15,8 @@ the engine); the base modules that call them sit above this registry (``tests/te
 keeps it so). The store is not a kind's part: it creates every kind's tables in every file, as
 one schema with one version, since one file receives runs of every kind.
 
-A new kind of run (a league, a cluster executor) is a ``RunKind`` added to ``RUN_KINDS``, with
-its modules beside the two below.
+A new kind of run (a cluster executor) is a ``RunKind`` added to ``RUN_KINDS``, with its
+modules beside the three below (plain games, tournaments, leagues).
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ from typing import Any
 
 import duckdb
 
+from .report import league as league_report
+from .report import skill as skill_report
 from .report import sweep as sweep_report
 from .report import tournament as tournament_report
-from .runs import games, summary, tournament_summary, tournaments
+from .runs import games, league_summary, leagues, summary, tournament_summary, tournaments
 from .scenario import Cell, Scenario
 from .seats import Seat
 
@@ -69,17 +71,20 @@ class RunKind:
                           tuple[tuple[Seat, ...], int, int]]
     # (*, db, run_ids, fmt, width) -> the text ``simulate`` prints for the finished runs
     summary: Callable[..., str]
-    report: ReportSection | None = None  # a section of the report beyond the games' own
+    reports: tuple[ReportSection, ...] = ()  # sections of the report beyond the games' own
 
 
 GAMES = RunKind(
-    name="games", claims=lambda scenario: scenario.tournament is None,
+    name="games", claims=lambda scenario: scenario.tournament is None and scenario.league is None,
     label="run", games_label="games",
     games_requested=games.games_requested, plan=games.plan, record=None, play=games.play,
     replay_args=games.replay_args, summary=summary.summary_text,
-    report=ReportSection(
-        name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
-        figures=sweep_report.sweep_figures, view=sweep_report.view))
+    reports=(
+        ReportSection(name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
+                      figures=sweep_report.sweep_figures, view=sweep_report.view),
+        ReportSection(name="skill", title="UNO skill-and-luck report: ",
+                      load=skill_report.load_skill, figures=skill_report.skill_figures,
+                      view=skill_report.view)))
 
 TOURNAMENTS = RunKind(
     name="tournaments", claims=lambda scenario: scenario.tournament is not None,
@@ -87,12 +92,21 @@ TOURNAMENTS = RunKind(
     games_requested=tournaments.games_requested, plan=tournaments.plan,
     record=tournaments.record_fields, play=tournaments.play,
     replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
-    report=ReportSection(
+    reports=(ReportSection(
         name="tournament", title="UNO championship report: ",
         load=tournament_report.load_tournaments, figures=tournament_report.tournament_figures,
-        view=tournament_report.view))
+        view=tournament_report.view),))
 
-RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS)
+LEAGUES = RunKind(
+    name="leagues", claims=lambda scenario: scenario.league is not None,
+    label="league run", games_label="games",
+    games_requested=leagues.games_requested, plan=leagues.plan, record=None, play=leagues.play,
+    replay_args=leagues.replay_args, summary=league_summary.summary_text,
+    reports=(ReportSection(
+        name="league", title="UNO league report: ", load=league_report.load_leagues,
+        figures=league_report.league_figures, view=league_report.view),))
+
+RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES)
 
 
 def kind_of(scenario: Scenario) -> RunKind:
@@ -102,4 +116,4 @@ def kind_of(scenario: Scenario) -> RunKind:
 
 def report_sections() -> tuple[ReportSection, ...]:
     """The report sections of every kind that has one, in ``RUN_KINDS`` order."""
-    return tuple(kind.report for kind in RUN_KINDS if kind.report is not None)
+    return tuple(section for kind in RUN_KINDS for section in kind.reports)

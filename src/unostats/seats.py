@@ -9,11 +9,33 @@ from typing import Any
 
 import numpy as np
 
-from . import codes
+from . import cards, codes
 
 FEATURES = codes.FEATURE_NAMES  # what a weighted policy scores a card by
 COLOUR_CHOICES = ("most_held", "random")  # the colour a black card names, default first
 TIE_BREAKS = ("random", "first")  # among the best-scoring cards, default first
+
+
+def card_kind_features() -> np.ndarray:
+    """The kind feature (codes.F_NUMBER .. F_CUSTOM_WILD) of each card type, as a uint8 table
+    (the kernel scores by it)."""
+    black = {cards.WILD: codes.F_WILD, cards.WILD_DRAW_FOUR: codes.F_WILD_DRAW_FOUR,
+             cards.BLANK: codes.F_BLANK, cards.HIT_ALL_ONE: codes.F_HIT_ALL,
+             cards.HIT_ALL_TWO: codes.F_HIT_ALL, cards.SWAP_HANDS: codes.F_SWAP_HANDS,
+             cards.CUSTOM_WILD: codes.F_CUSTOM_WILD}
+    coloured = {cards.SKIP: codes.F_SKIP, cards.REVERSE: codes.F_REVERSE,
+                cards.DRAW_TWO: codes.F_DRAW_TWO}
+    return np.array([black[t] if t >= cards.FIRST_BLACK
+                     else coloured.get(cards.TYPE_RANK[t], codes.F_NUMBER)
+                     for t in range(cards.N_TYPES)], dtype=np.uint8)
+
+
+def features_in_play(deck_counts: np.ndarray) -> tuple[str, ...]:
+    """The features that can tell two cards of this deck apart: every feature but the kinds
+    of which the deck holds no card (their weight changes no choice)."""
+    kinds = set(card_kind_features()[np.asarray(deck_counts) > 0].tolist())
+    return tuple(name for i, name in enumerate(FEATURES)
+                 if i > codes.F_CUSTOM_WILD or i in kinds)
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,9 @@ the card features codes.F_*), P7 colour choice by policy, P2/P3 bluffs (B1 ``blu
 N2/D5 choice of the card given away. docs/engine.md "Policies".
 """
 
-import numpy as np
-
 from .. import cards as K
 from .. import codes as C
+from ..seats import card_kind_features
 from ._jit import kernel
 from ._rng import bounded, side_quarter, uniform
 from ._table import (
@@ -18,17 +17,7 @@ from ._table import (
 )
 
 
-def _kind_features():
-    """The kind feature (codes.F_NUMBER .. F_CUSTOM_WILD) of each card type, as a uint8 table."""
-    black = {K.WILD: C.F_WILD, K.WILD_DRAW_FOUR: C.F_WILD_DRAW_FOUR, K.BLANK: C.F_BLANK,
-             K.HIT_ALL_ONE: C.F_HIT_ALL, K.HIT_ALL_TWO: C.F_HIT_ALL,
-             K.SWAP_HANDS: C.F_SWAP_HANDS, K.CUSTOM_WILD: C.F_CUSTOM_WILD}
-    coloured = {K.SKIP: C.F_SKIP, K.REVERSE: C.F_REVERSE, K.DRAW_TWO: C.F_DRAW_TWO}
-    return np.array([black[t] if t >= FIRST_BLACK else coloured.get(K.TYPE_RANK[t], C.F_NUMBER)
-                     for t in range(NT)], dtype=np.uint8)
-
-
-_KIND_FEATURE = _kind_features()
+_KIND_FEATURE = card_kind_features()  # the kind feature of each card type
 
 
 @kernel(inline=True)

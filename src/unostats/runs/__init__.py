@@ -12,6 +12,9 @@ Modules, top down (``tests/test_layers.py`` keeps the order):
   lines on stderr), ``engine_cache`` (whether the engine is about to be compiled), ``query``
   (SQL, the list of runs, export), ``precision`` (the looks and stop rule of precision targets)
   and ``compare`` (stored cells compared, paired over games where the deals agree).
+- ``tune``: one seat's policy weights searched by CMA-ES against a scenario's other seats, then
+  measured on held-out games beside every bundled policy (it plays through the engine and
+  stores nothing).
 
 This ``__init__`` imports nothing: the kinds build on the shared modules without running the
 modules above the registry.

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import store
 from ..stats import Z95, two_sided_p
-from .session import RunError, default_db, resolve_run
+from .session import RunError, locate, resolve_run
 
 STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
 # statistic -> (numerator, denominator) of the per-game totals
@@ -212,7 +212,7 @@ def compare_cells(a: CellGames, b: CellGames) -> Comparison:
 def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
             ) -> list[Comparison]:
     """Cell ``a`` against each cell of ``b`` (``RUN/VARIANT/PLAYERS`` each)."""
-    con = store.open_store(Path(db) if db is not None else default_db(), read_only=True)
+    con = store.open_store(locate(db), read_only=True)
     try:
         ref_a = parse_cell(con, a)
         refs = [parse_cell(con, x) for x in b]

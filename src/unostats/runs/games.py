@@ -103,10 +103,15 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     give_back_large_blocks()
     jobs = []
     for i, cell in enumerate(scenario.cells()):
+        if not scenario.precision:  # the games not stored (a Parquet store may have gaps)
+            ranges = store.missing_ranges(con, outcome.run_id, cell.variant.name, cell.players,
+                                          scenario.games)
+            jobs += [_Job(i, cell, lo, hi) for lo, hi in ranges] or [
+                _Job(i, cell, scenario.games, scenario.games)]
+            continue
         first = store.completed_games(con, outcome.run_id, cell.variant.name, cell.players)
         job = _Job(i, cell, first, scenario.games)
-        if scenario.precision:
-            _looks_so_far(con, outcome, job, progress)
+        _looks_so_far(con, outcome, job, progress)
         jobs.append(job)
     producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
     started = time.perf_counter()
@@ -115,8 +120,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
         prepare_engine(progress)
         started = time.perf_counter()  # the run's time and rate leave the compile out
         for job in jobs:
-            progress.cell_started(str(job.index), cell_label(job.cell), job.first,
-                                  scenario.games)
+            if job is next(j for j in jobs if j.index == job.index):  # a cell's first job
+                progress.cell_started(str(job.index), cell_label(job.cell), job.first,
+                                      scenario.games)
         producer.start()
         while not stop.requested:
             try:

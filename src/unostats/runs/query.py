@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 from .. import store
-from .session import RunError, default_db, resolve_run
+from .session import RunError, locate, resolve_run
 
 
 @dataclass
@@ -62,9 +62,11 @@ class RowStream:
 def stream(*, sql: str, params: dict[str, Any] | None = None,
            db: str | os.PathLike | None = None, overwrite: bool = False) -> Iterator[RowStream]:
     """Like ``query``, but the rows come in chunks as they are read (constant memory)."""
-    db = Path(db) if db is not None else default_db()
+    db = locate(db)
     try:
-        store.check_user_sql(sql, db_path=db, overwrite=overwrite)
+        # a Parquet store's own files are its folder's: its marker stands for them
+        own = Path(db.path(store.parquet.MARKER)) if store.is_parquet(db) else db
+        store.check_user_sql(sql, db_path=own, overwrite=overwrite)
     except store.StoreError as e:
         raise RunError(str(e)) from None
     con = store.open_store(db, read_only=True)
@@ -98,7 +100,7 @@ def export(*, run: str | None, out: str | os.PathLike, fmt: str = "parquet",
     """Write one run's rows of every table to ``out``/<table>.<fmt> (parquet or csv)."""
     if fmt not in ("parquet", "csv"):
         raise RunError(f"unknown export format {fmt!r}; allowed: parquet, csv", exit_code=2)
-    con = store.open_store(Path(db) if db is not None else default_db(), read_only=True)
+    con = store.open_store(locate(db), read_only=True)
     try:
         run_id = resolve_run(con, run)
         try:

@@ -14,7 +14,7 @@ from ..kinds import kind_of
 from ..scenario import Cell, Scenario
 from .engine_cache import prepare_engine
 from .progress import Progress
-from .session import RunError, cell_label, default_db, resolve_run, stored_scenario
+from .session import RunError, cell_label, locate, resolve_run, stored_scenario
 
 
 @dataclass
@@ -33,7 +33,7 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
            round: int | None = None, progress: Progress | None = None) -> Replay:
     """Recompute one stored game from the run's scenario and seed, check it with the referee
     and compare the referee's numbers with the stored rows of that game."""
-    con = store.open_store(Path(db) if db is not None else default_db(), read_only=True)
+    con = store.open_store(locate(db), read_only=True)
     try:
         run_id = resolve_run(con, run)
         info = store.run_info(con, run_id)

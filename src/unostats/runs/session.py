@@ -37,10 +37,23 @@ def default_db() -> Path:
     return Path(os.environ.get(DB_ENV) or store.DEFAULT_DB)
 
 
+def locate(db: str | os.PathLike | store.ParquetLocation | None) -> Path | store.ParquetLocation:
+    """The store a run or a reader uses: a Parquet store (``store.ParquetLocation``) as it is,
+    a file name as a Path, None as ``default_db()``."""
+    if db is None:
+        return default_db()
+    return db if store.is_parquet(db) else Path(db)
+
+
 def check_db(db: str | os.PathLike, *, resume: bool = False) -> None:
     """The database a run writes must keep it: not DuckDB's in-memory database (the games
     would be played, then thrown away), and, to resume, a file that exists (a resume creates
     nothing)."""
+    if store.is_parquet(db):
+        if resume and not store.parquet.stored_runs_exist(db):
+            raise RunError(f"no Parquet results store at {db.uri}: there is no run to resume "
+                           "(nothing was created); check --store", exit_code=2)
+        return
     if store.is_memory(db):
         raise RunError(f"--db {db}: an in-memory database keeps nothing, so the games would be "
                        "played and thrown away; give a file name", exit_code=2)
@@ -54,7 +67,7 @@ def check_db(db: str | os.PathLike, *, resume: bool = False) -> None:
 @dataclass
 class RunOutcome:
     run_id: str
-    db: Path
+    db: Path | store.ParquetLocation  # the results file, or a Parquet store
     scenario: Scenario  # as stored: seed resolved
     status: str  # "complete" | "interrupted"
     games_requested: int
@@ -68,7 +81,9 @@ class RunOutcome:
 
     @property
     def resume_command(self) -> str:
-        return f"unostats simulate --resume {self.run_id} --db {shlex.quote(str(self.db))}"
+        where = (f"--store {shlex.quote(str(self.db))}" if store.is_parquet(self.db)
+                 else f"--db {shlex.quote(str(self.db))}")
+        return f"unostats simulate --resume {self.run_id} {where}"
 
 
 class Tally(NamedTuple):

@@ -38,9 +38,11 @@ class StopRequest:
 
 @contextmanager
 def stop_on_signals(stop: StopRequest,
-                    notify: Callable[[str], None] | None = None) -> Iterator[StopRequest]:
+                    notify: Callable[[str], None] | None = None,
+                    finishing: str = "the batch being stored") -> Iterator[StopRequest]:
     """SIGINT and SIGTERM set ``stop`` instead of raising; a second SIGINT raises
-    KeyboardInterrupt. Handlers are installed only in the main thread and restored on exit."""
+    KeyboardInterrupt. Handlers are installed only in the main thread and restored on exit.
+    ``notify`` is told that the work stops after ``finishing``."""
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
@@ -50,7 +52,7 @@ def stop_on_signals(stop: StopRequest,
             raise KeyboardInterrupt
         stop.request(signum)
         if notify is not None:
-            notify(f"{signal.Signals(signum).name}: stopping after the batch being stored"
+            notify(f"{signal.Signals(signum).name}: stopping after {finishing}"
                    + (" (Ctrl-C again to stop at once)" if signum == signal.SIGINT else ""))
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -46,7 +46,7 @@ from .session import (
     batch_size,
     check_db,
     check_threads,
-    default_db,
+    locate,
     resolve_run,
     stored_scenario,
     versions,
@@ -86,11 +86,12 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     """Start a new run of ``scenario`` in ``db`` and play it to the end (or until ``stop``)."""
     scenario, chosen = prepare(scenario, seed=seed, games=games)
     progress = progress or Progress()
-    db = Path(db) if db is not None else default_db()
+    db = locate(db)
     check_db(db)
     check_threads(threads)
     batch_games = batch_size(batch_games)
     kind = kind_of(scenario)
+    _check_store_kind(db, kind)
     cells = list(scenario.cells())
     with _writing(db) as con:
         requested = kind.games_requested(scenario)
@@ -117,7 +118,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                              games_requested=requested, games_completed=0,
                              seed_chosen=chosen)
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
-                     f"seed {scenario.seed}{chosen_text}, db {db}")
+                     f"seed {scenario.seed}{chosen_text}, {_where(db)}")
         return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
                      progress=progress, stop=stop)
 
@@ -131,7 +132,7 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
     command line, with its seed and games applied) its canonical hash must match the stored hash;
     a scenario without a seed takes the stored seed first."""
     progress = progress or Progress()
-    db = Path(db) if db is not None else default_db()
+    db = locate(db)
     check_db(db, resume=True)
     check_threads(threads)
     batch_games = batch_size(batch_games)
@@ -152,16 +153,29 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
                 scenario = scenario.with_seed(info["seed"])
             if scenario.hash() != info["scenario_hash"]:
                 raise RunError(_mismatch_message(run_id, scenario, stored), exit_code=2)
-        store.resume_run(con, run_id)
         kind = kind_of(stored)
+        _check_store_kind(db, kind)
+        store.resume_run(con, run_id)
         outcome = RunOutcome(run_id=run_id, db=db, scenario=stored, status="running",
                              games_requested=info["games_requested"],
                              games_completed=sum(c["games_completed"] for c in info["cells"]))
         progress.log(f"resuming {kind.label} {run_id}: scenario {stored.name!r}, "
                      f"{outcome.games_completed:,} of {outcome.games_requested:,} "
-                     f"{kind.games_label} stored, seed {stored.seed}, db {db}")
+                     f"{kind.games_label} stored, seed {stored.seed}, {_where(db)}")
         return _play(con, db, kind, outcome, threads=threads, batch_size=batch_games,
                      progress=progress, stop=stop)
+
+
+def _where(db) -> str:
+    return f"store {db}" if store.is_parquet(db) else f"db {db}"
+
+
+def _check_store_kind(db, kind) -> None:
+    """A Parquet store holds plain games (a tournament's or a league's own tables are written
+    whole by one writer, which the DuckDB file is)."""
+    if store.is_parquet(db) and kind.name != "games":
+        raise RunError(f"--store {db}: a Parquet store holds plain games, not {kind.label}s; "
+                       f"store {kind.label}s in a DuckDB file (--db FILE)", exit_code=2)
 
 
 @contextmanager
@@ -192,7 +206,8 @@ def _store_failures(db: Path, outcome: RunOutcome) -> Iterator[None]:
     except (duckdb.Error, OSError) as e:
         reason = " ".join(str(e).strip().splitlines()[0].split()) if str(e).strip() else repr(e)
         if isinstance(e, OSError) and e.errno is not None:
-            reason = store.write_problem(e, db)
+            reason = store.write_problem(
+                e, db if isinstance(db, Path) else Path(db.path(store.parquet.MARKER)))
         raise RunError(f"writing {db} failed: {reason}. The batches stored before are kept "
                        f"({outcome.games_completed:,} of {outcome.games_requested:,} games); "
                        f"free space or fix the file, then: {outcome.resume_command}") from None

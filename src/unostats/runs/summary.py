@@ -14,7 +14,7 @@ from typing import Any
 from .. import store
 from ..output import format_interval, format_rows
 from ..stats import mean_interval, wilson_interval
-from .session import RunError, default_db, stored_scenario
+from .session import RunError, locate, stored_scenario
 
 SUMMARY_COLUMNS = (
     "run_id", "scenario", "variant", "players", "games", "rounds",
@@ -108,7 +108,7 @@ def summaries(*, db: str | os.PathLike | None = None, run_ids: Sequence[str]
               ) -> list[dict[str, Any]]:
     """``summary_rows`` of several runs, read from ``db`` opened read-only with a memory limit
     of its own (``simulate`` prints them, and its memory stays bounded)."""
-    con = store.open_store(Path(db) if db is not None else default_db(), read_only=True,
+    con = store.open_store(locate(db), read_only=True,
                            memory_limit=SUMMARY_MEMORY_LIMIT)
     try:
         return [row for rid in run_ids for row in summary_rows(con, rid)]
@@ -149,7 +149,7 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
     text = format_summary(summaries(db=db, run_ids=run_ids), fmt)
     if fmt != "table":
         return text
-    con = store.open_store(Path(db), read_only=True)
+    con = store.open_store(locate(db), read_only=True)
     try:
         rows = [row for rid in run_ids for row in precision_rows(con, rid)]
     finally:

@@ -54,11 +54,22 @@ Entrant counts are resolved (``rest`` and a field's default ``entrants``) in the
 and every field's brackets (main and consolation) are checked: each non-final stage must knock
 someone out at every table and the final must fit at one table.
 
+Leagues (``league.py``): a file with a ``league:`` section seats a list of policies against each
+other in balanced seatings at one or more table sizes, and the run rates them. Its ``games`` is
+per table size, rounded up to whole cycles of the seatings; ``players`` and ``seats`` are not used
+(``league_section`` checks the section)::
+
+    league:
+      policies: [random, strategist, {name: keep-black, weights: {points: 1, wild: -1000}}]
+      table_size: [2, 3]        # one size or a list, each at most the number of policies
+      behaviour: {forget_uno: 0.1}   # every seat's (optional)
+
 This package's names are the scenario interface (``from unostats.scenario import ...``); its
 modules, one job each: ``model`` (Variant, Cell, Scenario: cells, canonical form, hash),
 ``problems`` (Problem, ScenarioError, where each key path came from), ``yaml_lines`` (YAML with
 line numbers), ``overrides`` (``--set``), ``values`` (checking strings, integers, seats, lists),
-``tournament_section`` (the ``tournament:`` section), ``sweep`` (the ``sweep:`` section and its
+``tournament_section`` (the ``tournament:`` section), ``league_section`` (the ``league:``
+section), ``sweep`` (the ``sweep:`` section and its
 points), ``resolve`` (the top level, variants,
 ``extends`` and presets; loading) and ``bundled`` (the bundled files).
 """

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..durations import SECONDS_PER_TURN_DEFAULT
+from ..league import LeagueSpec
 from ..rules import RuleSet
 from ..seats import Seat
 from ..tournament import TournamentSpec
@@ -103,6 +104,10 @@ class Scenario:
     # A tournament scenario: ``games`` is tournaments per variant x field, ``players`` the table
     # sizes its brackets play, and each table's seats come from the profiles (cells have none).
     tournament: TournamentSpec | None = None
+    # A league scenario: ``players`` are its table sizes, each game's seats a seating of its
+    # policies (``league.LeagueSpec.seats``; cells have none), ``games`` per table size rounded
+    # up to whole cycles of the seatings.
+    league: LeagueSpec | None = None
     # ``sweep:`` as resolved (grids of axes) and the points it expands to, each a variant of
     # its own at its player counts (``sweep.Point``); empty without a sweep.
     sweep: tuple[Grid, ...] = ()
@@ -127,7 +132,8 @@ class Scenario:
             return
         for variant in self.variants:
             for n in self.players:
-                yield Cell(variant, n, () if self.tournament else self.seats_for(n))
+                yield Cell(variant, n, () if self.tournament or self.league
+                           else self.seats_for(n))
 
     def with_seed(self, seed: int) -> Scenario:
         return replace(self, seed=seed)
@@ -154,6 +160,9 @@ class Scenario:
         if self.tournament is not None:  # players and seats follow from the tournament
             del out["players"], out["seats"]
             out["tournament"] = self.tournament.resolved()
+        if self.league is not None:  # players and seats follow from the league
+            del out["players"], out["seats"]
+            out["league"] = self.league.resolved()
         return out
 
     def canonical_json(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from .. import cards, durations, rules
 from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
+from .league_section import LeagueSection
 from .model import Scenario, Variant
 from .overrides import apply
 from .problems import KeyPath, Origins, Problem, Report, ScenarioError, describe, did_you_mean
@@ -22,7 +23,7 @@ from .values import Checker, behaviour_defaults, make_seat
 from .yaml_lines import parse_yaml
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
-            durations.KEY, "sweep", "precision")
+            "league", durations.KEY, "sweep", "precision")
 # ``precision: {STAT: H}``: play each cell until the 95% half-width of STAT is at most H
 PRECISION_STATS = ("turns_per_round", "rounds_per_game", "points_per_round",
                    "first_player_share")
@@ -54,8 +55,9 @@ class _Resolver(Checker):
                          f"got {describe(raw) if not isinstance(raw, list) else 'a list'}")
             return None
         is_tournament = "tournament" in raw
-        self.report.keys(raw, (), TOP_KEYS,
-                         REQUIRED_TOURNAMENT_TOP_KEYS if is_tournament else REQUIRED_TOP_KEYS)
+        is_league = "league" in raw and not is_tournament
+        self.report.keys(raw, (), TOP_KEYS, REQUIRED_TOURNAMENT_TOP_KEYS
+                         if is_tournament or is_league else REQUIRED_TOP_KEYS)
         out: dict[str, Any] = {
             "name": self._string(raw, "name", ()) if "name" in raw else None,
             "description": self._string(raw, "description", (), default=""),
@@ -63,6 +65,7 @@ class _Resolver(Checker):
             "games": None,
             "players": None,
             "tournament": None,
+            "league": None,
         }
         if raw.get("seed") is not None:
             out["seed"] = self._int(raw["seed"], ("seed",), 0, SEED_MAX,
@@ -70,7 +73,9 @@ class _Resolver(Checker):
         if "games" in raw:
             out["games"] = self._int(raw["games"], ("games",), 1, GAMES_MAX,
                                      "an integer >= 1 (tournaments per variant and field)"
-                                     if is_tournament else "an integer >= 1 (games per cell)")
+                                     if is_tournament else "an integer >= 1 (games per table "
+                                     "size, rounded up to whole cycles of its seatings)"
+                                     if is_league else "an integer >= 1 (games per cell)")
         out["variants"] = self.variants(raw["variants"]) if "variants" in raw else None
         out[durations.KEY] = durations.SECONDS_PER_TURN_DEFAULT if raw.get(durations.KEY) is None \
             else self._number(raw[durations.KEY], (durations.KEY,),
@@ -88,11 +93,32 @@ class _Resolver(Checker):
             out["tournament"] = TournamentSection(self.report).tournament(raw["tournament"])
             if out["tournament"] is not None:
                 out["players"] = out["tournament"].table_sizes()
+            if "league" in raw:
+                self.add(("league",), "a scenario is a tournament or a league, not both; "
+                                      "remove one of the sections")
             out["seats"] = make_seat("random", behaviour_defaults())  # unused placeholder
             return out
+        if is_league:
+            return self.league_scenario(raw, out)
         out["players"] = self.players(raw["players"]) if "players" in raw else None
         out["seats"] = self.seats(raw.get("seats"), out["players"])
         out["precision"] = self.precision(raw.get("precision"))
+        return out
+
+    def league_scenario(self, raw: dict, out: dict[str, Any]) -> dict[str, Any]:
+        """The top level of a league: its players and seats come from ``league:``."""
+        for key, why in (("players", "league.table_size"),
+                         ("seats", "league.policies (and league.behaviour)")):
+            if key in raw:
+                self.add((key,), f"not used in a league scenario: {key} come from {why}; "
+                                 "remove it")
+        if "precision" in raw:
+            self.add(("precision",), "not used in a league scenario: every seating plays "
+                                     "equally often; remove it")
+        out["league"] = LeagueSection(self.report).league(raw["league"])
+        if out["league"] is not None:
+            out["players"] = out["league"].table_sizes
+        out["seats"] = make_seat("random", behaviour_defaults())  # unused placeholder
         return out
 
     def precision(self, value: Any) -> tuple[tuple[str, float], ...] | None:
@@ -408,6 +434,9 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         if parts["tournament"] is not None:
             report.add(("sweep",), "not used in a tournament scenario (its cells are variants "
                                    "x fields); sweep a scenario of plain games")
+        elif parts["league"] is not None or "league" in raw:
+            report.add(("sweep",), "not used in a league scenario (its cells are variants x "
+                                   "table sizes); sweep a scenario of plain games")
         else:  # with the file's own problems, only the section's form is checked
             grids, points = expand_sweep(raw, origins, report, resolve, parts, check_only=bool(
                 report.problems or any(parts[k] is None for k in required)))
@@ -419,6 +448,7 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         name=parts["name"], description=parts["description"], seed=parts["seed"],
         games=parts["games"], players=parts["players"], seats_spec=parts["seats"],
         variants=parts["variants"], source_path=path, source_text=text,
-        overrides=tuple(overrides), tournament=parts["tournament"], sweep=grids, points=points,
+        overrides=tuple(overrides), tournament=parts["tournament"], league=parts["league"],
+        sweep=grids, points=points,
         precision=parts.get("precision") or (), seconds_per_turn=parts[durations.KEY],
     )

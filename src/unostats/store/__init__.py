@@ -10,11 +10,17 @@ This package's names are the store's interface (``from unostats import store``);
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
 - ``tournaments``: the tournament tables and views, and the write of whole tournaments.
+- ``leagues``: the ``league_fits`` table (each league policy's fitted rating) and the
+  ``league_ratings`` view.
 - ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
   run's ``seconds_per_turn``).
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
 - ``queries``: SQL from users (rows streamed), and the export of one run's rows.
 - ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
+- ``parquet``: the Parquet store (``--store parquet:DIR``): shards written by whoever plays the
+  games (``write_shards``), batches recorded by the driver (``record_shards``), and a DuckDB
+  connection with the same tables and views over the dataset.
+- ``stores``: ``open_store`` and ``write_batch`` for either store.
 
 Tables (logical keys in brackets; the modules list the columns):
 
@@ -30,12 +36,14 @@ Tables (logical keys in brackets; the modules list the columns):
   in ``stored_games`` ... with an integer ``cell`` (``cells`` [cell]: run_id, variant, players).
 - Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
   ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments``.
+- League runs add ``league_fits`` [run_id, variant, players, policy] and its view
+  ``league_ratings``: see ``leagues``.
 
 Every file gets the whole schema, whatever kinds of run it will hold: the schema has one version
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
 """
 
-from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory, open_store
+from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import write_problem
 from .games import (
     FRAME_COLUMNS,
@@ -43,7 +51,6 @@ from .games import (
     VIEWS,
     completed_games,
     duplicate_keys,
-    write_batch,
 )
 from .guard import check_user_sql
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
@@ -60,13 +67,24 @@ from .runs import (
     run_info,
     start_run,
 )
+from .parquet import (
+    ParquetLocation,
+    ParquetWriter,
+    ShardReceipt,
+    parquet_location,
+    parse_store,
+    record_shards,
+    write_shards,
+)
 from .sql import StoreError, UnknownRunError
+from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [
     "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
-    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "StoreError",
-    "UnknownRunError",
+    "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
+    "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
     "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
-    "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem",
+    "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem", "is_parquet",
+    "missing_ranges", "parquet_location", "parse_store", "record_shards", "write_shards",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from . import tournaments
+from . import leagues, tournaments
 from .runs import run_info
 from .sql import StoreError, sql_literal
 
@@ -133,12 +133,15 @@ EXPORT_TABLES = ("runs", "variants", "games", "game_seats", "rounds", "round_sea
 def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.PathLike,
                fmt: str = "parquet") -> list[Path]:
     """Write each table's rows of one run to out_dir/<table>.<fmt>; returns the paths (a
-    tournament run adds its tournament tables, a precision-targeted run precision_looks)."""
+    tournament run adds its tournament tables, a league run league_fits, a precision-targeted
+    run precision_looks)."""
     if fmt not in ("parquet", "csv"):
         raise StoreError(f"unknown export format {fmt!r}; use parquet or csv")
     run_info(con, run_id)  # clean error for an unknown run
     tables = EXPORT_TABLES + (tournaments.TOURNAMENT_TABLES
                               if tournaments.is_tournament_run(con, run_id) else ())
+    if leagues.is_league_run(con, run_id):
+        tables += leagues.LEAGUE_TABLES  # a league run's ratings
     if con.execute("SELECT count(*) FROM precision_looks WHERE run_id = ?",
                    [run_id]).fetchall()[0][0]:
         tables += ("precision_looks",)  # a precision-targeted run's looks

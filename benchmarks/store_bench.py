@@ -1,0 +1,107 @@
+"""The two results stores side by side: the same run (scenario, seed, games) stored in a DuckDB
+file (``--db``) and in a Parquet store (``--store parquet:DIR``), repetitions alternated in one
+process so both see the same machine load; then the same queries read back from both.
+
+    python benchmarks/store_bench.py [--games 40000] [--players 4] [--reps 3]
+
+Prints, per store, the median wall time and process CPU time of the run (the engine's compile
+left out: it is done before), games/s, the bytes stored, and the time of a few reader queries;
+then the ratio Parquet / DuckDB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+sys.path.insert(0, str(SRC))
+
+from unostats import store  # noqa: E402
+from unostats.runs.engine_cache import prepare_engine  # noqa: E402
+from unostats.runs.progress import Progress  # noqa: E402
+from unostats.runs.simulate import simulate  # noqa: E402
+from unostats.scenario import load_scenario  # noqa: E402
+
+QUERIES = {
+    "count + mean turns (rounds)": "SELECT count(*), avg(turns) FROM rounds",
+    "round_length view": "SELECT * FROM round_length",
+    "game_win_rate_by_position view": "SELECT * FROM game_win_rate_by_position",
+}
+
+
+def cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size + sum(p.stat().st_size for p in path.parent.glob(path.name + ".wal"))
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=40_000)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--reps", type=int, default=3)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="unostats-store-bench-"))
+    scenario_path = work / "bench.yaml"
+    scenario_path.write_text(f"name: bench\nseed: 1\ngames: {args.games}\nvariants:\n  - name: standard\n"
+                             f"players: {args.players}\n")
+    scenario = load_scenario(scenario_path)
+    prepare_engine(Progress())
+    results: dict[str, list[tuple[float, float, int, int]]] = {"duckdb": [], "parquet": []}
+    targets = {}
+    try:
+        for rep in range(args.reps):
+            for kind in ("duckdb", "parquet"):
+                path = work / f"{kind}-{rep}{'.duckdb' if kind == 'duckdb' else ''}"
+                target = path if kind == "duckdb" else store.parquet_location(str(path))
+                c0, t0 = cpu(), time.perf_counter()
+                outcome = simulate(scenario=scenario, db=target)
+                wall, used = time.perf_counter() - t0, cpu() - c0
+                assert outcome.status == "complete"
+                results[kind].append((wall, used, outcome.rounds_played, size(path)))
+                targets[kind] = target
+        print(f"one run: {args.games:,} games at {args.players} players "
+              f"({results['duckdb'][0][2]:,} rounds), median of {args.reps}, alternated")
+        print(f"{'store':<8} {'wall s':>8} {'CPU s':>8} {'games/s':>10} {'MB stored':>10}")
+        med = {}
+        for kind, rs in results.items():
+            wall = statistics.median(r[0] for r in rs)
+            used = statistics.median(r[1] for r in rs)
+            med[kind] = (wall, used)
+            print(f"{kind:<8} {wall:8.2f} {used:8.2f} {args.games / wall:10,.0f} "
+                  f"{rs[0][3] / 1e6:10.1f}")
+        print(f"ratio parquet/duckdb: wall {med['parquet'][0] / med['duckdb'][0]:.2f}, "
+              f"CPU {med['parquet'][1] / med['duckdb'][1]:.2f}, size "
+              f"{results['parquet'][0][3] / results['duckdb'][0][3]:.2f}")
+        print(f"{'query':<32} {'duckdb s':>9} {'parquet s':>10}")
+        for name, sql in QUERIES.items():
+            times = {}
+            for kind, target in targets.items():
+                con = store.open_store(target, read_only=True)
+                try:
+                    t0 = time.perf_counter()
+                    for _ in range(3):
+                        con.sql(sql).fetchall()
+                    times[kind] = (time.perf_counter() - t0) / 3
+                finally:
+                    con.close()
+            print(f"{name:<32} {times['duckdb']:9.3f} {times['parquet']:10.3f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
