@@ -183,7 +183,11 @@ def test_query_views_params_stdin_and_json_columns(tiny):
 
 def test_query_refuses_writes(tiny):
     for sql, kind in (("DELETE FROM games", "DELETE"), ("CREATE TABLE t (a INT)", "CREATE"),
-                      ("INSERT INTO meta VALUES ('a', 'b')", "INSERT")):
+                      ("INSERT INTO meta VALUES ('a', 'b')", "INSERT"),
+                      # games ... are views over the stored rows: DuckDB's own refusal differs
+                      ("UPDATE rounds SET turns = 0", "UPDATE"), ("TRUNCATE round_seats", "DELETE"),
+                      ("INSERT INTO games SELECT * FROM games", "INSERT"),
+                      ("DELETE FROM stored_games", "DELETE")):
         result = invoke("query", sql, "--db", tiny["db"])
         assert result.exit_code == 1
         assert result.stderr == (f"error: the results database is open read-only: {kind} "
@@ -328,10 +332,11 @@ def test_replay_detects_rows_that_differ(tiny, tmp_path):
     db = tmp_path / "tampered.duckdb"
     shutil.copy(tiny["db"], db)
     con = duckdb.connect(str(db))
-    con.execute("UPDATE rounds SET turns = turns + 1 "
-                "WHERE variant = 'standard' AND players = 2 AND game = 3 AND round = 1")
-    con.execute("UPDATE game_seats SET final_score = final_score + 1 "
-                "WHERE variant = 'standard' AND players = 2 AND game = 3 AND seat = 0")
+    cell = "(SELECT cell FROM cells WHERE variant = 'standard' AND players = 2)"
+    con.execute("UPDATE stored_rounds SET turns = turns + 1 "
+                f"WHERE cell = {cell} AND game = 3 AND round = 1")
+    con.execute("UPDATE stored_game_seats SET final_score = final_score + 1 "
+                f"WHERE cell = {cell} AND game = 3 AND seat = 0")
     con.close()
     result = invoke("replay", "latest", "--game", 3, "--variant", "standard", "--players", 2,
                     "--db", db)

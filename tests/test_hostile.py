@@ -375,8 +375,8 @@ def _damage(db: Path, how: str) -> None:
     elif how in ("version text", "renamed column", "dropped table"):
         con = duckdb.connect(str(db))
         con.execute({"version text": "UPDATE meta SET value = 'five' WHERE key = 'schema_version'",
-                     "renamed column": "ALTER TABLE rounds RENAME COLUMN turns TO turnz",
-                     "dropped table": "DROP TABLE round_seats CASCADE"}[how])
+                     "renamed column": "ALTER TABLE stored_rounds RENAME COLUMN turns TO turnz",
+                     "dropped table": "DROP TABLE stored_round_seats CASCADE"}[how])
         con.close()
 
 
@@ -384,9 +384,9 @@ DAMAGE = {
     "truncated": "cannot open",
     "not DuckDB": "is not a DuckDB database (damaged, truncated, or another kind of file)",
     "version text": "has schema_version 'five', which is not a version number",
-    "renamed column": "table rounds does not have the columns of results schema version "
+    "renamed column": "table stored_rounds does not have the columns of results schema version "
                       f"{SCHEMA_VERSION} (missing turns; unexpected turnz)",
-    "dropped table": "table round_seats is missing",
+    "dropped table": "table stored_round_seats is missing",
 }
 
 

@@ -125,6 +125,26 @@ def test_other_schema_version_is_refused(db):
             store.open_store(db, read_only=read_only)
 
 
+def test_file_of_the_previous_schema_is_refused_with_a_clear_message(db):
+    """A version-6 file (cell columns in every row of the results tables) is neither read nor
+    written: the message says it is older and what to do."""
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
+    con.execute("INSERT INTO meta VALUES ('schema_version', '6')")
+    con.execute("CREATE TABLE games (run_id VARCHAR, variant VARCHAR, players SMALLINT, "
+                "game INTEGER)")
+    con.close()
+    for read_only in (True, False):
+        with pytest.raises(store.StoreError, match=r"older unostats \(results schema version 6; "
+                                                   rf"this one reads version {store.SCHEMA_VERSION} "
+                                                   r"only\).*new --db"):
+            store.open_store(db, read_only=read_only)
+    con = duckdb.connect(str(db), read_only=True)  # the writer left the file as it was
+    assert con.execute("SELECT table_name FROM information_schema.tables").fetchall() == [
+        ("games",), ("meta",)]
+    con.close()
+
+
 def test_foreign_duckdb_file_is_refused(db):
     duckdb.connect(str(db)).execute("CREATE TABLE t(a INT)").close()
     with pytest.raises(store.StoreError, match="not a unostats results database"):
@@ -173,6 +193,43 @@ def test_rows_are_stored_with_cell_columns(db):
         expected = getattr(batch, name)
         cols = expected.columns
         assert got.select(cols).cast(expected.schema).sort(cols).equals(expected.sort(cols))
+
+
+def test_results_rows_carry_a_cell_id_and_the_views_give_the_cell_columns(db):
+    """The rows are stored with an integer cell id (no run or variant text per row); the views of
+    the results tables' names give readers the cell columns first, with their types, each row
+    under its own cell, in the order the rows were stored."""
+    con = store.open_store(db, read_only=False)
+    runs = [start(con, cells=(("standard", 4), ("house", 3)), run_id=r) for r in ("r1", "r2")]
+    written = {}
+    for first in (0, 2):  # two batches per cell, the cells' batches interleaved
+        for run_id in runs:
+            for variant, players in (("standard", 4), ("house", 3)):
+                batch = make_batch(first, 2, players=players, seed=len(written))
+                store.write_batch(con, run_id, variant, players, batch)
+                written.setdefault((run_id, variant, players), []).append(batch)
+    assert con.execute("SELECT cell, run_id, variant, players FROM cells ORDER BY cell"
+                       ).fetchall() == [(1, "r1", "standard", 4), (2, "r1", "house", 3),
+                                        (3, "r2", "standard", 4), (4, "r2", "house", 3)]
+    for name, columns in store.FRAME_COLUMNS.items():
+        stored = [c for (c,) in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+            "ORDER BY ordinal_position", [f"stored_{name}"]).fetchall()]
+        assert stored == ["cell", *(n for n, _, _ in columns)]
+        view = con.execute("SELECT column_name, data_type FROM information_schema.columns "
+                           "WHERE table_name = ? ORDER BY ordinal_position", [name]).fetchall()
+        assert view == [("run_id", "VARCHAR"), ("variant", "VARCHAR"), ("players", "SMALLINT"),
+                        *((n, t) for n, t, _ in columns)]
+        got = store.query(con, f"SELECT * FROM {name}")  # no ORDER BY: the stored order
+        want = pl.concat([
+            pl.concat([getattr(b, name) for b in written[(r, v, p)][i:i + 1]])
+            .cast(dict(got.drop("run_id", "variant", "players").schema))
+            .select(pl.lit(r).alias("run_id"), pl.lit(v).alias("variant"),
+                    pl.lit(p, pl.Int16).alias("players"), pl.all())
+            for i in (0, 1) for r in runs for v, p in (("standard", 4), ("house", 3))])
+        assert got.equals(want), name
+        assert store.completed_games(con, "r2", "house", 3) == 4
+    assert store.completed_games(con, "r2", "nope", 3) == 0
 
 
 def test_batches_must_continue_the_cell(db):
@@ -323,7 +380,7 @@ def test_game_length_view(tiny):
 # --- Read-only use ------------------------------------------------------------------------------
 
 def test_read_only_refuses_writes(tiny):
-    for sql in ("INSERT INTO meta VALUES ('x', 'y')", "DROP TABLE rounds",
+    for sql in ("INSERT INTO meta VALUES ('x', 'y')", "DROP TABLE stored_rounds",
                 "UPDATE runs SET seed = 1"):
         with pytest.raises(store.StoreError, match="open read-only") as err:
             store.query(tiny, sql)

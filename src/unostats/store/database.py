@@ -23,8 +23,10 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
 # (R9); 6: variants.sweep, the precision_looks table (sweeps and precision targets) and
-# rounds.largest_penalty; 7: the league_fits table and the league_ratings view.
-SCHEMA_VERSION = 7
+# rounds.largest_penalty; 7: the league_fits table and the league_ratings view; 8: the results
+# tables store an integer cell id (tables `cells`, `stored_games` ...), the views `games` ... look
+# the cell columns up.
+SCHEMA_VERSION = 8
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
@@ -35,9 +37,11 @@ WRITER_MEMORY_LIMIT = "64MB"
 WRITER_THREADS = max(1, (os.cpu_count() or 1) // 4)
 
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views
-# use, then the views.
+# use, then the views (first the results tables' views over the stored rows, which the others
+# read).
 SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *leagues.TABLES_DDL,
-              *MACROS_DDL, *games.VIEWS_DDL, *tournaments.VIEWS_DDL, *leagues.VIEWS_DDL,
+              *MACROS_DDL, *games.CELL_VIEWS_DDL, *games.VIEWS_DDL, *tournaments.VIEWS_DDL,
+              *leagues.VIEWS_DDL,
               *durations.VIEWS_DDL)
 
 
@@ -175,6 +179,12 @@ def _stored_version(con: duckdb.DuckDBPyConnection, path: Path) -> int | None:
 
 
 def _check_version(version: int | None, path: Path) -> None:
+    if version is not None and version < SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} was written by an older unostats (results schema version {version}; this "
+            f"one reads version {SCHEMA_VERSION} only); read it with the unostats that wrote it "
+            "(`unostats export` saves its runs as Parquet or CSV), or use a new --db file"
+        )
     if version is not None and version != SCHEMA_VERSION:
         raise StoreError(
             f"{path} has results schema version {version} but this unostats uses version "

@@ -215,11 +215,11 @@ def check_store(loc: ParquetLocation, *, create: bool) -> None:
 
 @functools.cache
 def shard_schemas() -> dict[str, pa.Schema]:
-    """Each shard table's Arrow schema: the DuckDB store's table (``games.TABLES_DDL``: the cell
-    columns, then the frame's) as DuckDB hands it to Arrow."""
+    """Each shard table's Arrow schema: the DuckDB store's view of the table
+    (``games.CELL_VIEWS_DDL``: the cell columns, then the frame's) as DuckDB hands it to Arrow."""
     con = duckdb.connect(":memory:", config=dict(database.OFFLINE_CONFIG))
     try:
-        for ddl in games.TABLES_DDL:
+        for ddl in (*games.TABLES_DDL, *games.CELL_VIEWS_DDL):
             con.execute(ddl)
         return {t: con.sql(f"SELECT * FROM {t} LIMIT 0").arrow().schema
                 for t in games.FRAME_COLUMNS}
@@ -315,7 +315,8 @@ def _run_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
            WHERE table_schema = 'main' AND column_name = 'run_id'
              AND table_name IN (SELECT table_name FROM information_schema.tables
                                 WHERE table_schema = 'main' AND table_type = 'BASE TABLE')
-           ORDER BY table_name""").fetchall() if t not in games.FRAME_COLUMNS]
+           ORDER BY table_name""").fetchall()
+            if t not in games.FRAME_COLUMNS and t != "cells"]  # cells: the DuckDB store's ids
 
 
 def _manifest_text(con: duckdb.DuckDBPyConnection, run_id: str,
@@ -395,8 +396,8 @@ def _connect(memory_limit: str | None, path: str = ":memory:") -> duckdb.DuckDBP
             con.execute(ddl)
         con.execute("INSERT INTO meta VALUES ('schema_version', ?)",
                     [str(database.SCHEMA_VERSION)])
-        for table in games.FRAME_COLUMNS:
-            con.execute(f"DROP TABLE {table}")
+        for table in games.FRAME_COLUMNS:  # the DuckDB store's views over its stored rows
+            con.execute(f"DROP VIEW {table}")
     except BaseException:
         con.close()
         raise

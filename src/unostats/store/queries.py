@@ -31,14 +31,36 @@ def sql_relation(con: duckdb.DuckDBPyConnection, sql: str,
     try:
         return con.sql(sql, params=dict(params) if params else None)
     except duckdb.Error as e:
-        raise _user_error(e) from None
+        raise _user_error(e, _view_write(con, sql, e)) from None
 
 
-def _user_error(e: duckdb.Error) -> StoreError:
+# DuckDB refuses a write to a view (``games`` ... are views over the stored rows) when it binds
+# the statement, before it would say the file is read-only.
+_VIEW_WRITE = re.compile(r"Can only (delete from|update) base table|is not an table")
+
+
+def _view_write(con: duckdb.DuckDBPyConnection, sql: str, e: duckdb.Error) -> str | None:
+    """The kind of the statement (DELETE, UPDATE, INSERT, COPY) if ``e`` refuses a write to a
+    view on a read-only connection, else None."""
+    if not _VIEW_WRITE.search(str(e)):
+        return None
+    try:
+        if con.execute("SELECT current_setting('access_mode')").fetchall()[0][0] != "read_only":
+            return None
+        kinds = [st.type.name for st in con.extract_statements(sql)]
+    except duckdb.Error:
+        return None
+    return next((k for k in kinds if k in ("DELETE", "UPDATE", "INSERT", "COPY")), None)
+
+
+def _user_error(e: duckdb.Error, write: str | None = None) -> StoreError:
+    """``write``: the kind of a write refused on a read-only connection (found by the caller
+    when DuckDB's own message does not say so)."""
     msg = str(e)
-    if "read-only mode" in msg:
-        kind = re.search(r'statement of type "(\w+)"', msg)
-        what = f"{kind.group(1)} statements" if kind else "statements that write"
+    if write or "read-only mode" in msg:
+        kind = write or (m.group(1) if (m := re.search(r'statement of type "(\w+)"', msg))
+                         else None)
+        what = f"{kind} statements" if kind else "statements that write"
         return StoreError(
             f"the results database is open read-only: {what} are not allowed "
             "(only `unostats simulate` writes; CREATE TEMP TABLE works for scratch work)"
@@ -88,7 +110,7 @@ def sql_rows(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any]
         columns = [d[0] for d in cur.description]
         types = [str(d[1]) for d in cur.description]
     except duckdb.Error as e:
-        raise _user_error(e) from None
+        raise _user_error(e, _view_write(con, sql, e)) from None
     return columns, types, _chunks(cur)
 
 

@@ -78,15 +78,16 @@ def as_json_text(value: Any) -> str:
 
 def insert_view(con: duckdb.DuckDBPyConnection, table: str,
                 columns: Sequence[tuple[str, str, bool]], view: str,
-                key: Mapping[str, Any]) -> None:
+                key: Mapping[str, Any], what: str | None = None) -> None:
     """INSERT a registered frame into ``table``: the ``key`` values (its first columns, in
-    order), then the frame's ``columns`` cast to their types."""
+    order), then the frame's ``columns`` cast to their types. ``what``: the rows' name in an
+    error (default ``table``)."""
     values = ", ".join(f"${k}" for k in key)
     select = ", ".join(f"CAST({n} AS {t})" for n, t, _ in columns)
     try:
         con.execute(f"INSERT INTO {table} SELECT {values}, {select} FROM {view}", dict(key))
     except duckdb.Error as e:  # e.g. a value outside its column's type
-        raise StoreError(f"cannot store the batch's {table}: {first_line(str(e))}") from e
+        raise StoreError(f"cannot store the batch's {what or table}: {first_line(str(e))}") from e
 
 
 def sql_literal(text: str) -> str:
