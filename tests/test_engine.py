@@ -4,7 +4,11 @@ figures in shared/bench/README.md)."""
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -152,6 +156,38 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
         assert tuple(s for s, lost in enumerate(losers) if lost) == result.losers
 
 
+# Game 164 of seed 11 under "extreme" at 10 players never ended: in its first round a seat
+# covered an 8 (N6) with the 8 below it, drawn back from the discards, and so on for ever. It
+# runs in a subprocess so that a hang fails the test instead of stopping the suite.
+_ENDLESS_COVERS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from test_engine import RULE_SETS, mixed_seats, play
+from unostats.engine.referee import check_trace
+from unostats.engine.simulate import trace_game
+from unostats.rules import RuleSet
+seats = mixed_seats(10)
+frames = play(RULE_SETS["extreme"], 10, seats, 1, seed=11, first_game=164)
+result = check_trace(trace_game(rules=RuleSet.from_mapping(RULE_SETS["extreme"]), players=10,
+                                seats=seats, seed=11, game=164))
+print(json.dumps({"stored": frames[2]["ended_by"].cast(str).to_list(),
+                  "turns": frames[2]["turns"].to_list(),
+                  "refereed": [r.ended_by for r in result.rounds],
+                  "refereed_turns": [r.turns for r in result.rounds]}))
+"""
+
+
+def test_a_cover_chain_that_never_ends_ends_the_round_at_the_cap():
+    done = subprocess.run([sys.executable, "-c", _ENDLESS_COVERS, str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.splitlines()[-1])
+    assert got["stored"][0] == "cap" and got["turns"][0] < 5000  # capped in its 169th turn
+    assert got["refereed"] == got["stored"] and got["refereed_turns"] == got["turns"]
+    frames = play(RULE_SETS["extreme"], 10, mixed_seats(10), 1, seed=11, first_game=164)
+    assert_invariants(RuleSet.from_mapping(RULE_SETS["extreme"]), 10, 1, *frames)
+
+
 # ---------------------------------------------------------------- invariants
 
 
@@ -199,14 +235,18 @@ def assert_invariants(rules, players, n_games, games, game_seats, rounds, round_
     assert games.height == n_games and game_seats.height == n_games * players
     assert round_seats.height == n_rounds * players
 
-    # Every round ends: by a win (the winner has no cards) or by the turn cap (no winner).
+    # Every round ends: by a win (the winner has no cards) or by the turn cap (no winner); N6:
+    # a turn whose chain of covers outgrows the deck ends its round at the cap before it.
     won = rounds.filter(pl.col("ended_by") == "win")
     capped = rounds.filter(pl.col("ended_by") == "cap")
     assert won.height + capped.height == n_rounds
     assert won["winner_seat"].null_count() == 0 and capped["winner_seat"].null_count() == capped.height
     assert (capped["points"] == 0).all()
     max_turns = rules.values["max_turns"]
-    assert (capped["turns"] == max_turns).all() and (rounds["turns"] <= max_turns).all()
+    covers_capped = (pl.col("cards_played") > int(rules.deck_counts().sum())) \
+        & pl.lit(bool(rules.values["eight_cover"]))
+    assert capped.filter((pl.col("turns") != max_turns) & ~covers_capped).height == 0
+    assert (rounds["turns"] <= max_turns).all()
     winners = round_seats.join(won.select("game", "round", "winner_seat", "winner_position"),
                                on=["game", "round"]).filter(pl.col("seat") == pl.col("winner_seat"))
     assert winners.height == won.height

@@ -11,9 +11,12 @@ copies broken in one event, which it must reject naming the problem.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from cases import Family, draws, scores
+from cases import Case, Family, draws, scores, small_deck
 from traces import (
     broken,
     builder,
@@ -350,6 +353,39 @@ case("eight_cover-jump-in", 2, {1: ["R8", "G1"], 0: ["R8", "R4"]}, "R5",
 
 
 test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
+
+
+# ---------------------------------------------------------------- N6: the cap on covers
+
+# 8s covering 8s drawn back from the discards: seat 1 (no red, green or 8 left) covers its R8
+# with the G8 below it, the G8 with the R8 reshuffled back, and so on for ever: the round ends
+# at the cap once the turn would play more covers than the deck holds (36 cards). Not in FAMILY:
+# a kernel that loops must fail the test, not hang the suite, so it is played in a subprocess.
+CYCLE = ["R8", "G8"] * 18
+ENDLESS_COVERS = Case(
+    "eight_cover-covers-recycled-for-ever-end-at-the-cap", 3,
+    {1: ["R8", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "B1", "B2", "B3"],
+     2: ["B6", "B7", "B9", "Y9", "Y8", "B8", "R1", "R2", "R3", "R4", "R5"],
+     0: ["R6", "R7", "R9", "G1", "G2", "G3", "G4", "G5", "G6", "G7", "G9"]},
+    "G8", draws=["B4", "B5"], rules={"eight_cover": True, "deck": small_deck(numbers=1)},
+    table=[
+        ("flip", "G8"),
+        ("turn", 1), ("play", 1, "R8"), *draws(1, ["B4", "B5"], "cover"),
+        *[e for eight in CYCLE[1:] + CYCLE[:1]
+          for e in (("reshuffle", 1), ("draw", 1, eight, "cover"), ("play", 1, eight))],
+    ],
+    ending=[("round_end", -1, "cap", 0), *scores((59, 0), (43, 0), (62, 0))],
+    facts={"round.turns": 1, "round.ended_by": "cap", "round.cards_played": 37})
+
+
+def test_covers_recycled_for_ever_end_the_round_at_the_cap():
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+            "from cases import check_case\n"
+            "from test_numbers import ENDLESS_COVERS\n"
+            "check_case(ENDLESS_COVERS)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
 
 
 # ---------------------------------------------------------------- N1 on hand-written traces

@@ -33,11 +33,17 @@ def _play_round(st, opt, p, trace, state):
     turns = 0
     covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
     in_turn = True  # the move is p's turn (not a jump-in's cover)
+    covers = 0  # N6: the covers of this turn's chain
     while turns < opt.max_turns or covering:
         if st.tracing:
             flush(st, trace)
         answer = -1
-        if not covering:
+        if covering:
+            covers += 1
+            if covers > st.ncards:  # N6: 8s covering 8s recycled from the discards: the cap
+                break
+        else:
+            covers = 0
             in_turn = True
             if st.pending > 0:  # A3-A6: answer the pending penalty, or pay it
                 answer, p, state = answer_or_pay(st, opt, p, state)

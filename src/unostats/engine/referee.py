@@ -416,6 +416,11 @@ class _RoundWon(Exception):
         self.seat = seat
 
 
+class _CoversCapped(Exception):
+    """N6: one turn's chain of covers is longer than the deck (8s covering 8s drawn back from
+    the discards never end): the round ends at the cap."""
+
+
 # J1: the cards each jump_in mode lets players jump in on.
 _JUMPABLE = {
     "none": lambda card: False,
@@ -553,6 +558,7 @@ class _Referee:
         self.max_turns = rules["max_turns"]
         self.max_rounds = rules["max_rounds"]
         self.deck = Counter({t: int(k) for t, k in enumerate(trace.deck_counts) if k})
+        self.covers = 0  # N6: the covers of the current turn's chain
         self.card_points = [int(p) for p in trace.card_points]
         self.rows = _rows(trace)
         self.pos = 0
@@ -896,14 +902,17 @@ class _Referee:
     # Turns.
 
     def _turns(self, seat: int) -> int | None:
-        """Play from ``seat`` on; return the winner, or None at the turn cap."""
+        """Play from ``seat`` on; return the winner, or None at the cap (turns, N6 covers)."""
         try:
             while self.count["turns"] < self.max_turns:
+                self.covers = 0
                 seat = self._act(seat)
                 self._check_card_count()
         except _RoundWon as won:
             self._check_card_count()
             return won.seat
+        except _CoversCapped:
+            self._check_card_count()
         return None
 
     def _act(self, seat: int) -> int:
@@ -1462,6 +1471,9 @@ class _Referee:
         """N6: the owner of the duty covers its 8 with one legal card, drawing one card at a time
         until it can; the cover is a move of its own. If the piles run out the duty lapses."""
         owner, eight = move.seat, move.card
+        self.covers += 1
+        if self.covers > self.deck.total():
+            raise _CoversCapped
         because = f"cover of {_card(eight)} by seat {owner} (eight_cover)"
         if self.table.legal_cards(owner, self.restricted):
             played = self._play(owner, because, self._p1_problem)
