@@ -287,7 +287,9 @@ def test_bad_store_specs_are_refused(runs, tmp_path):
         (("simulate", "--resume", "latest", "--store", f"parquet:{tmp_path / 'none'}"), 2,
          "no run to resume"),
         (("simulate", "championship", "--games", "2", "--store", f"parquet:{tmp_path / 'c'}"),
-         2, "plain games"),
+         2, "plain games, not tournament runs"),
+        (("simulate", "strategies", "--games", "2", "--store", f"parquet:{tmp_path / 'l'}"),
+         2, "plain games, not league runs"),
     ]
     for args, code, text in cases:
         r = invoke(*args)
