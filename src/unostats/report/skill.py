@@ -86,17 +86,10 @@ WITH seat_policy AS (  -- the cells whose every seat keeps one policy, and that 
   SELECT run_id, variant, players, sp.policy, count(*) AS wins
   FROM games g JOIN seat_policy sp USING (run_id, variant, players)
   WHERE g.winner_seat = sp.seat GROUP BY ALL
-), totals AS (
-  SELECT run_id, variant, players,
-    (SELECT count(*) FROM rounds r WHERE r.run_id = m.run_id AND r.variant = m.variant
-       AND r.players = m.players AND r.ended_by = 'win') AS rounds,
-    (SELECT count(*) FROM games g WHERE g.run_id = m.run_id AND g.variant = m.variant
-       AND g.players = m.players AND g.winner_seat IS NOT NULL) AS games
-  FROM mixed m
 )
 SELECT g.run_id, g.variant, g.players, g.policy, g.seats,
-  coalesce(rw.wins, 0) AS round_wins, t.rounds, coalesce(gw.wins, 0) AS game_wins, t.games
-FROM groups g JOIN totals t USING (run_id, variant, players)
+  coalesce(rw.wins, 0) AS round_wins, coalesce(gw.wins, 0) AS game_wins
+FROM groups g
 LEFT JOIN round_wins rw USING (run_id, variant, players, policy)
 LEFT JOIN game_wins gw USING (run_id, variant, players, policy)
 ORDER BY g.run_id, g.variant, g.players, g.policy
@@ -113,12 +106,12 @@ def _minus(e: Estimate, fair: float) -> Estimate:
     return Estimate(e.value - fair, e.lo - fair, e.hi - fair, e.n, e.method + " minus 1/n")
 
 
-def _first_edges(con: duckdb.DuckDBPyConnection, view: str, ids: str,
-                 params: list[str]) -> dict[tuple[str, str, int], Estimate]:
+def _first_player(con: duckdb.DuckDBPyConnection, view: str, ids: str,
+                  params: list[str]) -> dict[tuple[str, str, int], tuple[int, int]]:
+    """Cell -> (position 0's wins, rounds or games with a winner) from a position view."""
     rows = con.execute(f"SELECT run_id, variant, players, wins, n FROM {view} "
                        f"WHERE position = 0 AND run_id IN ({ids})", params).fetchall()
-    return {(r, v, int(p)): _minus(stats.wilson_interval(int(w), int(n)), 1 / int(p))
-            for r, v, p, w, n in rows if n}
+    return {(r, v, int(p)): (int(w), int(n)) for r, v, p, w, n in rows}
 
 
 def load_skill(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> SkillSection | None:
@@ -128,8 +121,8 @@ def load_skill(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> SkillS
     rows = con.execute(_SHARES.format(ids=ids), params).fetchall()
     if not rows:
         return None
-    first_rounds = _first_edges(con, "win_rate_by_position", ids, params)
-    first_games = _first_edges(con, "game_win_rate_by_position", ids, params)
+    first_rounds = _first_player(con, "win_rate_by_position", ids, params)
+    first_games = _first_player(con, "game_win_rate_by_position", ids, params)
     targets = {(r, v, int(p)): json.loads(rules).get("target_score") for r, v, p, rules in
                con.execute(f"SELECT run_id, variant, players, rules_json FROM variants "
                            f"WHERE run_id IN ({ids})", params).fetchall()}
@@ -138,23 +131,24 @@ def load_skill(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> SkillS
         cells.setdefault((run_id, variant, int(players)), []).append(tuple(rest))
     tables = []
     for key, groups in cells.items():
-        rounds, games = groups[0][3], groups[0][5]
-        if not rounds or not games or key not in first_rounds or key not in first_games:
+        (first_rw, rounds), (first_gw, games) = first_rounds[key], first_games[key]
+        if not rounds or not games:
             continue  # no round or no game with a winner yet
         players = key[2]
         shares = sorted((PolicyShare(policy, int(seats), _per_seat(rw, rounds, seats),
                                      _per_seat(gw, games, seats))
-                         for policy, seats, rw, _, gw, _ in groups),
+                         for policy, seats, rw, gw in groups),
                         key=lambda s: (-s.games.value, -s.rounds.value, s.policy))
         best = shares[0]
-        _, _, best_rw, _, best_gw, _ = next(g for g in groups if g[0] == best.policy)
+        _, _, best_rw, best_gw = next(g for g in groups if g[0] == best.policy)
         weaker = "Wilson (every seat not of the best policy)"
         tables.append(MixedTable(
             run_id=key[0], variant=key[1], players=players,
             target_score=targets.get(key), policies=tuple(shares),
             best_edge_rounds=_minus(best.rounds, 1 / players),
             best_edge_games=_minus(best.games, 1 / players),
-            first_edge_rounds=first_rounds[key], first_edge_games=first_games[key],
+            first_edge_rounds=_minus(stats.wilson_interval(first_rw, rounds), 1 / players),
+            first_edge_games=_minus(stats.wilson_interval(first_gw, games), 1 / players),
             weaker_rounds=_named(stats.wilson_interval(rounds - best_rw, rounds), weaker),
             weaker_games=_named(stats.wilson_interval(games - best_gw, games), weaker)))
     return SkillSection(tuple(tables)) if tables else None
