@@ -1,0 +1,116 @@
+"""The results file's layout (schema 9: small columns and the cell id packed in ``slots``)
+against the layout before it (schema 8: every frame column stored as it is): a real run's views
+give exactly the rows, columns and types the old layout's views gave; a value that does not fit
+its packed field fails the batch and stores nothing."""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+import pytest
+
+from unostats import store
+from unostats.engine.simulate import simulate_batches
+from unostats.runs.progress import Progress
+from unostats.runs.simulate import simulate
+from unostats.scenario import load_scenario
+from unostats.store.sql import table_ddl
+
+# Rule variants whose packed columns take many values: R9 (finish places, hands emptied), R10
+# (several hands emptied a round), capped rounds and games (ended_by 'cap', no winners), losers.
+SCENARIO = """name: layout
+seed: 7
+games: 60
+players: [2, 5]
+variants:
+  - name: standard
+  - name: to the last
+    rules: {round_end: to_the_last}
+  - name: seven rounds
+    rules: {round_end: seven_rounds, hand_size: 8}
+  - name: capped
+    rules: {max_turns: 40, max_rounds: 3}
+  - name: lose at
+    rules: {scoring: own_points_lose_at, target_score: 150}
+"""
+
+_OLD_CHECKS = {"games": ("ended_by IN ('target', 'cap')",),
+               "rounds": ("ended_by IN ('win', 'cap')",)}
+
+
+def _old_layout(cells: list[tuple[str, str, int, dict]]) -> duckdb.DuckDBPyConnection:
+    """Schema 8's results tables and views in memory, holding the engine's frames of ``cells``
+    ((run_id, variant, players, frames by table)) as that layout stored them."""
+    con = duckdb.connect(":memory:")
+    con.execute("CREATE TABLE cells (cell INTEGER PRIMARY KEY, run_id VARCHAR NOT NULL, "
+                "variant VARCHAR NOT NULL, players SMALLINT NOT NULL)")
+    for name, columns in store.FRAME_COLUMNS.items():
+        con.execute(table_ddl(f"stored_{name}", (("cell", "INTEGER", False),) + columns,
+                              _OLD_CHECKS.get(name, ())))
+        lookups = ", ".join(f"(SELECT list({c} ORDER BY cell) FROM cells)[t.cell] AS {c}"
+                            for c in ("run_id", "variant", "players"))
+        con.execute(f"CREATE VIEW {name} AS SELECT {lookups}, "
+                    f"{', '.join(f't.{n}' for n, _, _ in columns)} FROM stored_{name} t")
+    for cell, (run_id, variant, players, frames) in enumerate(cells, 1):
+        con.execute("INSERT INTO cells VALUES (?, ?, ?, ?)", [cell, run_id, variant, players])
+        for name, columns in store.FRAME_COLUMNS.items():
+            frame = frames[name]  # noqa: F841 (scanned by DuckDB)
+            select = ", ".join(f"CAST({n} AS {t})" for n, t, _ in columns)
+            con.execute(f"INSERT INTO stored_{name} SELECT {cell}, {select} FROM frame")
+    return con
+
+
+def test_a_runs_views_equal_the_old_layouts_rows(tmp_path):
+    path = tmp_path / "layout.yaml"
+    path.write_text(SCENARIO)
+    scenario = load_scenario(path)
+    db = tmp_path / "new.duckdb"
+    outcome = simulate(scenario=scenario, db=db, progress=Progress(), batch_games=25)
+    assert outcome.status == "complete"
+    cells = []
+    for cell in scenario.cells():
+        batches = list(simulate_batches(rules=cell.variant.rules, players=cell.players,
+                                        seats=cell.seats, games=scenario.games,
+                                        seed=scenario.seed, batch_games=25))
+        cells.append((outcome.run_id, cell.variant.name, cell.players,
+                      {name: pl.concat([getattr(b, name) for b in batches])
+                       for name in store.FRAME_COLUMNS}))
+    old = _old_layout(cells)
+    new = store.open_store(db, read_only=True)
+    try:
+        for name in store.FRAME_COLUMNS:
+            # names and types (a decoded column's NOT NULL is not carried by a view's DESCRIBE)
+            assert [r[:2] for r in new.sql(f"DESCRIBE {name}").fetchall()] == \
+                [r[:2] for r in old.sql(f"DESCRIBE {name}").fetchall()]
+            got, want = new.sql(f"SELECT * FROM {name}").fetchall(), \
+                old.sql(f"SELECT * FROM {name}").fetchall()  # no ORDER BY: the stored order
+            assert len(got) == len(want) > 0 and got == want, name
+        # the packed columns take more than one value each (the comparison means something)
+        for name, fields in store.games.SLOTS.items():
+            for field, _ in fields:
+                distinct = new.sql(f"SELECT count(DISTINCT {field}) + "
+                                   f"max(({field} IS NULL)::INT) FROM {name}").fetchall()[0][0]
+                assert distinct >= 2, (name, field)
+    finally:
+        new.close()
+        old.close()
+
+
+def test_a_value_outside_its_packed_field_fails_the_batch(tmp_path):
+    from test_store import make_batch, start
+    con = store.open_store(tmp_path / "t.duckdb", read_only=False)
+    try:
+        run_id = start(con)
+        store.write_batch(con, run_id, "standard", 4, make_batch(0, 3))
+        batch = make_batch(3, 3)
+        batch.round_seats = batch.round_seats.with_columns(
+            pl.when(pl.col("game") == 4).then(70_000).otherwise(pl.col("cards_left"))
+            .alias("cards_left"))
+        with pytest.raises(store.StoreError, match="round_seats.*outside what the store holds"):
+            store.write_batch(con, run_id, "standard", 4, batch)
+        assert store.completed_games(con, run_id, "standard", 4) == 3  # nothing of it stored
+        assert con.sql("SELECT max(game), count(*) FROM round_seats").fetchall()[0][0] == 2
+        store.write_batch(con, run_id, "standard", 4, make_batch(3, 3))  # the run goes on
+        assert store.completed_games(con, run_id, "standard", 4) == 6
+    finally:
+        con.close()
