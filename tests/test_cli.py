@@ -17,7 +17,6 @@ import typer
 from test_scenario import BAD_DIR, BAD_EXPECTED
 from typer.testing import CliRunner
 
-from unostats import store
 from unostats.cli import app
 from unostats.runs.summary import SUMMARY_COLUMNS
 from unostats.scenario import load_scenario
@@ -334,11 +333,10 @@ def test_replay_detects_rows_that_differ(tiny, tmp_path):
     shutil.copy(tiny["db"], db)
     con = duckdb.connect(str(db))
     cell = "(SELECT cell FROM cells WHERE variant = 'standard' AND players = 2)"
-    shift = store.games.CELL_SHIFT  # the stored rows keep the cell id (and the seat) in slots
     con.execute("UPDATE stored_rounds SET turns = turns + 1 "
-                f"WHERE slots >> {shift['rounds']} = {cell} AND game = 3 AND round = 1")
-    con.execute("UPDATE stored_game_seats SET final_score = final_score + 1 "
-                f"WHERE slots >> {shift['game_seats']} = {cell} AND game = 3 AND slots & 15 = 0")
+                f"WHERE cell = {cell} AND game = 3 AND round = 1")
+    con.execute("UPDATE stored_game_seats SET final_score = final_score + 1 "  # seat: in slots
+                f"WHERE cell = {cell} AND game = 3 AND slots & 15 = 0")
     con.close()
     result = invoke("replay", "latest", "--game", 3, "--variant", "standard", "--players", 2,
                     "--db", db)

@@ -131,10 +131,9 @@ def test_only_mixed_tables_with_fixed_seats_count(db, tmp_path):
     shutil.copy(path, copy)
     con = duckdb.connect(str(copy))
     try:  # seat 0 plays another policy in one game of 'short': no longer a fixed table
-        con.execute("UPDATE stored_game_seats SET policy = 'random' WHERE slots >> "
-                    f"{store.games.CELL_SHIFT['game_seats']} IN (SELECT cell FROM cells "
-                    "WHERE run_id = ? AND variant = 'short') AND game = 5 AND slots & 15 = 0",
-                    [runs["mixed"]])
+        con.execute("UPDATE stored_game_seats SET policy = 'random' WHERE cell IN (SELECT cell "
+                    "FROM cells WHERE run_id = ? AND variant = 'short') AND game = 5 "
+                    "AND slots & 15 = 0", [runs["mixed"]])  # seat 0 (seats are in slots)
     finally:
         con.close()
     section = _section(copy, [runs["mixed"]])

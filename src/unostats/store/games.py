@@ -94,9 +94,11 @@ RESULT_KEYS = {
 #
 # DuckDB's write costs about the same per stored value whatever the value (measured on 293k rounds
 # at 4 players, one thread: ~25-35 ns a value, a constant column included; compression ~30% of
-# it). So the small bounded columns of a row and its cell id are stored together in one BIGINT,
-# ``slots``: each field in ``SLOTS[table]`` (name, bits) from bit 0 up, the cell id in the bits
-# above them. A NULL is the field's all-ones code, a name (ended_by) its index in the names, a
+# it). So the small bounded columns of a row are stored together in one BIGINT, ``slots``: each
+# field in ``SLOTS[table]`` (name, bits) from bit 0 up. (The cell id stays a column of its own:
+# stored constant within a batch, DuckDB scans it as a constant vector and the views look its
+# cell columns up once a vector; decoded from ``slots`` it cost readers a lookup per row, 3x the
+# time of a GROUP BY over the cell columns.) A NULL is the field's all-ones code, a name (ended_by) its index in the names, a
 # boolean 0/1; a value outside its field fails the batch (seats, positions and ranks are < 10 and
 # hands_emptied <= hand_size <= 20 by the rule table). The views decode the fields. The fields
 # that vary most in a row group sit at the top (bitpacking stores each group in the bits its
@@ -120,15 +122,12 @@ SLOTS: dict[str, tuple[tuple[str, int], ...]] = {
     "round_seats": (("seat", 4), ("position", 4), ("finish_place", 4), ("hands_emptied", 5),
                     ("cards_left", 16)),
 }
-# Where a stored row's cell id starts in ``slots`` (``slots >> CELL_SHIFT[table]`` is the id).
-CELL_SHIFT = {t: sum(bits for _, bits in fields) for t, fields in SLOTS.items()}
-MAX_CELLS = 2 ** (63 - max(CELL_SHIFT.values())) - 1  # the cell ids ``slots`` can hold
 
 
 def _stored_columns(table: str) -> tuple[tuple[str, str, bool], ...]:
-    """The stored table's columns: ``slots``, then the frame's columns not in it."""
+    """The stored table's columns: the cell id, ``slots``, then the frame's columns not in it."""
     packed = {n for n, _ in SLOTS[table]}
-    return (("slots", "BIGINT", False),
+    return (("cell", "INTEGER", False), ("slots", "BIGINT", False),
             *(c for c in FRAME_COLUMNS[table] if c[0] not in packed))
 
 
@@ -164,9 +163,9 @@ def _encode(table: str, name: str, mask: int, sql_type: str, nullable: bool) -> 
 
 
 def _slots_sql(table: str) -> str:
-    """The SELECT expression of a frame row's ``slots`` (the cell id is parameter $cell); a
-    field that does not fit raises an error naming the fields."""
-    parts, fits = [f"(CAST($cell AS BIGINT) << {CELL_SHIFT[table]})"], []
+    """The SELECT expression of a frame row's ``slots``; a field that does not fit raises an
+    error naming the fields."""
+    parts, fits = [], []
     for name, (offset, mask, sql_type, nullable) in _fields(table).items():
         code, fit = _encode(table, name, mask, sql_type, nullable)
         parts.append(f"(({code}) << {offset})" if offset else f"({code})")
@@ -199,8 +198,7 @@ def _cell_view(name: str) -> str:
     """The view ``name``: the cell columns looked up by id (cells are numbered 1, 2, ... and never
     removed), so the rows come in the order they were stored, as a scan of a table gives them (a
     join with ``cells`` would not keep that order); the packed fields decoded."""
-    cell = f"(t.slots >> {CELL_SHIFT[name]})"
-    lookups = ", ".join(f"(SELECT list({c} ORDER BY cell) FROM cells)[{cell}] AS {c}"
+    lookups = ", ".join(f"(SELECT list({c} ORDER BY cell) FROM cells)[t.cell] AS {c}"
                         for c in ("run_id", "variant", "players"))
     columns = ", ".join(_decode(name, n) for n, _, _ in FRAME_COLUMNS[name])
     return (f"CREATE OR REPLACE VIEW {name} AS\nSELECT {lookups},\n  {columns}\n"
@@ -210,7 +208,7 @@ def _cell_view(name: str) -> str:
 def _insert_sql(name: str, view: str) -> str:
     """INSERT of a registered frame ``view`` into the stored table (the cell id as $cell)."""
     packed = {n for n, _ in SLOTS[name]}
-    select = ", ".join([_slots_sql(name)] + [f"CAST({n} AS {t})" for n, t, _
+    select = ", ".join(["$cell", _slots_sql(name)] + [f"CAST({n} AS {t})" for n, t, _
                                              in FRAME_COLUMNS[name] if n not in packed])
     return f"INSERT INTO {STORED[name]} SELECT {select} FROM {view}"
 
@@ -397,9 +395,6 @@ def cell_id(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: 
     if row is not None or not create:
         return None if row is None else row[0]
     (cell,), = con.execute("SELECT coalesce(max(cell), 0) + 1 FROM cells").fetchall()
-    if cell > MAX_CELLS:
-        raise StoreError(f"this file holds {MAX_CELLS:,} cells, the most it can; store further "
-                         "runs in a new --db file")
     con.execute("INSERT INTO cells VALUES (?, ?, ?, ?)", [cell, run_id, variant, players])
     return cell
 
@@ -457,8 +452,8 @@ def completed_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
 def _stored_games(con: duckdb.DuckDBPyConnection, cell: int | None) -> int:
     if cell is None:
         return 0
-    return con.execute(f"SELECT count(*) FROM {STORED['games']} "
-                       f"WHERE slots >> {CELL_SHIFT['games']} = ?", [cell]).fetchall()[0][0]
+    return con.execute(f"SELECT count(*) FROM {STORED['games']} WHERE cell = ?",
+                       [cell]).fetchall()[0][0]
 
 
 def duplicate_keys(con: duckdb.DuckDBPyConnection,
