@@ -3,10 +3,16 @@ file (``--db``) and in a Parquet store (``--store parquet:DIR``), repetitions al
 process so both see the same machine load; then the same queries read back from both.
 
     python benchmarks/store_bench.py [--games 40000] [--players 4] [--reps 3]
+    python benchmarks/store_bench.py --tables [--batch-games 25000]
 
 Prints, per store, the median wall time and process CPU time of the run (the engine's compile
 left out: it is done before), games/s, the bytes stored, and the time of a few reader queries;
 then the ratio Parquet / DuckDB.
+
+``--tables``: the DuckDB write alone, per table: the same engine batches (played once, kept in
+memory) written into a new file with all four tables (``store.write_batch``), then with each
+table alone; the CPU time of the writes and the closing checkpoint per round (best of
+``--reps``) and the file's size. CPU time, so other load on the machine distorts it less.
 """
 
 from __future__ import annotations
@@ -47,12 +53,64 @@ def size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+def table_costs(games: int, players: int, batch_games: int, reps: int) -> None:
+    """The ``--tables`` figures (see the module docstring)."""
+    from unostats.engine.simulate import simulate_arrow
+    from unostats.rules import RuleSet
+    from unostats.runs.simulate import versions
+    from unostats.seats import Seat
+    from unostats.store import games as stored
+    from unostats.store.sql import transaction
+
+    batches = list(simulate_arrow(rules=RuleSet.from_mapping({}), players=players, seats=Seat(),
+                                  games=games, seed=1, batch_games=batch_games, ahead=False))
+    n_rounds = sum(len(b.rounds) for b in batches)
+    print(f"DuckDB writes: {games:,} games at {players} players ({n_rounds:,} rounds) in batches "
+          f"of {batch_games:,} games; CPU per round, best of {reps}")
+
+    def write(tables: tuple[str, ...] | None) -> tuple[float, int]:
+        work = Path(tempfile.mkdtemp(prefix="unostats-store-tables-"))
+        try:
+            con = store.open_store(work / "t.duckdb", read_only=False)
+            run_id = store.start_run(
+                con, command="store_bench", seed=1, games_requested=games, scenario_name="b",
+                scenario_text="", scenario_json="{}", scenario_hash="-", versions=versions(),
+                variants=[{"variant": "standard", "players": players, "rules_json": "{}",
+                           "rules_hash": "-", "description": "", "sweep": None}])
+            c0 = cpu()
+            for batch in batches:
+                if tables is None:
+                    store.write_batch(con, run_id, "standard", players, batch)
+                    continue
+                with transaction(con):
+                    for name in tables:
+                        con.register("_frame", getattr(batch, name))
+                        con.execute(stored._insert_sql(name, "_frame"), {"cell": 1})
+                        con.unregister("_frame")
+            con.close()
+            return cpu() - c0, size(work / "t.duckdb")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    print(f"{'tables':<24} {'us/round':>9} {'MB':>7}")
+    for label, tables in (("all (write_batch)", None),
+                          *((name, (name,)) for name in stored.FRAME_COLUMNS)):
+        runs = [write(tables) for _ in range(reps)]
+        best = min(r[0] for r in runs)
+        print(f"{label:<24} {best * 1e6 / n_rounds:9.3f} {runs[0][1] / 1e6:7.1f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40_000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--tables", action="store_true", help="the DuckDB write per table alone")
+    ap.add_argument("--batch-games", type=int, default=25_000)
     args = ap.parse_args()
+    if args.tables:
+        table_costs(args.games, args.players, args.batch_games, args.reps)
+        return 0
     work = Path(tempfile.mkdtemp(prefix="unostats-store-bench-"))
     scenario_path = work / "bench.yaml"
     scenario_path.write_text(f"name: bench\nseed: 1\ngames: {args.games}\nvariants:\n  - name: standard\n"
