@@ -176,10 +176,10 @@ def _slots_sql(table: str) -> str:
             f"ELSE error({sql_literal(message)}) END")
 
 
-def _code(table: str, name: str, alias: str = "t") -> str:
-    """The raw code of packed field ``name`` of row ``alias`` (a name's index, a boolean 0/1)."""
+def _code(table: str, name: str) -> str:
+    """The raw code of packed field ``name`` of a stored row (a name's index, a boolean 0/1)."""
     offset, mask, _, _ = _fields(table)[name]
-    return f"(({alias}.slots >> {offset}) & {mask})"
+    return f"((t.slots >> {offset}) & {mask})"
 
 
 def _decode(table: str, name: str) -> str:
@@ -262,26 +262,21 @@ FROM slots s
 LEFT JOIN wins w USING (run_id, variant, players, position)
 ORDER BY s.run_id, s.variant, s.players, s.position""",
     # Who wins a game by position, a seat's position being its position in round 1 of the game
-    # (0 = first player of the game). n = games with a winner. The winners' seats are joined to
-    # their round-1 positions on the stored rows' integers (cell, game, packed seat) and the cell
-    # columns looked up per cell afterwards: 0.36 -> 0.22 s on 2M rounds, against joining the
-    # results views on their cell columns.
-    f"""CREATE OR REPLACE VIEW game_win_rate_by_position AS
-WITH totals AS (
+    # (0 = first player of the game). n = games with a winner.
+    """CREATE OR REPLACE VIEW game_win_rate_by_position AS
+WITH cells AS (
   SELECT run_id, variant, players, count(*) FILTER (WHERE winner_seat IS NOT NULL) AS n
   FROM games GROUP BY run_id, variant, players
 ), slots AS (
-  SELECT run_id, variant, players, n, unnest(range(players)) AS position FROM totals
+  SELECT run_id, variant, players, n, unnest(range(players)) AS position FROM cells
 ), wins AS (
-  SELECT c.run_id, c.variant, c.players, w.position, w.wins
-  FROM (SELECT gs.cell, {_code('round_seats', 'position', 'rs')} AS position, count(*) AS wins
-        FROM {STORED['game_seats']} gs
-        JOIN {STORED['round_seats']} rs
-          ON rs.cell = gs.cell AND rs.game = gs.game AND rs.round = 1
-         AND {_code('round_seats', 'seat', 'rs')} = {_code('game_seats', 'seat', 'gs')}
-        WHERE {_code('game_seats', 'is_winner', 'gs')} = 1
-        GROUP BY gs.cell, position) w
-  JOIN main.cells c ON c.cell = w.cell
+  SELECT gs.run_id, gs.variant, gs.players, rs.position, count(*) AS wins
+  FROM game_seats gs
+  JOIN round_seats rs
+    ON rs.run_id = gs.run_id AND rs.variant = gs.variant AND rs.players = gs.players
+   AND rs.game = gs.game AND rs.round = 1 AND rs.seat = gs.seat
+  WHERE gs.is_winner
+  GROUP BY gs.run_id, gs.variant, gs.players, rs.position
 )
 SELECT s.run_id, s.variant, s.players, CAST(s.position AS SMALLINT) AS position,
   coalesce(w.wins, 0) AS wins, s.n,
