@@ -11,7 +11,7 @@ from .. import cards as K
 from .. import codes as C
 from ._cards import draw
 from ._jit import kernel
-from ._policies import pick_by_priority
+from ._policies import pick_by_score
 from ._table import BLACK, WD4, next_seat, rank_of, reverse, skip_seat
 
 
@@ -78,7 +78,7 @@ def answer_or_pay(st, opt, p, state):
     col = st.col
     answers = _answers(opt, st.pending_reason, col)
     threat = st.hsize[next_seat(st, p)] <= 2
-    answer, state = pick_by_priority(st, p, col, st.rank, answers, False, threat, state)
+    answer, state = pick_by_score(st, p, col, st.rank, answers, False, threat, state)
     if answer >= 0:
         return answer, p, state
     _, state = draw(st, p, st.pending, st.pending_reason, state)

@@ -42,7 +42,7 @@ import polars as pl
 import pyarrow as pa
 
 from .. import cards, codes
-from ..rules import RuleSet, behaviour_array, policy_codes
+from ..rules import RuleSet, behaviour_array, coded_policy
 from ..seats import Seat, WeightedPolicy, resolve_seats
 from . import _cache
 from . import _layout as L
@@ -270,8 +270,9 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
 
 @dataclass(frozen=True)
 class _PolicyRows:
-    """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and, for weighted ones,
-    their weights (codes.F_* columns), colour and tie rules."""
+    """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and the weights
+    (codes.F_* columns), colour and tie rules they play by (a bundled policy: its preset,
+    seats.PRESETS)."""
 
     policy: np.ndarray
     weights: np.ndarray
@@ -285,15 +286,15 @@ class _PolicyRows:
         colour_random = np.zeros(n, dtype=np.int64)
         ties_first = np.zeros(n, dtype=np.int64)
         policy = np.zeros(n, dtype=np.int64)
-        bundled = [i for i, s in enumerate(seats) if s.weighted is None]
-        policy[bundled] = policy_codes([seats[i].policy for i in bundled])
         for i, seat in enumerate(seats):
-            w = seat.weighted
-            if w is not None:
-                policy[i] = codes.POLICY_WEIGHTED
-                weights[i] = w.vector()
-                colour_random[i] = int(w.colour == "random")
-                ties_first[i] = int(w.ties == "first")
+            w = seat.weights()
+            if w is None:
+                policy[i] = coded_policy(seat.policy)
+                continue
+            weights[i] = w.vector()
+            policy[i] = codes.POLICY_SCORED if weights[i].any() else codes.POLICY_UNIFORM
+            colour_random[i] = int(w.colour == "random")
+            ties_first[i] = int(w.ties == "first")
         return cls(policy, weights, colour_random, ties_first)
 
 
