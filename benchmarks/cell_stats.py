@@ -113,6 +113,7 @@ def run(out: Path, games: int, seed: int) -> None:
         result["cells"][name] = {
             stat: _estimate(sums[num], None if den is None else sums[den])
             for stat, num, den in STATS}
+        print(f"{len(result['cells'])} {name} {time.time() - t0:.0f} s", flush=True)
     out.write_text(json.dumps(result, indent=0, sort_keys=True))
     print(f"{len(result['cells'])} cells, {games} games each, {time.time() - t0:.0f} s")
 

@@ -18,16 +18,15 @@ History:
    and draw while counted as finished); games under other round modes, or without restricted
    black cards, are unchanged.
 6  one mechanism for the policies: every bundled policy but the strategist is a preset of the
-   weights of a policy written as data (seats.PRESETS), played by the same kernel code. So
-   random walks its uniform choice of legal card instances in card-id order (one draw, as
-   before, but another card for the same number: same statistics, other games), its N3 extra
-   number too; the card a seat gives away (N2 five_swap, D5 swap_one_with_next) is the one its
-   preset scores best (first_legal: the lowest card id; high_value_first: the most points with
-   ties at random; the class presets: one of their most preferred class at random), no longer
-   "numbers, then actions, then black, the most points" (which the strategist keeps);
-   number_first prefers a black card of the top card's kind to the other black cards. Games of
+   weights of a policy written as data (seats.PRESETS), played by the same kernel code. So the
+   card a seat gives away (N2 five_swap, D5 swap_one_with_next) is the one its preset scores
+   best (first_legal: the lowest card id; high_value_first: the most points, ties at random and
+   so with a draw; the class presets: one of their most preferred class, at random), no longer
+   "numbers, then actions, then black, the most points" (which the strategist keeps); random's
+   N3 two_matching extra number is drawn over the candidates in card-id order; number_first
+   prefers a black card of the top card's kind to the other black cards. Games of random,
    first_legal, colour_first, actions_first, save_actions, high_value_first, wild_last and the
-   strategist under rules without N2/D5 are unchanged, row for row.
+   strategist under rules without N2, D5 and (for random) N3 two_matching are unchanged.
 """
 
 ENGINE_VERSION = 6
