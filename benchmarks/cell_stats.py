@@ -40,20 +40,12 @@ STATS = (
 
 def _cells():
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from test_engine import RULE_SETS, mixed_seats
+    from test_engine import RULE_SETS, _bundled_cells, mixed_seats
 
     from unostats.rules import RuleSet
-    from unostats.scenario import bundled_dir, load_scenario
 
-    for path in sorted(bundled_dir().glob("*.yaml")):
-        sc = load_scenario(path)
-        for cell in sc.cells():
-            seats = cell.seats
-            if sc.tournament:
-                profiles = list(sc.tournament.profiles.values())
-                seats = tuple(profiles[i % len(profiles)] for i in range(cell.players))
-            yield (f"{path.stem}-{cell.variant.name}-{cell.players}", cell.variant.rules,
-                   cell.players, list(seats))
+    for param in _bundled_cells():  # pytest.param(rules, players, seats, id=...)
+        yield (param.id, *param.values)
     for name, r in RULE_SETS.items():
         for n in (2, 3, 5, 10):
             yield f"set-{name}-{n}", RuleSet.from_mapping(r), n, mixed_seats(n)
@@ -97,24 +89,34 @@ def _estimate(num: np.ndarray, den: np.ndarray | None) -> tuple[float, float]:
     return float(r), float(math.sqrt((resid ** 2).sum() * n / (n - 1)) / total)
 
 
-def run(out: Path, games: int, seed: int) -> None:
+def run(out: Path, games: int, seed: int, cpu_per_cell: float, resume: bool = False,
+        skip: tuple[str, ...] = ()) -> None:
     from unostats.engine import ENGINE_VERSION
     from unostats.engine.simulate import simulate_batches
 
     result = {"engine_version": ENGINE_VERSION, "games": games, "seed": seed, "cells": {}}
+    if resume and out.exists():
+        result = json.loads(out.read_text())
     t0 = time.time()
     for name, rules, players, seats in _cells():
+        if name in result["cells"] or name in skip:
+            continue
         parts: dict[str, list[np.ndarray]] = {}
+        start = time.process_time()
         for batch in simulate_batches(rules=rules, players=players, seats=seats, games=games,
-                                      seed=seed, batch_games=games):
+                                      seed=seed, batch_games=50, threads=1, ahead=False):
             for k, v in _per_game(games, batch).items():
                 parts.setdefault(k, []).append(v)
+            if time.process_time() - start > cpu_per_cell:
+                break  # a slow cell (long games): fewer games, a wider interval
         sums = {k: np.concatenate(v) for k, v in parts.items()}
         result["cells"][name] = {
-            stat: _estimate(sums[num], None if den is None else sums[den])
-            for stat, num, den in STATS}
-        print(f"{len(result['cells'])} {name} {time.time() - t0:.0f} s", flush=True)
-    out.write_text(json.dumps(result, indent=0, sort_keys=True))
+            "games": len(sums["rounds"]),
+            **{stat: _estimate(sums[num], None if den is None else sums[den])
+               for stat, num, den in STATS}}
+        print(f"{len(result['cells'])} {name} {len(sums['rounds'])} games "
+              f"{time.time() - t0:.0f} s", flush=True)
+        out.write_text(json.dumps(result, indent=0, sort_keys=True))
     print(f"{len(result['cells'])} cells, {games} games each, {time.time() - t0:.0f} s")
 
 
@@ -122,15 +124,22 @@ def compare(a_path: Path, b_path: Path, show: int) -> None:
     a, b = json.loads(a_path.read_text()), json.loads(b_path.read_text())
     zs = []
     for cell, stats in a["cells"].items():
-        for stat, (ea, sa) in stats.items():
+        if cell not in b["cells"]:
+            continue
+        for stat, value in stats.items():
+            if stat == "games":
+                continue
+            ea, sa = value
             eb, sb = b["cells"][cell][stat]
             se = math.hypot(sa, sb)
             if not (se > 0) or math.isnan(ea) or math.isnan(eb):
                 continue  # a constant statistic (e.g. one capped round per game)
             zs.append(((eb - ea) / se, cell, stat, ea, eb))
     z = np.array([x[0] for x in zs])
+    games = [c["games"] for c in a["cells"].values()] + [c["games"] for c in b["cells"].values()]
     print(f"engine {a['engine_version']} (seed {a['seed']}) vs {b['engine_version']} "
-          f"(seed {b['seed']}), {a['games']} / {b['games']} games per cell")
+          f"(seed {b['seed']}), {min(games)}-{max(games)} games per cell (median "
+          f"{int(np.median(games))})")
     print(f"{len(a['cells'])} cells, {len(zs)} (cell, statistic) pairs with a variance")
     for limit in (2, 3, 4):
         k = int((np.abs(z) > limit).sum())
@@ -154,13 +163,17 @@ def main() -> None:
     r.add_argument("out", type=Path)
     r.add_argument("--games", type=int, default=2000)
     r.add_argument("--seed", type=int, default=11)
+    r.add_argument("--cpu-per-cell", type=float, default=10.0,
+                   help="CPU seconds after which a cell stops at the end of a batch of 50 games")
+    r.add_argument("--resume", action="store_true", help="keep the cells OUT already holds")
+    r.add_argument("--skip", action="append", default=[], help="a cell not to play (repeat)")
     c = sub.add_parser("compare")
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
     c.add_argument("--show", type=int, default=15)
     args = p.parse_args()
     if args.cmd == "run":
-        run(args.out, args.games, args.seed)
+        run(args.out, args.games, args.seed, args.cpu_per_cell, args.resume, tuple(args.skip))
     else:
         compare(args.a, args.b, args.show)
 
