@@ -26,7 +26,13 @@ History:
    N3 two_matching extra number is drawn over the candidates in card-id order; number_first
    prefers a black card of the top card's kind to the other black cards. Games of random,
    first_legal, colour_first, actions_first, save_actions, high_value_first, wild_last and the
-   strategist under rules without N2, D5 and (for random) N3 two_matching are unchanged.
+   strategist under rules without N2, D5 and (for random) N3 two_matching are unchanged. A
+   seat answering a pending penalty (A3-A6) chooses its answer after its turn's N5 silence and
+   U2 mistake draws, which may bring answers, as docs/engine.md says (it chose before them: a
+   policy written as data could answer with a card it did not score best). A chain of jump-ins
+   on one card ends after as many jump-ins as the deck holds copies of it (J1: a jumper caught
+   forgetting UNO after a reshuffle drew back the card below and jumped in with it again, past
+   the end of the kernel's jumpers array).
 """
 
 ENGINE_VERSION = 6
