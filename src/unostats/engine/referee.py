@@ -1322,10 +1322,14 @@ class _Referee:
     def _jump_ins(self, move: _Move) -> list[_Move]:
         """J1-J4: plays out of turn of a card identical to the top card, right after a play.
         Who wins a race is random (J4): any seat holding the card may be the one. N6: a jump-in
-        on an 8 takes the cover duty over, and the previous owner's move ends."""
+        on an 8 takes the cover duty over, and the previous owner's move ends. A chain holds at
+        most as many jump-ins as the deck holds copies of the card."""
         moves = []
         while self._peek() == codes.EV_JUMP_IN and not self._escape_next():
             top = self.table.top
+            if moves and len(moves) >= self.deck[top]:
+                self._fail_next(f"no more jump-ins on {_card(top)} in one move than the deck "
+                                f"holds copies of it ({self.deck[top]}; J1)")
             if not _JUMPABLE[self.jump_in](top):
                 self._fail_next(f"jump_in: {self.jump_in} does not allow jumping in on "
                                 f"{_card(top)} (J1)")
