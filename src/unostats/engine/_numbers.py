@@ -109,45 +109,53 @@ def _may_add(st, rule, p, first, start_col, start_rank):
     """N3: might seat p add a number card after ``first``? (A cheap test before the policy's
     choice: a card of the number for same_rank; for two_matching a card of the colour the turn
     started with, or of its number.)"""
-    r = rank_of(first)
-    same = 0
-    if r <= 9:
-        for c in range(4):
-            same += st.hand[p, c * 13 + r]
+    if rule == C.MULTI_PLAY_SAME_RANK:
+        r = rank_of(first)
+        same = 0
+        if r <= 9:
+            for c in range(4):
+                same += st.hand[p, c * 13 + r]
+        return same > 0
+    if start_col < BLACK and st.hcol[p, start_col] > 0:
+        return True
     by_rank = 0
     if start_rank <= 9:
         for c in range(4):
             by_rank += st.hand[p, c * 13 + start_rank]
-    by_colour = (st.hcol[p, start_col] > 0) & (start_col < BLACK)
-    if rule == C.MULTI_PLAY_SAME_RANK:
-        return same > 0
-    return by_colour or by_rank > 0
+    return by_rank > 0
 
 
 @kernel
 def _pick_matching_number(st, p, start_col, start_rank, state):
     """N3 two_matching for the random policy: uniform over the number cards in p's hand of the
     colour or number the turn started with; -1 if none. Returns (card, state)."""
-    # The candidates: the colour's ten numbers (none when no colour is current), then the
-    # number in the other colours (none after an action or black card).
-    n_col = 10 if start_col < BLACK else 0
-    n_rank = 4 if start_rank <= 9 else 0
+    # The candidates in order: the colour's ten numbers (none when no colour is current), then
+    # the number in the other colours (none after an action or black card).
+    by_colour = start_col < BLACK
+    by_rank = start_rank <= 9
+    base = start_col * 13
     total = 0
-    for i in range(n_col + n_rank):
-        t = start_col * 13 + i if i < n_col else (i - n_col) * 13 + start_rank
-        if i < n_col or colour_of(t) != start_col:
-            total += st.hand[p, t]
-    k = 0
-    if total > 0:
-        k, state = bounded(state, total)
-    card = -1
-    for i in range(n_col + n_rank):
-        t = start_col * 13 + i if i < n_col else (i - n_col) * 13 + start_rank
-        if card < 0 and (i < n_col or colour_of(t) != start_col):
-            if k < st.hand[p, t]:
-                card = t
-            k -= st.hand[p, t]
-    return card, state
+    if by_colour:
+        for r in range(10):
+            total += st.hand[p, base + r]
+    if by_rank:
+        for c in range(4):
+            if c != start_col:
+                total += st.hand[p, c * 13 + start_rank]
+    if total == 0:
+        return -1, state
+    k, state = bounded(state, total)
+    if by_colour:
+        for r in range(10):
+            k -= st.hand[p, base + r]
+            if k < 0:
+                return base + r, state
+    for c in range(4):  # here the number holds the k-th candidate
+        if c != start_col:
+            k -= st.hand[p, c * 13 + start_rank]
+            if k < 0:
+                return c * 13 + start_rank, state
+    return -1, state
 
 
 @kernel(inline=True)
