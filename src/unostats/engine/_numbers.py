@@ -13,7 +13,7 @@ from ._jit import kernel
 from ._policies import least_useful, pick_by_priority
 from ._rng import bounded, uniform
 from ._table import (
-    BLACK, FIRST_BLACK, colour_of, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
+    BLACK, FIRST_BLACK, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
     rank_of,
 )
 
@@ -168,6 +168,10 @@ def extras(st, opt, p, first, start_col, start_rank, state):
     return _add_numbers(st, opt, p, first, start_col, start_rank, state)
 
 
+_COLOUR_NUMBERS = (1 << 10) - 1  # bits of the number cards 0-9 of colour 0 (a colour's shift)
+_RANK_IN_COLOURS = 1 | 1 << 13 | 1 << 26 | 1 << 39  # bits of number 0 in the four colours
+
+
 @kernel
 def _add_numbers(st, opt, p, first, start_col, start_rank, state):
     """N3 once a number may be added (see ``extras``)."""
@@ -181,11 +185,12 @@ def _add_numbers(st, opt, p, first, start_col, start_rank, state):
     # two_matching: one more number card matching the top card as the turn started.
     if st.policy[p] == C.POLICY_RANDOM:
         t, state = _pick_matching_number(st, p, start_col, start_rank, state)
-    else:
+    else:  # the number cards of the colour and those of the number
         mask = 0
-        for t in range(FIRST_BLACK):
-            if rank_of(t) <= 9 and (colour_of(t) == start_col or rank_of(t) == start_rank):
-                mask |= 1 << t
+        if start_col < BLACK:
+            mask = _COLOUR_NUMBERS << (start_col * 13)
+        if start_rank <= 9:
+            mask |= _RANK_IN_COLOURS << start_rank
         t, state = pick_by_priority(st, p, start_col, start_rank, mask, False, False, state)
     if t >= 0:
         lay_down(st, opt, p, t, C.EV_PLAY, -1)
