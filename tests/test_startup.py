@@ -51,3 +51,16 @@ def test_simulate_imports_no_plotting():
     out = _fresh("import json, sys; import unostats.cli, unostats.kinds, unostats.runs.simulate; "
                  "print(json.dumps({m: m in sys.modules for m in ('plotly', 'jinja2')}))")
     assert out == {"plotly": False, "jinja2": False}  # the report's figures import it
+
+
+def test_a_new_store_file_gives_the_columns_later_opens_are_checked_against(tmp_path,
+                                                                           monkeypatch):
+    from unostats.store import database
+
+    monkeypatch.setattr(database, "_expected", None)
+    database.open_store(tmp_path / "new.duckdb", read_only=False).close()
+    from_file = database._expected  # taken from the file just created
+    assert from_file is not None and "runs" in from_file
+    monkeypatch.setattr(database, "_expected", None)
+    assert database.expected_columns() == from_file  # as the schema built in memory
+    database.open_store(tmp_path / "new.duckdb", read_only=True).close()  # and it passes
