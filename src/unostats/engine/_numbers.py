@@ -13,7 +13,7 @@ from ._jit import kernel
 from ._policies import least_useful, pick_by_score
 from ._rng import bounded, uniform
 from ._table import (
-    BLACK, FIRST_BLACK, colour_of, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
+    BLACK, FIRST_BLACK, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
     rank_of,
 )
 
@@ -109,19 +109,20 @@ def _may_add(st, rule, p, first, start_col, start_rank):
     """N3: might seat p add a number card after ``first``? (A cheap test before the policy's
     choice: a card of the number for same_rank; for two_matching a card of the colour the turn
     started with, or of its number.)"""
-    r = rank_of(first)
-    same = 0
-    if r <= 9:
-        for c in range(4):
-            same += st.hand[p, c * 13 + r]
+    if rule == C.MULTI_PLAY_SAME_RANK:
+        r = rank_of(first)
+        same = 0
+        if r <= 9:
+            for c in range(4):
+                same += st.hand[p, c * 13 + r]
+        return same > 0
+    if start_col < BLACK and st.hcol[p, start_col] > 0:
+        return True
     by_rank = 0
     if start_rank <= 9:
         for c in range(4):
             by_rank += st.hand[p, c * 13 + start_rank]
-    by_colour = (st.hcol[p, start_col] > 0) & (start_col < BLACK)
-    if rule == C.MULTI_PLAY_SAME_RANK:
-        return same > 0
-    return by_colour or by_rank > 0
+    return by_rank > 0
 
 
 @kernel(inline=True)
@@ -132,6 +133,10 @@ def extras(st, opt, p, first, start_col, start_rank, state):
                                                            start_col, start_rank):
         return state
     return _add_numbers(st, opt, p, first, start_col, start_rank, state)
+
+
+_COLOUR_NUMBERS = (1 << 10) - 1  # bits of the number cards 0-9 of colour 0 (a colour's shift)
+_RANK_IN_COLOURS = 1 | 1 << 13 | 1 << 26 | 1 << 39  # bits of number 0 in the four colours
 
 
 @kernel
@@ -145,10 +150,11 @@ def _add_numbers(st, opt, p, first, start_col, start_rank, state):
                     lay_down(st, opt, p, c * 13 + r, C.EV_PLAY, -1)
         return state
     # two_matching: one more number card matching the top card as the turn started.
-    mask = 0
-    for t in range(FIRST_BLACK):
-        if rank_of(t) <= 9 and (colour_of(t) == start_col or rank_of(t) == start_rank):
-            mask |= 1 << t
+    mask = 0  # the number cards of the colour and those of the number
+    if start_col < BLACK:
+        mask = _COLOUR_NUMBERS << (start_col * 13)
+    if start_rank <= 9:
+        mask |= _RANK_IN_COLOURS << start_rank
     t, state = pick_by_score(st, p, start_col, start_rank, mask, False, False, state)
     if t >= 0:
         lay_down(st, opt, p, t, C.EV_PLAY, -1)

@@ -34,12 +34,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numba
 import numpy as np
-import polars as pl
 import pyarrow as pa
+
+if TYPE_CHECKING:
+    import polars as pl  # imported by _frames: simulate_arrow's callers (the store) need none
 
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, coded_policy
@@ -557,18 +559,18 @@ def _tables(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
     return Batch(games, game_seats, rounds, round_seats)
 
 
-# The polars dtypes of the named columns (dictionary columns arrive as Categorical).
-_ENUMS = {"games": pl.Enum(list(codes.GAME_END_NAMES)),
-          "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
-
-
 def _frames(tables: Batch) -> Batch:
-    """The batch's tables as polars DataFrames (the columns are shared, not copied)."""
+    """The batch's tables as polars DataFrames (the columns are shared, not copied): ended_by
+    of games and rounds as an Enum of its names, the other dictionary columns Categorical."""
+    import polars as pl
+
+    enums = {"games": pl.Enum(list(codes.GAME_END_NAMES)),
+             "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
     out = []
     for name, table in zip(Batch._fields, tables):
         df = pl.from_arrow(table)
-        if name in _ENUMS:
-            df = df.with_columns(pl.col("ended_by").cast(_ENUMS[name]))
+        if name in enums:
+            df = df.with_columns(pl.col("ended_by").cast(enums[name]))
         out.append(df)
     return Batch(*out)
 

@@ -215,6 +215,9 @@ def _create_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:
             "INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING",
             [str(SCHEMA_VERSION)],
         )
+    global _expected
+    if version is None and _expected is None:  # a new file holds this version's tables only:
+        _expected = _table_columns(con)  # no schema built in memory to check them later
 
 
 def _has_user_tables(con: duckdb.DuckDBPyConnection) -> bool:
