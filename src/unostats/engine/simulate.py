@@ -104,7 +104,7 @@ def simulate_arrow(
     arrays (one cast copy per column; the storage path hands them to DuckDB as they are).
 
     Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
-    rounds at 4 players) into kernel buffers allocated once and reused, each part's columns
+    rounds at 4 players) into two sets of kernel buffers allocated once and reused, each part's columns
     copied out at once (about 200 bytes a round at 4 players, against 400 in the kernel's int64
     rows). ``ahead``: with more than one
     thread, the next batch plays while the caller uses this one (a caller that stores batches
@@ -117,7 +117,7 @@ def simulate_arrow(
     estimate = _RoundsEstimate()
     end = first_game + games
     ranges = [(lo, min(lo + batch_games, end)) for lo in range(first_game, end, batch_games)]
-    buffers = _Buffers(inputs.players)
+    buffers = (_Buffers(inputs.players), _Buffers(inputs.players))
     if not ahead or _threads == 1 or len(ranges) < 2:
         for lo, hi in ranges:
             yield _play_batch(inputs, seed, lo, hi, estimate, buffers)
@@ -139,15 +139,34 @@ PART_SEAT_ROWS = 65_536  # round-seat rows per kernel call of simulate_arrow (bu
 
 
 def _play_batch(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
-                buffers: _Buffers) -> Batch:
+                buffers: tuple[_Buffers, _Buffers]) -> Batch:
     """Games [lo, hi) as one batch of tables, played in parts of about PART_SEAT_ROWS
-    round-seat rows."""
+    round-seat rows. With more threads than one, the next part plays (the kernel threads hold
+    no GIL) while this one's columns are copied out, each part into the other of the two
+    ``buffers``: the copy would otherwise leave all but one core idle."""
+    def part(lo: int) -> tuple[int, int]:
+        return lo, min(hi, lo + max(1, int(PART_SEAT_ROWS / (inputs.players
+                                                               * estimate.per_game()))))
     parts = []
-    while lo < hi:
-        part = max(1, int(PART_SEAT_ROWS / (inputs.players * estimate.per_game())))
-        parts.append(_tables(inputs, *_play_rows(inputs, seed, lo, min(hi, lo + part),
-                                                 estimate, buffers)))
-        lo += part
+    if _threads == 1:
+        while lo < hi:
+            a, b = part(lo)
+            parts.append(_tables(inputs, *_play_rows(inputs, seed, a, b, estimate, buffers[0])))
+            lo = b
+    else:
+        with ThreadPoolExecutor(1) as pool:
+            a, b = part(lo)
+            pending = pool.submit(_play_rows, inputs, seed, a, b, estimate, buffers[0])
+            k = 0
+            while pending is not None:
+                rows = pending.result()
+                k += 1
+                pending = None
+                if b < hi:
+                    a, b = part(b)
+                    pending = pool.submit(_play_rows, inputs, seed, a, b, estimate,
+                                          buffers[k % 2])
+                parts.append(_tables(inputs, *rows))
     if len(parts) == 1:
         return parts[0]
     return Batch(*(pa.concat_tables(tables) for tables in zip(*parts)))
