@@ -32,7 +32,11 @@ every draw, every tie-break lot and every table game's seed comes from its own
 so nothing depends on batch sizes, threads, other fields or where a run resumed. The field key is
 a hash of the field's name, so a field's tournaments do not change when other fields are added.
 The variant is not in the key: the same field under two variants gets the same draws (common
-random numbers make the variants' comparison sharper).
+random numbers make the variants' comparison sharper). ``play_tournaments`` derives the draws
+and game seeds of all its tournaments at once (``_BatchSeeds``: those SeedSequences' words by
+``seed_sequences``, without a SeedSequence object per key); ``draw`` and ``game_seed`` derive
+one (tests compare the two). A table's lot is drawn only when two seats tie on everything before
+it (``_finish``): where nothing ties, the lot changes no order.
 
 This module is pure Python with an injectable table player (``play_tournaments(...,
 play_tables)``), so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in

@@ -4,9 +4,12 @@ stop, resume and progress; the bracket itself is ``tournament.py``.
 Each cell (variant x field) plays tournaments ``0 .. games-1`` in order, a batch of them at a
 time (about ``TARGET_BATCH_SECONDS`` of play, or ``batch_size`` tournaments). A batch's
 tournaments play side by side, stage by stage (``tournament.play_tournaments``): the engine plays
-the tables of a stage of every tournament of the batch in one ``simulate_tables`` call per table
-size, each table's game being game 0 of the game seed the bracket derived, so a tournament is a
-pure function of (scenario, engine version, seed, index). Each batch is written in one
+the tables of a stage of every tournament of the batch in one ``simulate_tables_arrow`` call per
+table size, each table's game being game 0 of the game seed the bracket derived, so a tournament
+is a pure function of (scenario, engine version, seed, index). The engine's Arrow tables are
+gathered into the store's order (``_gathered``: one take per table and table size) and the
+tournament rows built column by column, on the thread that plays (``_Player``, every cell's
+batches in turn) while the calling thread stores the batch before. Each batch is written in one
 transaction, so a stop request or a killed process leaves whole tournaments only and a resume
 continues from the tournaments stored. Table games are numbered per cell
 (variant, table size) in the order they are written; that order is fixed (cells in order,
