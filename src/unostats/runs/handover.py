@@ -4,14 +4,16 @@
 watches, and room for ``in_flight`` batches: the maker takes room before it makes a batch
 (``take_room``) and the storer gives it back once the batch is stored (``stored``), so at most
 that many batches exist at once however fast the maker is. Subclasses write ``run``, handing
-items over with ``put`` (False: halted, stop making). Plain games (``runs.games``) and whole
-tournaments (``runs.tournaments``) use it.
+items over with ``_put`` (False: halted, stop making) and None at the end; the storer takes
+them with ``items``. Plain games (``runs.games``) and whole tournaments (``runs.tournaments``)
+use it.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -21,6 +23,7 @@ class BatchThread(threading.Thread):
         self.queue: queue.Queue = queue.Queue(maxsize=1)
         self._halt = threading.Event()
         self._room = threading.Semaphore(in_flight)  # batches not yet stored
+        self.finished = False  # the maker handed over its last item (``items`` saw None)
 
     def halt(self) -> None:
         self._halt.set()
@@ -54,3 +57,20 @@ class BatchThread(threading.Thread):
             except queue.Full:
                 continue
         return False
+
+    def items(self, stop: Any) -> Iterator[Any]:
+        """The items handed over, in order, until the end (then ``finished`` is True) or a stop
+        request (``stop.requested``); an exception the maker handed over is raised here."""
+        while not stop.requested:
+            try:
+                item = self.queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if stop.requested:
+                return
+            if item is None:
+                self.finished = True
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item

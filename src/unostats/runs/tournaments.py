@@ -19,7 +19,6 @@ row.
 
 from __future__ import annotations
 
-import queue
 import signal
 import time
 from collections.abc import Sequence
@@ -364,22 +363,13 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
             progress.cell_started(str(c.index), c.label, first, scenario.games,
                                   unit="tournaments")
         player.start()
-        while not stop.requested:
-            try:
-                item = player.queue.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if stop.requested:
-                break
-            if item is None:
-                status = "complete"
-                break
-            if isinstance(item, BaseException):
-                raise item
+        for item in player.items(stop):
             _store(con, outcome, item, progress)
             del item
             player.stored()
-        if stop.requested and status != "complete":
+        if player.finished:
+            status = "complete"
+        elif stop.requested:
             outcome.signal = stop.signum
     except KeyboardInterrupt:
         outcome.signal = signal.SIGINT
