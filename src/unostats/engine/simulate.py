@@ -3,8 +3,8 @@
 ``simulate_batches`` plays games in batches and yields polars DataFrames, so memory stays flat for
 any number of games (``simulate_arrow``: the same batches as pyarrow Tables, for the store);
 ``simulate_tables`` plays one game per table of many tables, each with its
-own seats and seed, in one call (tournaments); ``trace_game`` replays one game with every event
-recorded.
+own seats and seed, in one call (tournaments; ``simulate_tables_arrow``: the same as pyarrow
+Tables); ``trace_game`` replays one game with every event recorded.
 
 A game is a pure function of (rules, players, seats, seed, game index): each game seeds its own
 random stream, so results do not depend on thread count, batch size or where a run resumed.
@@ -172,7 +172,15 @@ def _play_batch(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _R
     return Batch(*(pa.concat_tables(tables) for tables in zip(*parts)))
 
 
-def simulate_tables(
+def simulate_tables(**kwargs: Any) -> Batch:
+    """Play one game per entry of ``tables`` in one engine call (a tournament stage's tables,
+    across many tournaments) and return them as one Batch of polars DataFrames whose ``game``
+    column is the entry's index: the tables of ``simulate_tables_arrow`` (its keywords: rules,
+    players, tables, seeds, streams=None, threads=None), viewed without a copy."""
+    return _frames(simulate_tables_arrow(**kwargs))
+
+
+def simulate_tables_arrow(
     *,
     rules: RuleSet,
     players: int,
@@ -181,11 +189,10 @@ def simulate_tables(
     streams: Sequence[int] | None = None,
     threads: int | None = None,
 ) -> Batch:
-    """Play one game per entry of ``tables`` in one engine call (a tournament stage's tables,
-    across many tournaments) and return them as one Batch whose ``game`` column is the entry's
-    index. Entry i seats ``tables[i]`` (``players`` Seats) and is game ``streams[i]`` (default
-    0) of a run seeded ``seeds[i]``: row for row the game that ``simulate_batches(seats=
-    tables[i], seed=seeds[i], first_game=streams[i], games=1)`` plays, but for its number."""
+    """``simulate_tables``' games as pyarrow Tables. Entry i seats ``tables[i]`` (``players``
+    Seats) and is game ``streams[i]`` (default 0) of a run seeded ``seeds[i]``: row for row the
+    game that ``simulate_batches(seats=tables[i], seed=seeds[i], first_game=streams[i],
+    games=1)`` plays, but for its number."""
     k = len(tables)
     streams = [0] * k if streams is None else list(streams)
     if k == 0 or len(seeds) != k or len(streams) != k:
@@ -194,16 +201,23 @@ def simulate_tables(
     if not all(0 <= s < 2**64 for s in seeds) or min(streams) < 0:
         raise ValueError("seeds must be from 0 to 2**64 - 1 and streams >= 0")
     # Each distinct seat once: its policy code and behaviour; ``which`` is the seat per place.
+    # (A tournament hands the same Seat objects again and again: each is looked at once.)
     distinct: dict[tuple, int] = {}
+    by_object: dict[int, int] = {}
     unique: list[Seat] = []
-    which = np.empty((k, players), dtype=np.int64)
-    for i, seats in enumerate(tables):
-        for s, seat in enumerate(resolve_seats(seats, players)):
+
+    def index_of(seat: Seat) -> int:
+        at = by_object.get(id(seat))
+        if at is None:
             key = (seat.policy, seat.weighted, tuple(sorted(seat.behaviour.items())))
             if key not in distinct:
                 distinct[key] = len(unique)
                 unique.append(seat)
-            which[i, s] = distinct[key]
+            at = by_object[id(seat)] = distinct[key]
+        return at
+
+    which = np.array([[index_of(seat) for seat in resolve_seats(seats, players)]
+                      for seats in tables], dtype=np.int64).reshape(k, players)
     policies = [s.policy for s in unique]
     setups = np.zeros(k, dtype=L.GAME_SETUP)
     setups["seed"] = np.asarray(seeds, dtype=np.uint64)
@@ -222,7 +236,7 @@ def simulate_tables(
     game_seats = played.game_seats.set_column(
         played.game_seats.schema.get_field_index("policy"), "policy",
         _named(code.reshape(-1), names))
-    return _frames(played._replace(game_seats=game_seats))
+    return played._replace(game_seats=game_seats)
 
 
 def trace_game(
