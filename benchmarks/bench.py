@@ -262,6 +262,36 @@ def startup(cache_dir: Path) -> tuple[float, dict | str]:
     return wall, json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def cli_startup(cache_dir: Path, reps: int = 3) -> dict[str, tuple[float, float]]:
+    """Fresh ``unostats --help`` and ``unostats simulate`` of one game of the official rules
+    into a new results file, with a warm cache: (wall, CPU) seconds of each, the best of
+    ``reps``."""
+    import resource
+
+    exe = Path(sys.executable).with_name("unostats")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir), UNOSTATS_CACHE_DIR=str(cache_dir))
+    out: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="unostats-bench-cli-") as folder:
+        db = Path(folder) / "cli.duckdb"
+        commands = {"help": ["--help"],
+                    "simulate": ["simulate", str(plain_scenario(Path(folder), 4, {})), "--db",
+                                 str(db)]}
+        for name, args in commands.items():
+            for _ in range(reps):
+                for f in Path(folder).glob("cli.duckdb*"):
+                    f.unlink()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                subprocess.run([str(exe) if exe.exists() else "unostats", *args], env=env,
+                               capture_output=True, check=True, cwd=REPO)
+                wall = time.perf_counter() - t0
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                if name not in out or wall < out[name][0]:
+                    out[name] = (wall, cpu)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # End to end: simulate into DuckDB
 
@@ -620,13 +650,16 @@ def main(argv: list[str] | None = None) -> int:
             cluster = cluster_throughput(plain_scenario(Path(folder), 4, {}), scale, log)
 
     startup_info: dict[str, tuple[float, dict | str]] = {}
+    cli: dict[str, tuple[float, float]] = {}
     if not args.no_startup and engine_error is None:
         log("  cold compile and cached start-up ...")
         with tempfile.TemporaryDirectory(prefix="unostats-bench-numba-") as cache:
             startup_info["cold"] = startup(Path(cache))
             startup_info["warm"] = startup(Path(cache))
+            log("  command line start-up ...")
+            cli = cli_startup(Path(cache))
     if args.json:
-        out = figures(engine, c, official, option_costs, startup_info)
+        out = figures(engine, c, official, option_costs, startup_info, cli)
         if e2e:
             out["end_to_end"] = e2e_figures(e2e, c.get(4), engine.get((4, 1)))
         if cluster:
@@ -659,10 +692,15 @@ def main(argv: list[str] | None = None) -> int:
         goal = f"  target <= {target:.0f} s: " + verdict(
             wall if isinstance(info, dict) else None, target, higher_is_better=False)
         print(f"{name}: {wall:.2f} s ({detail}){goal}")
+    if cli:
+        print("command line, warm cache: " + ", ".join(
+            f"{what} {cli[key][0]:.2f} s (CPU {cli[key][1]:.2f} s)" for key, what in (
+                ("help", "unostats --help"),
+                ("simulate", "unostats simulate of one game into a new file"))))
     return 0
 
 
-def figures(engine, c, official, option_costs, startup_info) -> dict:
+def figures(engine, c, official, option_costs, startup_info, cli=None) -> dict:
     """The figures of the table as one JSON-able object (``--json``)."""
     rows = []
     for (p, t), e in sorted(engine.items()):
@@ -683,6 +721,8 @@ def figures(engine, c, official, option_costs, startup_info) -> dict:
         if key in startup_info:
             wall, info = startup_info[key]
             out[name] = wall if isinstance(info, dict) else None
+    for key, (wall, _) in (cli or {}).items():
+        out[f"cli_{key}_s"] = wall
     return out
 
 

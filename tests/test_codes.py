@@ -3,7 +3,9 @@ rules.py, and the kernels' options record is the rule table: one source for ever
 
 import re
 
-from unostats import codes, rules
+import pytest
+
+from unostats import codes, rules, seats
 from unostats.engine import _layout
 
 # The prefix of each enum option's constants in codes.py, and value names spelled differently.
@@ -42,12 +44,19 @@ def test_no_code_of_an_enum_prefix_is_left_over():
                 break
 
 
-def test_policy_codes_follow_the_policy_table():
-    for index, name in enumerate(rules.POLICIES):
-        assert getattr(codes, f"POLICY_{name.upper()}") == index
-    # and one code past the bundled policies: a policy written as data
-    assert codes.POLICY_WEIGHTED == len(rules.POLICIES)
-    assert len([n for n in dir(codes) if n.startswith("POLICY_")]) == len(rules.POLICIES) + 1
+def test_every_bundled_policy_is_a_preset_or_coded_with_a_code_of_its_own():
+    assert set(seats.PRESETS) | set(seats.CODED) == set(rules.POLICIES)
+    assert not set(seats.PRESETS) & set(seats.CODED)
+    kernel = {"POLICY_SCORED", "POLICY_UNIFORM", *(f"POLICY_{n.upper()}" for n in seats.CODED)}
+    assert {n for n in dir(codes) if n.startswith("POLICY_")} == kernel
+    values = [getattr(codes, n) for n in kernel]
+    assert sorted(values) == list(range(len(kernel)))
+    for name in seats.CODED:
+        assert rules.coded_policy(name) == getattr(codes, f"POLICY_{name.upper()}")
+    for name in seats.PRESETS:
+        with pytest.raises(rules.RuleError):
+            rules.coded_policy(name)
+    assert all(p.name == name for name, p in seats.PRESETS.items())
 
 
 def test_feature_codes_follow_the_feature_names():

@@ -379,6 +379,16 @@ def test_one_thread_equals_two_threads():
                  play({}, 5, seats, 300, seed=3, threads=2))
 
 
+def test_two_threads_equal_one_when_parts_play_while_others_are_copied(monkeypatch):
+    # Small parts: with two threads each part plays while the one before it is copied out of
+    # the other buffer set (a shared set would be overwritten under the copy).
+    from unostats.engine import simulate
+    monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 120)
+    seats = mixed_seats(4)
+    frames_equal(play({}, 4, seats, 200, seed=5, threads=1, batch_games=90),
+                 play({}, 4, seats, 200, seed=5, threads=2, batch_games=90))
+
+
 def test_batch_size_changes_nothing():
     seats = mixed_seats(4)
     frames_equal(play({}, 4, seats, 250, seed=3, batch_games=1000),

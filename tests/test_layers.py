@@ -50,9 +50,10 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("unostats.tournament", "unostats.league")),
     ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
      ("unostats.catalogue",)),
-    ("leaves", "rules, seats, statistics, ratings, rows out, the pace of durations",
+    ("leaves", "rules, seats, statistics, ratings, rows out, the pace of durations, seed "
+     "sequences by the batch",
      ("unostats.rules", "unostats.seats", "unostats.stats", "unostats.ratings",
-      "unostats.output", "unostats.durations")),
+      "unostats.output", "unostats.durations", "unostats.seed_sequences")),
     ("atoms", "card ids and event codes, the version",
      ("unostats.cards", "unostats.codes", "unostats")),
 )

@@ -348,3 +348,49 @@ def test_first_position_comes_from_the_game():
         assert t.entrants[e.first_seat] == e.entrant
         assert e.first_position == t.game.first_position[e.first_seat]
         assert e.first_table_players == len(t.entrants)
+
+
+# --- Seeds of many tournaments at once -----------------------------------------------------------
+
+@pytest.mark.parametrize("entropy", [0, 1, 20131123, 2**32, 2**40 + 5, 2**63 - 1])
+def test_batched_seed_words_are_numpys_seed_sequence(entropy):
+    """``seed_sequences.generate_state`` gives numpy's SeedSequence words for every key, keys of
+    one and two 32-bit words and zeros mixed, and a bit generator seeded with them draws the
+    same numbers."""
+    import numpy as np
+
+    from unostats.seed_sequences import Seeded, generate_state
+
+    rng = np.random.default_rng(entropy % 1000)
+    for width in (1, 5, 6, 7):
+        keys = rng.integers(0, 2**32, size=(40, width), dtype=np.uint64)
+        keys[::3, 0] = 0
+        keys[::5, -1] = rng.integers(2**32, 2**63, size=len(keys[::5]), dtype=np.uint64)
+        keys[::7, 0] = 2**64 - 1
+        got = generate_state(entropy, keys, 4)
+        for row, words in zip(keys, got):
+            sequence = np.random.SeedSequence(entropy, spawn_key=tuple(int(v) for v in row))
+            assert words.tolist() == sequence.generate_state(4, np.uint64).tolist()
+        sequence = np.random.SeedSequence(entropy, spawn_key=tuple(int(v) for v in keys[1]))
+        a = np.random.Generator(np.random.PCG64(sequence)).permutation(36)
+        b = np.random.Generator(np.random.PCG64(Seeded(got[1]))).permutation(36)
+        assert a.tolist() == b.tolist()
+
+
+def test_tournaments_played_together_draw_as_each_draws_alone():
+    """The draws and game seeds derived for a batch of tournaments at once are the ones
+    ``draw`` and ``game_seed`` derive for each table alone (numpy's SeedSequence)."""
+    spec = spec_for({"strong": 3, "weak": 33})
+    fld = spec.fields[0]
+    fakes = FakeTables()
+    results = play_tournaments(spec, fld, seed=77, indices=range(10, 16), play_tables=fakes)
+    for r in results:
+        for stage in {t.stage for t in r.tables}:
+            for bracket in (MAIN, CONSOLATION):
+                at = [t for t in r.tables if t.bracket == bracket and t.stage == stage]
+                if not at:
+                    continue
+                players = [e for t in at for e in t.entrants]
+                assert [t.entrants for t in at] == draw(77, fld, r.index, bracket, stage, players)
+                assert [t.game_seed for t in at] == [
+                    game_seed(77, fld, r.index, bracket, stage.stage, t.table) for t in at]

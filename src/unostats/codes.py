@@ -26,17 +26,12 @@ SCORING_CARD_COUNT = 3
 SCORING_LAZY = 4
 ROUND_END_FIRST_OUT, ROUND_END_TO_THE_LAST, ROUND_END_SEVEN_ROUNDS = 0, 1, 2
 
-# --- Play policies (B2), by position in rules.POLICIES (tests/test_codes.py checks). ---
-POLICY_RANDOM = 0
-POLICY_FIRST_LEGAL = 1
-POLICY_COLOUR_FIRST = 2
-POLICY_NUMBER_FIRST = 3
-POLICY_ACTIONS_FIRST = 4
-POLICY_SAVE_ACTIONS = 5
-POLICY_HIGH_VALUE_FIRST = 6
-POLICY_WILD_LAST = 7
-POLICY_STRATEGIST = 8
-POLICY_WEIGHTED = 9  # a policy written as data (seats.WeightedPolicy): the features below
+# --- How the kernel chooses a seat's card (B2). Bundled policies are presets of weights
+# (seats.PRESETS) but those seats.CODED lists, each with a code POLICY_<NAME> of its own
+# (tests/test_codes.py checks).
+POLICY_SCORED = 0  # by the seat's weights (a policy written as data, or a preset)
+POLICY_UNIFORM = 1  # by weights that are all 0: every card scores the same, no score computed
+POLICY_STRATEGIST = 2  # the strategist's ranked classes (engine/_policies.py)
 
 # --- Features a weighted policy scores a card by: columns of the float64 [seats, N_FEATURES]
 # weights (docs/engine.md "Policies as data"). The first ten are card kinds (0 or 1).

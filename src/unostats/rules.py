@@ -314,9 +314,10 @@ def behaviour_array(per_seat: list[Mapping[str, float]]) -> np.ndarray:
     return arr
 
 
-def policy_codes(policies: list[str]) -> np.ndarray:
-    bad = [p for p in policies if p not in POLICIES]
-    if bad:
-        raise RuleError([("policy", f"unknown policy {p!r}; allowed: {', '.join(POLICIES)}")
-                         for p in bad])
-    return np.array([POLICIES.index(p) for p in policies], dtype=np.int64)
+def coded_policy(policy: str) -> int:
+    """The kernel code (codes.POLICY_<NAME>) of a bundled policy coded in the kernel rather than
+    played as a preset of weights (seats.CODED); raises RuleError for any other name."""
+    code = getattr(codes, f"POLICY_{policy.upper()}", None)
+    if policy not in POLICIES or code is None:
+        raise RuleError([("policy", f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")])
+    return code

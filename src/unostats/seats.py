@@ -1,5 +1,6 @@
 """Who sits at the table: each seat's play policy (B2: a bundled name, or a policy written as data,
-``WeightedPolicy``) and behaviour probabilities (B1)."""
+``WeightedPolicy``) and behaviour probabilities (B1), and the bundled policies as weights
+(``PRESETS``; ``CODED``: those the weights cannot express)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,11 @@ class Seat:
             raise ValueError(f"a weighted seat's policy is its name: {self.weighted.name!r}, "
                              f"not {self.policy!r}")
 
+    def weights(self) -> WeightedPolicy | None:
+        """The weights the seat plays by: its policy written as data, or the bundled policy's
+        preset (``PRESETS``); None for a policy coded in the kernel (``CODED``)."""
+        return self.weighted or PRESETS.get(self.policy)
+
     def resolved(self) -> dict[str, Any]:
         """The seat as a resolved scenario records it (its hash covers a weighted policy's
         weights, not only its name)."""
@@ -114,3 +120,35 @@ def resolve_seats(seats: Seat | Sequence[Seat], players: int) -> tuple[Seat, ...
     if len(seats) != players:
         raise ValueError(f"{len(seats)} seats given for {players} players")
     return seats
+
+
+_BLACK_KINDS = ("wild", "wild_draw_four", "blank", "hit_all", "swap_hands", "custom_wild")
+_COLOURED_ACTIONS = ("skip", "reverse", "draw_two")
+
+
+# The bundled policies (rules.POLICIES) as presets of the weighted mechanism: each plays by these
+# scores, with ``colour: most_held`` (docs/engine.md "Bundled policies as presets").
+PRESETS: dict[str, WeightedPolicy] = {p.name: p for p in (
+    WeightedPolicy.of("random"),  # every legal card instance equally likely
+    WeightedPolicy.of("first_legal", ties="first"),  # the lowest card id
+    WeightedPolicy.of("colour_first", {"colour_match": 1, **dict.fromkeys(_BLACK_KINDS, -1)}),
+    # a card of the top's number or symbol, then of the colour, then black (a black card of the
+    # top card's kind ranks above the other black cards: rank_match counts for it too)
+    WeightedPolicy.of("number_first", {"rank_match": 1, **dict.fromkeys(_BLACK_KINDS, -2)}),
+    WeightedPolicy.of("actions_first", {**dict.fromkeys(_COLOURED_ACTIONS, 2),
+                                        **dict.fromkeys(_BLACK_KINDS, 1)}),
+    WeightedPolicy.of("save_actions", {"number": 2, **dict.fromkeys(_COLOURED_ACTIONS, 1)}),
+    WeightedPolicy.of("high_value_first", {"points": 1}),
+    WeightedPolicy.of("wild_last", {"number": 1, **dict.fromkeys(_COLOURED_ACTIONS, 1)}),
+)}
+
+# The bundled policies the weights cannot express, coded in the kernel (codes.POLICY_<NAME>),
+# and why (the README and docs/engine.md say the same).
+CODED: dict[str, str] = {
+    "strategist": (
+        "its preferences are ranked classes, not a sum: under a threat a Draw Two or Wild Draw "
+        "Four outranks a Skip or Reverse whatever else the hand holds, and otherwise the number "
+        "of cards held in a card's colour counts for coloured cards but not for black ones and "
+        "the points for numbers but not for actions; a sum of weights x features adds the colour "
+        "count and the points to every card alike"),
+}

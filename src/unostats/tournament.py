@@ -32,7 +32,11 @@ every draw, every tie-break lot and every table game's seed comes from its own
 so nothing depends on batch sizes, threads, other fields or where a run resumed. The field key is
 a hash of the field's name, so a field's tournaments do not change when other fields are added.
 The variant is not in the key: the same field under two variants gets the same draws (common
-random numbers make the variants' comparison sharper).
+random numbers make the variants' comparison sharper). ``play_tournaments`` derives the draws
+and game seeds of all its tournaments at once (``_BatchSeeds``: those SeedSequences' words by
+``seed_sequences``, without a SeedSequence object per key); ``draw`` and ``game_seed`` derive
+one (tests compare the two). A table's lot is drawn only when two seats tie on everything before
+it (``_finish``): where nothing ties, the lot changes no order.
 
 This module is pure Python with an injectable table player (``play_tournaments(...,
 play_tables)``), so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in
@@ -52,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from . import seed_sequences
 from .seats import Seat
 
 MAIN = "main"
@@ -249,17 +254,16 @@ def _rng(seed: int, fld: Field, t: int, *key: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(_sequence(seed, fld, t, *key)))
 
 
+_SEED_MASK = 2**63 - 1
+
+
 def game_seed(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int) -> int:
     """The engine seed of one table's game (63 bits; the engine plays it as its game 0)."""
     state = _sequence(seed, fld, t, _GAME, _BRACKET_CODE[bracket], stage, table)
-    return int(state.generate_state(1, np.uint64)[0]) & (2**63 - 1)
+    return int(state.generate_state(1, np.uint64)[0]) & _SEED_MASK
 
 
-def draw(seed: int, fld: Field, t: int, bracket: str, plan: StagePlan,
-         players: Sequence[int]) -> list[tuple[int, ...]]:
-    """The draw by lot of one stage: the entrants at each table, in seat order."""
-    order = _rng(seed, fld, t, _DRAW, _BRACKET_CODE[bracket], plan.stage).permutation(
-        np.array(sorted(players), dtype=np.int64)).tolist()
+def _deal(order: Sequence[int], plan: StagePlan) -> list[tuple[int, ...]]:
     out, at = [], 0
     for size in plan.tables:
         out.append(tuple(order[at:at + size]))
@@ -267,11 +271,69 @@ def draw(seed: int, fld: Field, t: int, bracket: str, plan: StagePlan,
     return out
 
 
+def _shuffled(rng: np.random.Generator, players: Sequence[int]) -> list[int]:
+    return rng.permutation(np.array(sorted(players), dtype=np.int64)).tolist()
+
+
+def draw(seed: int, fld: Field, t: int, bracket: str, plan: StagePlan,
+         players: Sequence[int]) -> list[tuple[int, ...]]:
+    """The draw by lot of one stage: the entrants at each table, in seat order."""
+    rng = _rng(seed, fld, t, _DRAW, _BRACKET_CODE[bracket], plan.stage)
+    return _deal(_shuffled(rng, players), plan)
+
+
 def lot(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int,
         players: int) -> tuple[int, ...]:
     """Each seat's lot number (0 = best) for ties that rank and rounds won leave open."""
     perm = _rng(seed, fld, t, _LOT, _BRACKET_CODE[bracket], stage, table).permutation(players)
     return tuple(perm.tolist())
+
+
+class _BatchSeeds:
+    """The game seeds and draw streams of tournaments ``indices`` of a field, every one derived
+    at once (``seed_sequences``: the words of ``game_seed`` and ``draw``'s SeedSequences,
+    without a SeedSequence per key). ``of(k)`` is the k-th tournament's share."""
+
+    def __init__(self, spec: TournamentSpec, fld: Field, seed: int, indices: Sequence[int]):
+        ts = np.asarray(list(indices), dtype=np.uint64).reshape(-1, 1)
+        n = len(ts)
+        places, draws = [], []
+        for bracket, plan in zip(BRACKETS, spec.brackets(fld)):
+            for stage in plan:
+                draws.append((bracket, stage.stage))
+                places += [(bracket, stage.stage, table) for table in range(len(stage.tables))]
+
+        def keys(rows: list[tuple], purpose: int) -> np.ndarray:
+            head = np.tile(np.hstack([np.full((n, 1), fld.key, np.uint64), ts,
+                                      np.full((n, 1), purpose, np.uint64)]), (len(rows), 1))
+            tail = np.repeat(np.array([(_BRACKET_CODE[r[0]], *r[1:]) for r in rows],
+                                      dtype=np.uint64), n, axis=0)
+            return np.hstack([head, tail])  # row i * n + k: key i of tournament k
+
+        games = seed_sequences.generate_state(seed, keys(places, _GAME), 1)[:, 0]
+        games = (games & np.uint64(_SEED_MASK)).reshape(len(places), n)
+        self.games = {p: games[i] for i, p in enumerate(places)}
+        states = seed_sequences.generate_state(seed, keys(draws, _DRAW), 4)
+        self.draws = {d: states[i * n:(i + 1) * n] for i, d in enumerate(draws)}
+
+    def of(self, k: int) -> _Seeds:
+        return _Seeds(self, k)
+
+
+@dataclass(frozen=True)
+class _Seeds:
+    """One tournament's game seeds and draws (``_BatchSeeds.of``)."""
+
+    batch: _BatchSeeds
+    k: int
+
+    def game(self, bracket: str, stage: int, table: int) -> int:
+        return int(self.batch.games[(bracket, stage, table)][self.k])
+
+    def draw(self, bracket: str, plan: StagePlan,
+             players: Sequence[int]) -> list[tuple[int, ...]]:
+        state = seed_sequences.Seeded(self.batch.draws[(bracket, plan.stage)][self.k])
+        return _deal(_shuffled(np.random.Generator(np.random.PCG64(state)), players), plan)
 
 
 # --- One table ---------------------------------------------------------------------------------
@@ -297,12 +359,27 @@ TableAsk = tuple[tuple[Seat, ...], int]  # a table to play: its seats and its ga
 PlayTables = Callable[[Sequence[TableAsk]], Sequence[TableGame]]
 
 
+def _merits(game: TableGame) -> list[tuple[int, int, int]]:
+    """Each seat's (rank, -rounds won, points left in hand): what the lot is drawn to break."""
+    left = game.hand_points or (0,) * len(game.rank)
+    return list(zip(game.rank, [-w for w in game.rounds_won], left))
+
+
 def finish_order(game: TableGame, lots: Sequence[int]) -> tuple[int, ...]:
     """Seats best first: rank, then more rounds won, then fewer points left in hand, then the
     lot."""
-    seats = range(len(game.rank))
-    return tuple(sorted(seats, key=lambda s: (game.rank[s], -game.rounds_won[s],
-                                              game.points_left(s), lots[s])))
+    merits = _merits(game)
+    return tuple(sorted(range(len(merits)), key=lambda s: (*merits[s], lots[s])))
+
+
+def _finish(game: TableGame, lots: Callable[[], Sequence[int]]) -> tuple[int, ...]:
+    """``finish_order`` with the lot drawn (``lots()``) only if two seats tie on everything
+    else: otherwise it changes no order."""
+    merits = _merits(game)
+    if len(set(merits)) == len(merits):
+        return tuple(sorted(range(len(merits)), key=merits.__getitem__))
+    drawn = lots()
+    return tuple(sorted(range(len(merits)), key=lambda s: (*merits[s], drawn[s])))
 
 
 def decided_by(game: TableGame, order: Sequence[int], boundary: int) -> str:
@@ -378,7 +455,9 @@ def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Se
     ``play_tables`` for the games of every table the tournaments play next (one call for a
     stage of all of them), so an engine plays many tables at once. Each result is what
     ``play_tournament`` gives for its index alone."""
-    runs = [_tournament(spec, fld, seed, t) for t in indices]
+    indices = list(indices)
+    seeds = _BatchSeeds(spec, fld, seed, indices)
+    runs = [_tournament(spec, fld, seed, t, seeds.of(k)) for k, t in enumerate(indices)]
     results: list[TournamentResult | None] = [None] * len(runs)
     asks = {k: next(run) for k, run in enumerate(runs)}  # every bracket plays a table at least
     while asks:
@@ -407,19 +486,22 @@ def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
 _Play = Generator[list[TableAsk], Sequence[TableGame], Any]
 
 
-def _tournament(spec: TournamentSpec, fld: Field, seed: int, index: int) -> _Play:
+def _tournament(spec: TournamentSpec, fld: Field, seed: int, index: int, seeds: _Seeds) -> _Play:
     profiles = fld.entrant_profiles()
+    seats = tuple(spec.seat(p) for p in profiles)
     main_plan, cons_plan = spec.brackets(fld)
     main_tables, main_standing = yield from _bracket(
-        spec, fld, seed, index, MAIN, main_plan, range(fld.entrants), profiles)
-    seat_of = {e: (seat, t) for t in main_tables if t.stage == main_plan[0]
+        fld, seed, index, seeds, MAIN, main_plan, range(fld.entrants), profiles, seats)
+    firsts = [t for t in main_tables if t.stage == main_plan[0]]
+    seat_of = {e: (seat, t) for t in firsts
                for seat, e in enumerate(t.entrants)}  # each entrant's first-stage table
+    went_on = {e for t in firsts for e in t.advancers}
     cons_tables: list[TableResult] = []
     cons_standing: dict[int, Standing] = {}
     if cons_plan:
-        knocked_out = [e for e in range(fld.entrants) if e not in seat_of[e][1].advancers]
+        knocked_out = [e for e in range(fld.entrants) if e not in went_on]
         cons_tables, cons_standing = yield from _bracket(
-            spec, fld, seed, index, CONSOLATION, cons_plan, knocked_out, profiles)
+            fld, seed, index, seeds, CONSOLATION, cons_plan, knocked_out, profiles, seats)
 
     entrants = []
     for e in range(fld.entrants):
@@ -427,7 +509,7 @@ def _tournament(spec: TournamentSpec, fld: Field, seed: int, index: int) -> _Pla
         entrants.append(EntrantResult(
             entrant=e, profile=profiles[e], main=main_standing[e], first_table=t.table,
             first_seat=seat, first_position=t.game.first_position[seat],
-            first_table_players=len(t.entrants), advanced_first=e in t.advancers,
+            first_table_players=len(t.entrants), advanced_first=e in went_on,
             consolation=cons_standing.get(e)))
     champion = main_tables[-1].finish[0]
     return TournamentResult(
@@ -436,8 +518,9 @@ def _tournament(spec: TournamentSpec, fld: Field, seed: int, index: int) -> _Pla
         consolation_champion=cons_tables[-1].finish[0] if cons_tables else None)
 
 
-def _bracket(spec: TournamentSpec, fld: Field, seed: int, t: int, bracket: str,
-             plan: Sequence[StagePlan], players: Sequence[int], profiles: Sequence[str]
+def _bracket(fld: Field, seed: int, t: int, seeds: _Seeds, bracket: str,
+             plan: Sequence[StagePlan], players: Sequence[int], profiles: Sequence[str],
+             seats: Sequence[Seat]
              ) -> Generator[list[TableAsk], Sequence[TableGame],
                             tuple[list[TableResult], dict[int, Standing]]]:
     tables: list[TableResult] = []
@@ -445,22 +528,21 @@ def _bracket(spec: TournamentSpec, fld: Field, seed: int, t: int, bracket: str,
     current = list(players)
     for stage in plan:
         going_on: list[int] = []
-        seating = draw(seed, fld, t, bracket, stage, current)
-        asks = [(tuple(spec.seat(profiles[e]) for e in seated),
-                 game_seed(seed, fld, t, bracket, stage.stage, table_no))
+        seating = seeds.draw(bracket, stage, current)
+        asks = [(tuple(seats[e] for e in seated), seeds.game(bracket, stage.stage, table_no))
                 for table_no, seated in enumerate(seating)]
         games = yield asks
+        boundary = 1 if stage.is_final else stage.advance
         for table_no, (seated, (_, gseed), game) in enumerate(zip(seating, asks, games)):
-            lots = lot(seed, fld, t, bracket, stage.stage, table_no, len(seated))
-            order = finish_order(game, lots)
-            boundary = 1 if stage.is_final else stage.advance
+            order = _finish(game, functools.partial(lot, seed, fld, t, bracket, stage.stage,
+                                                    table_no, len(seated)))
+            finish = tuple(seated[s] for s in order)
             result = TableResult(
                 bracket=bracket, stage=stage, table=table_no, entrants=seated,
                 profiles=tuple(profiles[e] for e in seated), game_seed=gseed, game=game,
-                finish=tuple(seated[s] for s in order),
-                decided_by=decided_by(game, order, boundary))
+                finish=finish, decided_by=decided_by(game, order, boundary))
             tables.append(result)
-            for pos, e in enumerate(result.finish):
+            for pos, e in enumerate(finish):
                 last[e] = (stage, pos + 1)
             going_on.extend(result.advancers)
         current = going_on

@@ -651,9 +651,10 @@ case("custom_wild-everyone_draws_two", **CUSTOM_DEAL,
      ],
      ending=[("round_end", 1, "win", 45), *scores((45, 0), (0, 45))])
 # The same deal, swapping one card with the next player: seat 1 gives B1 (its only card left),
-# seat 0 its number worth the most, Y9.
+# seat 0 (high_value_first) the card worth the most, Y9.
 case("custom_wild-swap_one_with_next-same-deal", **CUSTOM_DEAL, draws=["B3", "Y3"],
      rules={**CUSTOM, "custom_wild_effect": "swap_one_with_next"},
+     seats={0: {"policy": "high_value_first"}},
      table=[
          ("flip", "R5"),
          ("turn", 1), ("play", 1, "custom-wild"), ("colour", 1, "blue"),
@@ -685,10 +686,12 @@ case("custom_wild-everyone_draws_two-last-card", 2, {1: ["R1", "custom-wild"], 0
          *draws(0, ["G5", "G6"], "custom_wild"),
      ],
      ending=[("round_end", 1, "win", 20), *scores((20, 0), (0, 20))])
-# Swap one card with the next player: each gives its least useful card (B9; Y3).
+# Swap one card with the next player: each gives its least useful card (seat 1, high_value_first:
+# B9, worth the most; seat 0, strategist: its number worth the most, Y3).
 case("custom_wild-swap_one_with_next", 2,
      {1: ["custom-wild", "B1", "B9"], 0: ["Y2", "Y3", "Y-skip"]}, "R5", ["Y1"],
      rules={**CUSTOM, "custom_wild_effect": "swap_one_with_next"},
+     seats={1: {"policy": "high_value_first"}, 0: {"policy": "strategist"}},
      table=[
          ("flip", "R5"),
          ("turn", 1), ("play", 1, "custom-wild"), ("colour", 1, "blue"),
@@ -1153,7 +1156,7 @@ def test_customizable_wild_swap_one_with_next():
                               2: ["G4", "G6", "G7"]}).flip("R5")
     b.turn_play(0, "custom-wild", "red").give(0, "B9", 1).give(1, "Y3", 0)
     b.round_capped().scores((4, 0), (31, 0), (17, 0)).game_capped()
-    trace = with_policies(b.build(), "first_legal", "first_legal", "first_legal")
+    trace = with_policies(b.build(), "high_value_first", "strategist", "first_legal")
     assert numbers(the_round(trace), "card_swaps", "cards_left") == (1, (2, 3, 3))
     broken(changed(trace, find(trace, codes.EV_GIVE, seat=0), b=2),
            "expected give by seat 0 of its least useful card to seat 1")

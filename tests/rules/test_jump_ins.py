@@ -10,6 +10,13 @@ copies broken in one event, which it must reject naming the problem.
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 from cases import Family, draws, scores
 from traces import (
     broken,
@@ -353,3 +360,78 @@ def test_victim_jumping_in_draws_nothing():
     at = find(trace, codes.EV_SKIP, seat=1)
     broken(inserted(trace, at, codes.EV_DRAW, 1, card("B3"), codes.DRAW_DRAW_TWO),
            "expected skip of seat 1")
+
+
+# ---------------------------------------------------------------- the cap on a chain of jump-ins
+
+# A game found by tests/test_rule_combinations.py: seat 5 plays a card and jumps in on it with its
+# second copy (J3), forgets UNO and is caught (U1); the penalty reshuffles the discards and brings
+# back the copy below the top, and it jumps in again, and so on: the chain never ended and ran past
+# the kernel's jumpers array (an out-of-bounds access). The chain now ends after as many
+# jump-ins as the deck holds copies of the card (2). It runs in a subprocess so that a hang or a
+# crash fails the test instead of stopping the suite.
+_ENDLESS_JUMP_INS = """
+import json
+from unostats import codes
+from unostats.engine.referee import RefereeError, check_trace
+from unostats.engine.simulate import trace_game
+from unostats.rules import RuleSet
+from unostats.seats import Seat
+from traces import inserted
+
+rules = RuleSet.from_mapping({
+    "hand_size": 5, "wild_draw_four": "free", "wild": "no_matching_colour", "colour_cycle": True,
+    "double_action": True, "stack_draw_two": "pass_on", "stack_draw_four": "pass_on",
+    "reverse_deflects": "back", "stack_skip": True, "skip_escape": True, "jump_in": "extreme",
+    "zero_slap": 2, "uno_slap": 2, "silence": "black", "uno_penalty": 2, "mistake_penalty": 1,
+    "round_end": "to_the_last", "max_turns": 400, "max_rounds": 2,
+    "custom_wild_effect": "everyone_draws_two", "deck": {"numbers": 2, "hit_all_one": 2}})
+names = ("forget_uno", "catch_uno", "challenge", "bluff", "jump_in", "silence_break", "mistake",
+         "reaction")
+seats = [Seat(policy, dict(zip(names, map(float, b)))) for policy, b in [
+    ("number_first", (0, 1, 0, 0, 1, 0, 1, 2)), ("colour_first", (0, 0, 0, 0, .3, 1, 1, 0)),
+    ("colour_first", (0, 0, 0, 0, .3, 0, 1, .5)), ("wild_last", (0, 0, 1, 0, .3, 0, 1, 0)),
+    ("strategist", (0, 1, 0, 0, 0, .3, .3, 0)), ("colour_first", (1, 0, .3, 0, 1, 0, 0, 2)),
+    ("wild_last", (0, 0, 0, 0, 1, 1, 1, .5)), ("actions_first", (0, 0, 0, 0, 1, 1, 0, 2)),
+    ("wild_last", (0, .3, 1, 0, 1, .3, 1, 0)), ("colour_first", (0, 0, 0, 0, .3, 0, .3, 0))]]
+trace = trace_game(rules=rules, players=10, seats=seats, seed=10, game=0)
+check_trace(trace)
+# The longest chain of jump-ins on one card, with what came between them (U1, draws).
+between = {codes.EV_UNO_MISS, codes.EV_UNO_CALL, codes.EV_DRAW, codes.EV_DRAW_FAIL,
+           codes.EV_RESHUFFLE}
+longest, chain, card, end, reshuffled = 0, 0, -1, -1, False
+for i, (kind, seat, a, b) in enumerate(trace.events.tolist()):
+    if kind == codes.EV_JUMP_IN:
+        chain = chain + 1 if a == card else 1
+        card = a
+        if chain > longest:
+            longest, end, jumper, shuffled_in = chain, i, seat, reshuffled
+        reshuffled = False
+    elif kind == codes.EV_RESHUFFLE:
+        reshuffled = True
+    elif kind not in between:
+        chain, card = 0, -1
+after = end + 1
+while trace.events[after, 0] in between:
+    after += 1
+try:
+    check_trace(inserted(trace, after, codes.EV_JUMP_IN, jumper, int(trace.events[end, 2])))
+    rejected = ""
+except RefereeError as err:
+    rejected = str(err)
+print(json.dumps({"longest": longest, "reshuffled": shuffled_in, "rejected": rejected}))
+"""
+
+
+def test_a_chain_of_jump_ins_ends_after_the_cards_copies_in_the_deck():
+    tests = Path(__file__).parent
+    done = subprocess.run([sys.executable, "-c", _ENDLESS_JUMP_INS], capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(tests), *sys.path])})
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.splitlines()[-1])
+    # the kernel's chain stops at the cap, after a reshuffle brought the card back ...
+    assert got["longest"] == 2 and got["reshuffled"], got
+    # ... and the referee refuses one jump-in more
+    assert re.search(r"no more jump-ins on \S+ in one move than the deck holds copies of it "
+                     r"\(2; J1\)", got["rejected"]), got

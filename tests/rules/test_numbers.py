@@ -116,10 +116,11 @@ case("seven_zero-off-to_the_last-a-finishing-0", **LAST_ZERO,
 
 # ---------------------------------------------------------------- N2 five_swap
 
-# Seat 1 gives G9 (its only number card), seat 0 gives B8 (its number worth the most).
+# Seat 1 (first_legal) gives G9 (its lowest card id), seat 0 (high_value_first) gives B8 (its
+# card worth the most).
 FIVE = dict(players=2, hands={1: ["R5", "+4", "G9"], 0: ["Y1", "Y2", "B8"]}, flip="R3",
             draws=["R6", "B1", "B2", "B3", "B4"])
-case("five_swap-on", **FIVE, rules={"five_swap": True},
+case("five_swap-on", **FIVE, rules={"five_swap": True}, seats={0: {"policy": "high_value_first"}},
      table=[
          ("flip", "R3"),
          ("turn", 1), ("play", 1, "R5"), ("give", 1, "G9", 0), ("give", 0, "B8", 1),
@@ -498,7 +499,7 @@ def five_swap():
     b.turn_play(0, "+4", "blue").draw(1, "B1", "B2", "B3", "B4", reason="draw_four").skip(1)
     b.turn_play(0, "B8")
     b.round_won(0, 22).scores((0, 22), (22, 0)).game_won(0)
-    return with_policies(b.build(), "first_legal", "first_legal")
+    return with_policies(b.build(), "first_legal", "high_value_first")
 
 
 def test_five_swap():
@@ -511,13 +512,19 @@ def test_five_swap():
 def test_five_swap_least_useful_card():
     trace = five_swap()
     give = find(trace, codes.EV_GIVE, seat=0)
-    broken(changed(trace, give, a=card("+4")),
-           re.escape("seat 0 (first_legal) must give its least useful card, G9 (N2)"))
-    broken(changed(trace, give + 1, a=card("Y1")),
-           re.escape("seat 1 (first_legal) must give its least useful card, B8 (N2)"))
-    # high_value_first gives the card worth the most points: seat 0's +4.
-    broken(with_policies(trace, "high_value_first", "first_legal"),
-           r"seat 0 \(high_value_first\) must give its least useful card, \+4")
+    # Every policy but the strategist gives the card it scores best: first_legal the lowest id,
+    # high_value_first the card worth the most points (seat 0's +4).
+    broken(changed(trace, give, a=card("+4")), re.escape(
+        "seat 0 (first_legal, weights) must give a card it scores best: G9 (N2, D5)"))
+    broken(changed(trace, give + 1, a=card("Y1")), re.escape(
+        "seat 1 (high_value_first, weights) must give a card it scores best: B8 (N2, D5)"))
+    broken(with_policies(trace, "high_value_first", "high_value_first"),
+           r"seat 0 \(high_value_first, weights\) must give a card it scores best: \+4")
+    # The strategist gives its least useful card: numbers first, the most points.
+    strategist = with_policies(trace, "strategist", "strategist")
+    check_trace(strategist)
+    broken(changed(strategist, give, a=card("+4")),
+           re.escape("seat 0 (strategist) must give its least useful card, G9 (N2)"))
     # A random seat may give any card it holds: the trace then fails only later, when seat 1,
     # holding the +4 it was given, draws instead of playing.
     err = broken(changed(with_policies(trace, "random", "random"), give, a=card("+4")),

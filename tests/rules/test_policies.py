@@ -1,7 +1,9 @@
 """Choosing: B2 play policies (first_legal, colour_first, number_first, actions_first,
 save_actions, high_value_first, wild_last, strategist), P7 the colour a black card names (the
 colour held most) and colour_cycle, and B1/B2 where a seat chooses a card to give away by its
-policy (the least useful card, N2/D5).
+policy (N2/D5: the card a preset scores best, the strategist's least useful card). Every policy
+but the strategist is a preset of weights (seats.PRESETS): the referee checks their choices by
+the scores; tests/rules/test_weighted.py checks the presets against the documented classes.
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
@@ -12,7 +14,7 @@ of tests/test_engine.py seat it. The tests after the table give the referee hand
 
 from __future__ import annotations
 
-from cases import Family, draws, scores
+from cases import Family, card, draws, scores
 from traces import (
     action_cards,
     broken,
@@ -269,14 +271,20 @@ def test_black_first_card_under_colour_cycle_is_chosen():
 # ---------------------------------------------------------------- the card a seat gives away
 
 
-def test_least_useful_by_class_then_points():  # N2, B2
-    """Numbers before coloured actions before black cards; the most points; the lowest id."""
+def test_the_strategist_gives_by_class_then_points():  # N2, B2
+    """The strategist gives numbers before coloured actions before black cards; the most points;
+    the lowest id."""
     b = builder(2, 4, five_swap=True)
     b.round_start(1).deal(1, {0: ["R5", "R-skip", "wild", "G-reverse"],
                               1: ["Y1", "Y-skip", "+4", "B2"]}).flip("R3")
     b.turn_play(0, "R5").give(0, "R-skip", 1).give(1, "B2", 0)
     b.round_capped().scores((72, 0), (91, 0)).game_capped()
-    trace = with_policies(b.build(), "save_actions", "wild_last")
+    trace = with_policies(b.build(), "strategist", "strategist")
     trace = with_rules(trace, max_turns=1, max_rounds=1, target_score=10_000)
     r = the_round(trace)
     assert r.card_swaps == 1 and r.cards_left == (3, 4)
+    # of its two actions worth 20, the lower id (R-skip); a preset may give either
+    broken(changed(trace, find(trace, codes.EV_GIVE, seat=0), a=card("G-reverse")),
+           r"seat 0 \(strategist\) must give its least useful card, R-skip \(N2\)")
+    check_trace(changed(with_policies(trace, "save_actions", "wild_last"),
+                        find(trace, codes.EV_GIVE, seat=0), a=card("G-reverse")))

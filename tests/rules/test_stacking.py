@@ -10,7 +10,7 @@ copies broken in one event, which it must reject naming the problem.
 from __future__ import annotations
 
 import pytest
-from cases import Family, draws, scores
+from cases import Family, draws, expected_trace, scores
 from traces import (
     broken,
     builder,
@@ -25,6 +25,7 @@ from traces import (
 )
 
 from unostats import codes
+from unostats.seats import WeightedPolicy
 
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("stack_draw_two", "stack_draw_four", "draw_two_on_draw_four", "reverse_deflects")
@@ -387,7 +388,81 @@ for jump_in, table, ending in (
          facts={"round.jump_ins": int(jump_in != "none")})
 
 
+# U2 and N5 too: a seat that owes a pending penalty and holds an answer takes a turn, whose start
+# may cost it cards (a mistake, a broken silence); it chooses its answer after those draws, from
+# the hand that holds them (docs/engine.md "Combinations"). Seat 1 plays its R+2 first (the most
+# points). Seat 2 holds B+2 and errs in every turn: the mistake brings R+2, which it scores
+# better (first_legal: the lower card id; the weights: the current colour), so it answers with
+# R+2, the colour stays red and seat 1 goes out with R1. Chosen before the draw, the answer
+# would be B+2 and R1 would not be legal.
+ANSWER_AFTER_DRAWS = dict(players=3, hands={1: ["R+2", "R1"], 2: ["B+2", "G5"],
+                                            0: ["G7", "Y8"]}, flip="R5",
+                          draws=["R+2", "Y1", "Y2", "Y3", "Y4", "B5", "G4", "R5"])
+RED_FIRST = WeightedPolicy.of("red-first", {"colour_match": 1}, ties="first")
+for policy in ("first_legal", RED_FIRST):
+    label = getattr(policy, "name", policy)
+    case(f"stack_draw_two-answered-after-a-mistake-draws-a-better-answer-{label}",
+         **ANSWER_AFTER_DRAWS, rules={"stack_draw_two": "sum", "mistake_penalty": 1},
+         seats={1: {"policy": "high_value_first"}, 2: {"policy": policy, "mistake": 1.0}},
+         table=[
+             ("flip", "R5"),
+             ("turn", 1), ("play", 1, "R+2"),
+             ("turn", 2), ("mistake", 2, 1), ("draw", 2, "R+2", "mistake"), ("play", 2, "R+2"),
+             *draws(0, ["Y1", "Y2", "Y3", "Y4"], "draw_two"), ("skip", 0),
+             ("turn", 1), ("play", 1, "R1"),
+         ],
+         ending=[("round_end", 1, "win", 50), *scores((25, 0), (0, 50), (25, 0))],
+         facts={"round.mistakes": 1, "round.penalty_cards": 5})
+# The same deal without mistakes: B+2 is seat 2's only answer, and blue the colour.
+case("stack_draw_two-answered-without-a-mistake-same-deal", **ANSWER_AFTER_DRAWS,
+     rules={"stack_draw_two": "sum", "mistake_penalty": 0},
+     seats={1: {"policy": "high_value_first"}, 2: {"mistake": 1.0}},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "R+2"),
+         ("turn", 2), ("play", 2, "B+2"),
+         *draws(0, ["R+2", "Y1", "Y2", "Y3"], "draw_two"), ("skip", 0),
+         ("turn", 1), ("draw", 1, "Y4", "normal"), ("pass", 1),
+         ("turn", 2), ("draw", 2, "B5", "normal"), ("play", 2, "B5"),
+         ("turn", 0), ("draw", 0, "G4", "normal"), ("pass", 0),
+         ("turn", 1), ("draw", 1, "R5", "normal"), ("play", 1, "R5"),
+         ("turn", 2), ("play", 2, "G5"),
+     ],
+     ending=[("round_end", 2, "win", 50), *scores((45, 0), (5, 0), (0, 50))],
+     facts={"round.mistakes": 0, "round.penalty_cards": 4})
+# N5 too: seat 1's +4 starts a silence (black) and is pending on seat 2, which breaks the silence
+# at the start of the turn in which it answers (silence_break 1; the others never break it). The
+# 2 cards drawn bring Y+2, an answer of the named colour (A5) it prefers to its +4 (the lower card
+# id): the +4 is cancelled, seat 0 draws 2 and seat 1 goes out. Chosen before the draw, the answer
+# would be the +4, and seat 0 would owe 8.
+case("draw_two_on_draw_four-answered-after-a-broken-silence-draws-a-better-answer",
+     3, {1: ["+4", "Y1"], 2: ["+4", "G5"], 0: ["G7", "B8"]}, "R5", ["Y+2", "G1", "B1", "B2"],
+     rules={"stack_draw_four": "sum", "draw_two_on_draw_four": True, "silence": "black"},
+     seats={2: {"silence_break": 1.0}},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "+4"), ("colour", 1, "yellow"),
+         ("turn", 2), ("silence_break", 2, 2), *draws(2, ["Y+2", "G1"], "silence"),
+         ("play", 2, "Y+2"),
+         *draws(0, ["B1", "B2"], "draw_two"), ("skip", 0),
+         ("turn", 1), ("play", 1, "Y1"),
+     ],
+     ending=[("round_end", 1, "win", 74), *scores((18, 0), (0, 74), (56, 0))],
+     facts={"round.silence_breaks": 1})
+
+
 test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
+
+
+def test_an_answer_chosen_before_the_turns_draws_is_rejected():
+    """The referee rejects seat 2's answer chosen from the hand it held before its mistake."""
+    for c in CASES:
+        if c.id.startswith("stack_draw_two-answered-after-a-mistake"):
+            trace = expected_trace(c)
+            at = find(trace, codes.EV_PLAY, seat=2)
+            broken(changed(trace, at, a=card("B+2")),
+                   r"seat 2 \((first_legal|red-first), weights\) must play the answer it scores "
+                   r"best: R\+2, not B\+2")
 
 
 # ---------------------------------------------------------------- A3 on hand-written traces

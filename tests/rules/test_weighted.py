@@ -5,14 +5,15 @@ choose the answer to a pending penalty (A3) and the card given away (N2).
 
 ``CASES`` are scripted games (tests/rules/cases.py) played by the kernel and checked by the
 referee; the tests after them play the random choices over many seeds, give the referee traces
-whose choices break the weights, and check that a weighted policy equal to a bundled one plays
-the same games (``high_value_first``) or the same statistics within noise (``random``).
+whose choices break the weights, and check that each bundled preset written as data plays the
+bundled policy's games, row for row.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
 
 import numpy as np
 import polars as pl
@@ -21,11 +22,11 @@ from cases import Case, Family, card
 from test_policies import CHOICE, PLAYS
 from traces import broken
 
-from unostats import codes
-from unostats.engine.referee import check_trace
+from unostats import cards, codes
+from unostats.engine.referee import _weighted_score, check_trace
 from unostats.engine.simulate import simulate_batches, simulate_tables, trace_scripted_game
 from unostats.rules import RuleSet
-from unostats.seats import Seat, WeightedPolicy
+from unostats.seats import PRESETS, Seat, WeightedPolicy
 
 FAMILY = Family(())  # no rule option of its own: the seats' policies
 CASES, case = FAMILY.cases, FAMILY.case
@@ -191,32 +192,44 @@ def _frames(seat: Seat, rules: dict, games: int, seed: int = 11):
     return batches[0]
 
 
-HIGH_VALUE_RULES = ({}, {"stack_draw_two": "sum", "stack_draw_four": "sum", "draw": "two"})
+# Rules where a policy chooses more than the card of a turn: answers to pending penalties (A3,
+# A4, A6 back), the better of two drawn cards (P5 two), the extra number (N3 two_matching) and
+# the card given away (N2, D5).
+CHOOSING_RULES = ({}, {"stack_draw_two": "sum", "stack_draw_four": "sum", "draw": "two",
+                       "reverse_deflects": "back", "multi_play": "two_matching",
+                       "five_swap": True, "seven_zero": True})
+EVERY_KIND = {k: 1 for k in codes.FEATURE_NAMES[:codes.F_POINTS]}  # one of these per card
 
 
-@pytest.mark.parametrize("rules", HIGH_VALUE_RULES, ids=("official", "stacking-draw-two"))
-def test_points_weights_play_the_games_of_high_value_first(rules):
-    """{points: 1} with random ties scores as high_value_first ranks, ties included: the same
-    games, row for row (but the policy's name)."""
-    bundled = _frames(Seat("high_value_first"), rules, 200)
-    data = _frames(Seat.playing(WeightedPolicy.of("points", {"points": 1})),
-                   rules, 200)
-    for name, a, b in zip(bundled._fields, bundled, data):
+def _same_games(bundled: str, data: WeightedPolicy, rules: dict, games: int = 150):
+    a = _frames(Seat(bundled), rules, games)
+    b = _frames(Seat.playing(data), rules, games)
+    for name, x, y in zip(a._fields, a, b):
         if name == "game_seats":
-            assert set(a["policy"].cast(pl.String).to_list()) == {"high_value_first"}
-            assert set(b["policy"].cast(pl.String).to_list()) == {"points"}
-            a, b = a.drop("policy"), b.drop("policy")
-        assert a.equals(b), name
+            assert set(x["policy"].cast(pl.String).to_list()) == {bundled}
+            assert set(y["policy"].cast(pl.String).to_list()) == {data.name}
+            x, y = x.drop("policy"), y.drop("policy")
+        assert x.equals(y), (bundled, name)
 
 
-def test_zero_weights_with_random_ties_play_as_random_within_noise():
-    """All weights 0 with random ties: uniform over the legal card instances, as random (which
-    walks them in another order, so the games differ): turns per round and the first seat's
-    round wins agree within 4.5 standard errors over 3000 one-round games each."""
+@pytest.mark.parametrize("rules", CHOOSING_RULES, ids=("official", "choosing"))
+@pytest.mark.parametrize("bundled", sorted(PRESETS))
+def test_a_bundled_preset_written_as_data_plays_the_same_games(bundled, rules):
+    """Each bundled preset's weights, written as a policy of the scenario file's own, play the
+    bundled policy's games, row for row (but the policy's name): one mechanism."""
+    preset = PRESETS[bundled]
+    _same_games(bundled, WeightedPolicy.of("mine", dict(preset.weights), ties=preset.ties), rules)
+
+
+def test_random_plays_as_weights_under_which_every_card_ties_within_noise():
+    """random (all weights 0: the kernel's counting path, pick_uniform) against weights under
+    which every card scores 1 (the general path, a score per card type): both uniform over the
+    legal card instances, enumerated in other orders, so the games differ but turns per round
+    and the first seat's round wins agree within 4.5 standard errors over 3000 one-round games
+    each."""
     rules = {"max_rounds": 1}
     stats = []
-    for s in (Seat("random"),
-              Seat.playing(WeightedPolicy.of("zero", {}))):
+    for s in (Seat("random"), Seat.playing(WeightedPolicy.of("ones", EVERY_KIND))):
         rounds = _frames(s, rules, 3000).rounds
         turns = rounds["turns"].to_numpy().astype(float)
         first_wins = (rounds["winner_seat"] == rounds["first_seat"]).fill_null(False)
@@ -226,6 +239,51 @@ def test_zero_weights_with_random_ties_play_as_random_within_noise():
         assert abs(m1 - m2) < 4.5 * math.sqrt(v1 + v2), (m1, m2)
     # and the games are not the same ones (the test compares two samples, not one twice)
     assert stats[0][0][0] != stats[1][0][0]
+
+
+def _documented_class(policy: str, t: int, colour: int, top: int, points) -> float:
+    """The bundled policies' classes as rules.POLICY_DOCS describes them (the highest is
+    played; docs/engine.md "Bundled policies as presets")."""
+    black, number = cards.is_black(t), cards.is_number(t)
+    colour_match = not black and cards.TYPE_COLOUR[t] == colour
+    rank_match = cards.TYPE_RANK[t] == cards.TYPE_RANK[top]
+    return {
+        "random": 0,
+        "first_legal": -t,
+        "colour_first": 2 if colour_match else (0 if black else 1),
+        # a black card of the top's kind before the other black cards: number_first's only
+        # departure from "same number/symbol, else colour, else black"
+        "number_first": (rank_match / 2) if black else (2 if rank_match else 1),
+        "actions_first": 1 if black else (0 if number else 2),
+        "save_actions": 0 if black else (2 if number else 1),
+        "high_value_first": points[t],
+        "wild_last": 0 if black else 1,
+    }[policy]
+
+
+@pytest.mark.parametrize("policy", sorted(PRESETS))
+def test_each_preset_plays_its_documented_class(policy):
+    """On 3000 random hands (with H2O cards) and tables, the cards a preset may play (its
+    best-scoring legal cards, by the referee's own scoring) are the policy's most preferred
+    class of legal cards, as documented: the presets are the bundled policies."""
+    rng = np.random.default_rng(7)
+    points = [int(p) for p in cards.card_points()]
+    preset = PRESETS[policy]
+    for _ in range(3000):
+        hand = Counter(int(t) for t in rng.integers(0, cards.N_TYPES, rng.integers(1, 9)))
+        top = int(rng.integers(0, cards.N_TYPES))
+        colour = int(cards.TYPE_COLOUR[top]) if top < cards.FIRST_BLACK else int(rng.integers(4))
+        legal = [t for t in hand if cards.is_black(t) or cards.TYPE_COLOUR[t] == colour
+                 or cards.TYPE_RANK[t] == cards.TYPE_RANK[top]]
+        if not legal:
+            continue
+        scores = {t: _weighted_score(preset, hand, t, colour, top, False, points) for t in legal}
+        best = sorted(t for t in legal if scores[t] == max(scores.values()))
+        if preset.ties == "first":
+            best = best[:1]
+        classes = {t: _documented_class(policy, t, colour, top, points) for t in legal}
+        assert best == sorted(t for t in legal if classes[t] == max(classes.values())), (
+            policy, sorted(hand.elements()), top, colour)
 
 
 def test_weighted_seats_are_reproducible_with_a_random_colour():

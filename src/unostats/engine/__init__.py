@@ -17,6 +17,22 @@ History:
    has finished and takes no part in anything (it used to be caught bluffing, take the card back
    and draw while counted as finished); games under other round modes, or without restricted
    black cards, are unchanged.
+6  one mechanism for the policies: every bundled policy but the strategist is a preset of the
+   weights of a policy written as data (seats.PRESETS), played by the same kernel code. So the
+   card a seat gives away (N2 five_swap, D5 swap_one_with_next) is the one its preset scores
+   best (first_legal: the lowest card id; high_value_first: the most points, ties at random and
+   so with a draw; the class presets: one of their most preferred class, at random), no longer
+   "numbers, then actions, then black, the most points" (which the strategist keeps); random's
+   N3 two_matching extra number is drawn over the candidates in card-id order; number_first
+   prefers a black card of the top card's kind to the other black cards. Games of random,
+   first_legal, colour_first, actions_first, save_actions, high_value_first, wild_last and the
+   strategist under rules without N2, D5 and (for random) N3 two_matching are unchanged. A
+   seat answering a pending penalty (A3-A6) chooses its answer after its turn's N5 silence and
+   U2 mistake draws, which may bring answers, as docs/engine.md says (it chose before them: a
+   policy written as data could answer with a card it did not score best). A chain of jump-ins
+   on one card ends after as many jump-ins as the deck holds copies of it (J1: a jumper caught
+   forgetting UNO after a reshuffle drew back the card below and jumped in with it again, past
+   the end of the kernel's jumpers array).
 """
 
-ENGINE_VERSION = 5
+ENGINE_VERSION = 6

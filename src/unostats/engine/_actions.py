@@ -121,6 +121,8 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
     if rank == K.SKIP:
         run = st.skip_run if opt.stack_skip != 0 and in_turn else 0
         st.skip_run = run + count
+        if run + count == 1 and opt.skip_escape == 0:  # A1, inline: no call for the common case
+            return skip_seat(st, victim), state
         return _skip_players(st, opt, player, run + count, t, state)
     if rank == K.REVERSE:
         if count == 2:

@@ -24,7 +24,9 @@ import numba
 from numba import njit, types
 from numba.core import codegen as _codegen
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.caching import FunctionCache
 from numba.core.compiler_machinery import register_pass
+from numba.core.runtime import rtsys
 from numba.core.typed_passes import NativeLowering
 
 from ._cache import cache_dir
@@ -82,6 +84,18 @@ class _LinkOnlyPipeline(CompilerBase):
         return [pm]
 
 
+class _CacheLoadedAsIs(FunctionCache):
+    """Numba's cache of compiled functions, loading an entry without first refreshing the
+    target context. The refresh imports and registers every typing and lowering registry
+    (two thirds of a warm start-up's first call), which only compiling needs, and compiling
+    does it itself; loading machine code needs the code generator and the runtime."""
+
+    def load_overload(self, sig, target_context):
+        rtsys.initialize(target_context)  # the compiled code calls the runtime's functions
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+
 def _plain(t):
     t = types.unliteral(t)
     if isinstance(t, types.Integer) and t.bitwidth < 64:
@@ -100,6 +114,8 @@ def kernel(fn=None, *, inline=False, entry=False):
         if not entry:
             options["pipeline_class"] = _LinkOnlyPipeline
         d = njit(**options)(f)
+        if entry:
+            d._cache = _CacheLoadedAsIs(d.py_func)
         get_call_template = d.get_call_template
 
         def plain_call_template(args, kws):

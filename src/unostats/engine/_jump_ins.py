@@ -3,7 +3,7 @@
 Rules here: J1 jump_in (numbers, all_but_draw_four, extreme: identical cards out of turn, play
 going on from the jumper), J2 none on the first discard (the turn loop offers no race before
 the first move), J3 a seat may jump in on its own card, J4 the race by ``jump_in`` willingness
-and ``reaction`` speed; with N6 a jump-in on an 8 takes the cover duty over.
+and ``reaction`` speed, a chain no longer than the card's copies in the deck; with N6 a jump-in on an 8 takes the cover duty over.
 docs/engine.md "Jump-ins".
 """
 
@@ -79,10 +79,22 @@ def jump_ins(st, opt, p, state):
     return _chain(st, opt, p, j, state)
 
 
+@kernel(inline=True)
+def _copies(st, t):
+    """The copies of card type t in the deck (the cards dealt from, ``st.full``)."""
+    n = 0
+    for i in range(st.ncards):
+        n += st.full[i] == t
+    return n
+
+
 @kernel
 def _chain(st, opt, p, j, state):
-    """J1-J4: seat j has won the race to jump in on p's move (see ``jump_ins``)."""
+    """J1-J4: seat j has won the race to jump in on p's move (see ``jump_ins``). The chain ends
+    after as many jump-ins as the deck holds copies of the card: only cards taken back from the
+    discards (a penalty drawn after a reshuffle) make it longer, and it might never end."""
     top = top_card(st)
+    copies = _copies(st, top)
     jumps = 0
     mover = p
     st.jump_card = top
@@ -99,7 +111,7 @@ def _chain(st, opt, p, j, state):
         mover = j
         st.jumpers[jumps] = j
         jumps += 1
-        if st.winner >= 0:
+        if st.winner >= 0 or jumps >= copies:
             break
         j, state = _race(st, j, top, state)
     return jumps, state

@@ -51,7 +51,7 @@ TABLE = np.dtype([
     ("tpos", np.int64),  # trace rows flushed so far (may pass the trace's end: see _trace)
     ("policy", np.int64, (MAX_SEATS,)),  # B2 policy code per seat (codes.POLICY_*)
     ("behaviour", np.float64, (MAX_SEATS, codes.N_BEHAVIOUR)),  # B1 probabilities per seat
-    # A weighted policy (codes.POLICY_WEIGHTED): its weights (codes.F_*), colour and ties.
+    # The weights a seat plays by (codes.F_*; a bundled preset's too), its colour and ties.
     ("weights", np.float64, (MAX_SEATS, codes.N_FEATURES)),
     ("colour_random", np.int64, (MAX_SEATS,)),  # 1: a black card names a random colour
     ("ties_first", np.int64, (MAX_SEATS,)),  # 1: ties go to the lowest card id, 0: at random

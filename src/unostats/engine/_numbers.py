@@ -10,10 +10,10 @@ docs/engine.md "Number-card rules".
 from .. import codes as C
 from ._cards import add, draw, exchange_hands, lay_down, remove
 from ._jit import kernel
-from ._policies import least_useful, pick_by_priority
+from ._policies import least_useful, pick_by_score
 from ._rng import bounded, uniform
 from ._table import (
-    BLACK, FIRST_BLACK, colour_of, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
+    BLACK, FIRST_BLACK, ev, holds_colour, in_round, is_legal, is_restricted, next_seat,
     rank_of,
 )
 
@@ -109,45 +109,20 @@ def _may_add(st, rule, p, first, start_col, start_rank):
     """N3: might seat p add a number card after ``first``? (A cheap test before the policy's
     choice: a card of the number for same_rank; for two_matching a card of the colour the turn
     started with, or of its number.)"""
-    r = rank_of(first)
-    same = 0
-    if r <= 9:
-        for c in range(4):
-            same += st.hand[p, c * 13 + r]
+    if rule == C.MULTI_PLAY_SAME_RANK:
+        r = rank_of(first)
+        same = 0
+        if r <= 9:
+            for c in range(4):
+                same += st.hand[p, c * 13 + r]
+        return same > 0
+    if start_col < BLACK and st.hcol[p, start_col] > 0:
+        return True
     by_rank = 0
     if start_rank <= 9:
         for c in range(4):
             by_rank += st.hand[p, c * 13 + start_rank]
-    by_colour = (st.hcol[p, start_col] > 0) & (start_col < BLACK)
-    if rule == C.MULTI_PLAY_SAME_RANK:
-        return same > 0
-    return by_colour or by_rank > 0
-
-
-@kernel
-def _pick_matching_number(st, p, start_col, start_rank, state):
-    """N3 two_matching for the random policy: uniform over the number cards in p's hand of the
-    colour or number the turn started with; -1 if none. Returns (card, state)."""
-    # The candidates: the colour's ten numbers (none when no colour is current), then the
-    # number in the other colours (none after an action or black card).
-    n_col = 10 if start_col < BLACK else 0
-    n_rank = 4 if start_rank <= 9 else 0
-    total = 0
-    for i in range(n_col + n_rank):
-        t = start_col * 13 + i if i < n_col else (i - n_col) * 13 + start_rank
-        if i < n_col or colour_of(t) != start_col:
-            total += st.hand[p, t]
-    k = 0
-    if total > 0:
-        k, state = bounded(state, total)
-    card = -1
-    for i in range(n_col + n_rank):
-        t = start_col * 13 + i if i < n_col else (i - n_col) * 13 + start_rank
-        if card < 0 and (i < n_col or colour_of(t) != start_col):
-            if k < st.hand[p, t]:
-                card = t
-            k -= st.hand[p, t]
-    return card, state
+    return by_rank > 0
 
 
 @kernel(inline=True)
@@ -158,6 +133,10 @@ def extras(st, opt, p, first, start_col, start_rank, state):
                                                            start_col, start_rank):
         return state
     return _add_numbers(st, opt, p, first, start_col, start_rank, state)
+
+
+_COLOUR_NUMBERS = (1 << 10) - 1  # bits of the number cards 0-9 of colour 0 (a colour's shift)
+_RANK_IN_COLOURS = 1 | 1 << 13 | 1 << 26 | 1 << 39  # bits of number 0 in the four colours
 
 
 @kernel
@@ -171,14 +150,12 @@ def _add_numbers(st, opt, p, first, start_col, start_rank, state):
                     lay_down(st, opt, p, c * 13 + r, C.EV_PLAY, -1)
         return state
     # two_matching: one more number card matching the top card as the turn started.
-    if st.policy[p] == C.POLICY_RANDOM:
-        t, state = _pick_matching_number(st, p, start_col, start_rank, state)
-    else:
-        mask = 0
-        for t in range(FIRST_BLACK):
-            if rank_of(t) <= 9 and (colour_of(t) == start_col or rank_of(t) == start_rank):
-                mask |= 1 << t
-        t, state = pick_by_priority(st, p, start_col, start_rank, mask, False, False, state)
+    mask = 0  # the number cards of the colour and those of the number
+    if start_col < BLACK:
+        mask = _COLOUR_NUMBERS << (start_col * 13)
+    if start_rank <= 9:
+        mask |= _RANK_IN_COLOURS << start_rank
+    t, state = pick_by_score(st, p, start_col, start_rank, mask, False, False, state)
     if t >= 0:
         lay_down(st, opt, p, t, C.EV_PLAY, -1)
     return state

@@ -11,8 +11,8 @@ from .. import cards as K
 from .. import codes as C
 from ._cards import draw
 from ._jit import kernel
-from ._policies import pick_by_priority
-from ._table import BLACK, WD4, next_seat, rank_of, reverse, skip_seat
+from ._policies import pick_by_score
+from ._table import BLACK, NT, WD4, next_seat, rank_of, reverse, skip_seat
 
 
 @kernel(inline=True)
@@ -71,21 +71,29 @@ def put_on_chain(st, opt, is_draw_two, count):
 
 
 @kernel
-def answer_or_pay(st, opt, p, state):
-    """A3-A6: seat p owes the pending penalty. Returns (the card it answers with, p, state), or
-    (-1, the seat that acts next, state) when it cannot answer: then it draws the whole penalty
-    and is skipped, without a turn."""
-    col = st.col
-    answers = _answers(opt, st.pending_reason, col)
-    threat = st.hsize[next_seat(st, p)] <= 2
-    answer, state = pick_by_priority(st, p, col, st.rank, answers, False, threat, state)
-    if answer >= 0:
-        return answer, p, state
+def pay_unless_answered(st, opt, p, state):
+    """A3-A6: seat p owes the pending penalty. If it holds no card that answers it, it draws the
+    whole penalty and is skipped, without a turn. Returns (whether it holds an answer, the seat
+    that acts next, state): p itself when it answers, in a turn of its own (``answer_pending``)."""
+    answers = _answers(opt, st.pending_reason, st.col)
+    for t in range(NT):
+        if (answers >> t) & 1 and st.hand[p, t] > 0:
+            return True, p, state
     _, state = draw(st, p, st.pending, st.pending_reason, state)
     st.pending = 0
     st.escalation = 0
     st.skip_run = 0
-    return -1, skip_seat(st, p), state
+    return False, skip_seat(st, p), state
+
+
+@kernel
+def answer_pending(st, opt, p, state):
+    """The card seat p answers the pending penalty with, chosen in its turn after the turn's N5
+    and U2 draws (which may bring answers; ``pay_unless_answered`` found one before them).
+    Returns (card, state)."""
+    answers = _answers(opt, st.pending_reason, st.col)
+    threat = st.hsize[next_seat(st, p)] <= 2
+    return pick_by_score(st, p, st.col, st.rank, answers, False, threat, state)
 
 
 @kernel

@@ -1,9 +1,9 @@
 """Play policies (njit): which card a seat plays, which colour it names, what it gives away.
 
-Rules here: B2 policies (random, first_legal, colour_first, number_first, actions_first,
-save_actions, high_value_first, wild_last, strategist, and policies written as data: weights of
-the card features codes.F_*), P7 colour choice by policy, P2/P3 bluffs (B1 ``bluff``) and the
-N2/D5 choice of the card given away. docs/engine.md "Policies".
+Rules here: B2 policies: policies written as data (weights of the card features codes.F_*), which
+the bundled policies are presets of (seats.PRESETS), and the strategist, coded here
+(seats.CODED says why); P7 colour choice by policy, P2/P3 bluffs (B1 ``bluff``) and the N2/D5
+choice of the card given away. docs/engine.md "Policies as data".
 """
 
 from .. import cards as K
@@ -12,8 +12,8 @@ from ..seats import card_kind_features
 from ._jit import kernel
 from ._rng import bounded, side_quarter, uniform
 from ._table import (
-    ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, is_restricted,
-    next_seat, rank_of,
+    ALL_TYPES, BLACK, FIRST_BLACK, NT, WD4, colour_of, holds_colour, is_legal, is_number,
+    is_restricted, next_seat, rank_of,
 )
 
 
@@ -52,10 +52,22 @@ def score(st, s, t, col, rank, threat):
 
 
 @kernel
+def value(st, s, t, col, rank, threat):
+    """Seat s's preference for card type t on ``col``/``rank`` (the highest is played): its
+    weighted score, 0 for weights that are all 0 (none computed), or the strategist's class."""
+    policy = st.policy[s]
+    if policy == C.POLICY_UNIFORM:
+        return 0.0
+    if policy == C.POLICY_STRATEGIST:
+        return _strategist_class(st, s, t, threat)
+    return score(st, s, t, col, rank, threat)
+
+
+@kernel
 def pick_by_score(st, s, col, rank, allowed, legal_only, threat, state):
-    """A weighted policy's card: the best-scoring of the card types in the bit mask ``allowed``
-    in seat s's hand (legal on ``col``/``rank``, if ``legal_only``); ties to the lowest card id
-    (``ties_first``) or uniform over the tied card instances; -1 if none. Returns (card, state)."""
+    """Seat s's card: the best ``value`` of the card types in the bit mask ``allowed`` in its hand
+    (legal on ``col``/``rank``, if ``legal_only``); ties to the lowest card id (``ties_first``)
+    or uniform over the tied card instances; -1 if none. Returns (card, state)."""
     best = 0.0
     first = -1
     n_best = 0
@@ -63,7 +75,7 @@ def pick_by_score(st, s, col, rank, allowed, legal_only, threat, state):
         m = st.hand[s, t]
         if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
             continue
-        v = score(st, s, t, col, rank, threat)
+        v = value(st, s, t, col, rank, threat)
         if first < 0 or v > best:
             best = v
             first = t
@@ -77,7 +89,7 @@ def pick_by_score(st, s, col, rank, allowed, legal_only, threat, state):
         m = st.hand[s, t]
         if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
             continue
-        if score(st, s, t, col, rank, threat) == best:
+        if value(st, s, t, col, rank, threat) == best:
             if k < m:
                 return t, state
             k -= m
@@ -140,11 +152,14 @@ def _kth_type(st, s, first, stride, n, k, excluded):
 
 
 @kernel(inline=True)
-def pick_random(st, s, allow_wd4, allow_wild, state):
-    """Uniform over the legal card instances in hand; -1 if none (the C yardstick's policy).
-
-    Returns (card, state).
-    """
+def pick_uniform(st, s, allow_wd4, allow_wild, state):
+    """The card of a seat whose weights are all 0 with random ties (``random``): uniform over
+    the legal card instances in hand, as ``pick_by_score`` chooses among equal scores, from
+    counts per colour instead of a value per card type (the C yardstick's policy, the
+    benchmarks' hot path). It enumerates the instances in its own order (the current colour's,
+    then the top's number or symbol in the other colours, then black): the same distribution,
+    other draws than the general path's card-id order, which costs 7% of the kernel's time per
+    turn here. -1 if none. Returns (card, state)."""
     col = st.col
     rank = st.rank
     ncol = st.hcol[s, col]
@@ -174,122 +189,50 @@ def pick_random(st, s, allow_wd4, allow_wild, state):
 
 
 @kernel
-def priority(st, policy, t, col, rank, threat, held):
-    """Preference of ``policy`` for legal card type t on ``col``/``rank``; the highest class is
-    played (B2).
-    ``threat``: the next seat holds two cards or fewer (the strategist attacks it); ``held``:
-    cards of t's colour in the player's hand (the strategist stays in its longest colour)."""
+def _strategist_class(st, s, t, threat):
+    """The strategist's preference for card type t in seat s's hand: an attack on a next seat
+    holding two cards or fewer first (a Draw Two or Wild Draw Four, then a Skip or Reverse),
+    then coloured cards of the colour held most (high numbers first, actions kept), black
+    cards last (seats.CODED: why weights cannot say this)."""
     black = t >= FIRST_BLACK
-    colour_match = (not black) and colour_of(t) == col
-    number = (not black) and rank_of(t) <= 9
-    if policy == C.POLICY_FIRST_LEGAL:
-        return -t
-    if policy == C.POLICY_COLOUR_FIRST:
-        return 2 if colour_match else (0 if black else 1)
-    if policy == C.POLICY_NUMBER_FIRST:
-        return 0 if black else (1 if colour_match and rank_of(t) != rank else 2)
-    if policy == C.POLICY_ACTIONS_FIRST:
-        return 1 if black else (0 if number else 2)
-    if policy == C.POLICY_SAVE_ACTIONS:
-        return 0 if black else (2 if number else 1)
-    if policy == C.POLICY_HIGH_VALUE_FIRST:
-        return st.points[t]
-    if policy == C.POLICY_WILD_LAST:
-        return 0 if black else 1
-    if policy == C.POLICY_STRATEGIST:
-        if threat and (t == WD4 or rank_of(t) == K.DRAW_TWO):
-            return 300
-        if threat and not black and rank_of(t) >= K.SKIP:
-            return 200
-        if black:
-            return 0  # kept for the end: played only when nothing else is legal
-        # Stay in (or move to) the colour held most, shedding high numbers first and keeping
-        # actions for an attack.
-        return 100 + 20 * held + (st.points[t] if number else 0)
-    return 0
-
-
-@kernel
-def pick_by_priority(st, s, col, rank, allowed, legal_only, threat, state):
-    """Uniform over the instances, in seat s's policy's most preferred class, of the card types
-    in the bit mask ``allowed`` (and legal on ``col``/``rank``, if ``legal_only``); -1 if none.
-    Returns (card, state)."""
-    policy = st.policy[s]
-    if policy == C.POLICY_WEIGHTED:
-        return pick_by_score(st, s, col, rank, allowed, legal_only, threat, state)
-    best = -(1 << 40)
-    n_best = 0
-    for t in range(NT):
-        m = st.hand[s, t]
-        if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
-            continue
-        p = priority(st, policy, t, col, rank, threat, st.hcol[s, colour_of(t)])
-        if p > best:
-            best = p
-            n_best = m
-        elif p == best:
-            n_best += m
-    if n_best == 0:
-        return -1, state
-    k = 0
-    if policy != C.POLICY_FIRST_LEGAL:
-        k, state = bounded(state, n_best)
-    for t in range(NT):
-        m = st.hand[s, t]
-        if m == 0 or not (allowed >> t) & 1 or (legal_only and not is_legal(t, col, rank)):
-            continue
-        if priority(st, policy, t, col, rank, threat, st.hcol[s, colour_of(t)]) == best:
-            if k < m:
-                return t, state
-            k -= m
-    return -1, state  # unreachable
+    if threat and (t == WD4 or rank_of(t) == K.DRAW_TWO):
+        return 300.0
+    if threat and not black and rank_of(t) >= K.SKIP:
+        return 200.0
+    if black:
+        return 0.0  # kept for the end: played only when nothing else is legal
+    # Stay in (or move to) the colour held most, shedding high numbers first and keeping
+    # actions for an attack.
+    return 100.0 + 20 * st.hcol[s, colour_of(t)] + (st.points[t] if is_number(t) else 0)
 
 
 @kernel
 def prefer(st, s, first, second, threat, state):
-    """P5 two: of two legal drawn cards, the one seat s's policy prefers (a fair coin between
-    equals, but first_legal; a weighted policy: the better score, ties as its ``ties``).
-    Returns (card, state)."""
-    policy = st.policy[s]
-    if policy == C.POLICY_WEIGHTED:
-        a = score(st, s, first, st.col, st.rank, threat)
-        b = score(st, s, second, st.col, st.rank, threat)
-        if a == b and st.ties_first[s]:
+    """P5 two: of two legal drawn cards, the one seat s prefers (the better ``value``; equals:
+    the lower id with ``ties_first``, else a fair coin). Returns (card, state)."""
+    a = value(st, s, first, st.col, st.rank, threat)
+    b = value(st, s, second, st.col, st.rank, threat)
+    if a == b:
+        if st.ties_first[s]:
             return min(first, second), state
-    else:
-        a = priority(st, policy, first, st.col, st.rank, threat, st.hcol[s, colour_of(first)])
-        b = priority(st, policy, second, st.col, st.rank, threat, st.hcol[s, colour_of(second)])
-    if a == b and policy != C.POLICY_FIRST_LEGAL:
         coin, state = bounded(state, 2)
         return (first if coin == 0 else second), state
-    return (first if a >= b else second), state
+    return (first if a > b else second), state
 
 
 @kernel
 def least_useful(st, s, state):
-    """N2, D5: the card seat s gives away. random: any card instance; high_value_first: the most
-    points; other policies: numbers before coloured actions before black cards, then the most
-    points. Ties to the lowest card id. A weighted policy gives the card it scores best, the one
-    it would most like to be rid of (ties as its ``ties``). Returns (card, state)."""
-    pol = st.policy[s]
-    if pol == C.POLICY_WEIGHTED:
+    """N2, D5: the card seat s gives away: the one it scores best, the one it would most like to
+    be rid of (ties as its ``ties``); the strategist: numbers before coloured actions before
+    black cards, then the most points, ties to the lowest card id. Returns (card, state)."""
+    if st.policy[s] != C.POLICY_STRATEGIST:
         return pick_by_score(st, s, st.col, st.rank, ALL_TYPES, False, threatens(st, s), state)
-    if pol == C.POLICY_RANDOM:
-        k, state = bounded(state, st.hsize[s])
-        t = 0
-        while k >= st.hand[s, t]:
-            k -= st.hand[s, t]
-            t += 1
-        return t, state
     best = -1
     best_key = 0
     for t in range(NT):
         if st.hand[s, t] > 0:
-            if pol == C.POLICY_HIGH_VALUE_FIRST:
-                key = -st.points[t]
-            else:
-                kind = 2 if t >= FIRST_BLACK else (0 if rank_of(t) <= 9 else 1)
-                key = kind * 1000 - st.points[t]
+            kind = 2 if t >= FIRST_BLACK else (0 if rank_of(t) <= 9 else 1)
+            key = kind * 1000 - st.points[t]
             if best < 0 or key < best_key:
                 best, best_key = t, key
     return best, state
@@ -300,7 +243,8 @@ def choose_card(st, opt, p, state):
     """B2: the card seat p plays in its turn, or -1 if it holds no legal card. P2/P3: a
     restricted black card is legal without a card of the colour, or as a bluff (one draw per
     turn covers both kinds). Returns (card, threat, state); ``threat``: the next seat holds two
-    cards or fewer (what the strategist attacks; False for random, which ignores it)."""
+    cards or fewer (the strategist's and ``attack``'s cue; False for weights that are all 0,
+    which ignore it)."""
     wd4_restricted = opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR
     wild_restricted = opt.wild == C.WILD_NO_MATCHING_COLOUR
     allow = True
@@ -309,8 +253,8 @@ def choose_card(st, opt, p, state):
         allow, state = bluffs(st, p, state)
     allow_wd4 = allow or not wd4_restricted
     allow_wild = allow or not wild_restricted
-    if st.policy[p] == C.POLICY_RANDOM:
-        card, state = pick_random(st, p, allow_wd4, allow_wild, state)
+    if st.policy[p] == C.POLICY_UNIFORM and not st.ties_first[p]:
+        card, state = pick_uniform(st, p, allow_wd4, allow_wild, state)
         return card, False, state
     threat = threatens(st, p)
     allowed = ALL_TYPES
@@ -318,5 +262,5 @@ def choose_card(st, opt, p, state):
         allowed ^= 1 << WD4
     if not allow_wild:
         allowed ^= 1 << K.WILD
-    card, state = pick_by_priority(st, p, st.col, st.rank, allowed, True, threat, state)
+    card, state = pick_by_score(st, p, st.col, st.rank, allowed, True, threat, state)
     return card, threat, state

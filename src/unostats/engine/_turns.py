@@ -18,7 +18,7 @@ from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
 from ._layout import RO_LOSER
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
-from ._penalties import answer_or_pay
+from ._penalties import answer_pending, pay_unless_answered
 from ._policies import choose_card, if_playable
 from ._rng import bounded, seed_stream, side_key
 from ._scoring import end_of_move, finish_game, finish_round
@@ -45,9 +45,10 @@ def _play_round(st, opt, p, trace, state):
         else:
             covers = 0
             in_turn = True
+            answering = False
             if st.pending > 0:  # A3-A6: answer the pending penalty, or pay it
-                answer, p, state = answer_or_pay(st, opt, p, state)
-                if answer < 0:
+                answering, p, state = pay_unless_answered(st, opt, p, state)
+                if not answering:
                     continue  # paid, without a turn
             turns += 1
             if st.tracing:
@@ -56,6 +57,8 @@ def _play_round(st, opt, p, trace, state):
                 state = silence_at_turn(st, opt, p, state)
             if opt.mistake_penalty > 0:
                 state = mistake(st, opt, p, state)
+            if answering:
+                answer, state = answer_pending(st, opt, p, state)
         card = answer
         if answer < 0:
             card, threat, state = choose_card(st, opt, p, state)

@@ -34,7 +34,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from .. import cards, codes
-from ..seats import WeightedPolicy
+from ..seats import PRESETS, WeightedPolicy
 
 if TYPE_CHECKING:
     from .simulate import Trace
@@ -459,14 +459,10 @@ def _number(card: int) -> int | None:
     return _RANK[card] if cards.is_number(card) else None
 
 
-def _least_useful(hand: Counter, policy: str, points: list[int]) -> int | None:
-    """N2, D5 swap one: the card a seat gives away by its policy; None for `random` (any card).
-    high_value_first gives the card worth the most points; every other policy the lowest class
-    (numbers, coloured actions, black cards), then the most points; ties to the lowest card id."""
-    if policy == "random":
-        return None
-    if policy == "high_value_first":
-        return min(hand, key=lambda t: (-points[t], t))
+def _strategist_gift(hand: Counter, points: list[int]) -> int:
+    """N2, D5 swap one: the card the strategist gives away: the lowest class (numbers, coloured
+    actions, black cards), then the most points; ties to the lowest card id. (Every other
+    policy gives the card it scores best.)"""
 
     def card_class(t: int) -> int:
         return 2 if cards.is_black(t) else int(not cards.is_number(t))
@@ -640,7 +636,10 @@ class _Referee:
         return self.policies[seat] if seat < len(self.policies) else "random"
 
     def _weighted(self, seat: int) -> WeightedPolicy | None:
-        return self.weighted[seat] if seat < len(self.weighted) else None
+        """The weights the seat plays by: its policy written as data, or its bundled policy's
+        preset; None for the strategist (seats.CODED), whose turn choices are not checked."""
+        policy = self.weighted[seat] if seat < len(self.weighted) else None
+        return policy or PRESETS.get(self._policy(seat))
 
     def _best_scored(self, seat: int, candidates: list[int]) -> list[int]:
         """Of ``candidates`` (card types in the seat's hand), those the seat's weighted policy
@@ -1323,10 +1322,14 @@ class _Referee:
     def _jump_ins(self, move: _Move) -> list[_Move]:
         """J1-J4: plays out of turn of a card identical to the top card, right after a play.
         Who wins a race is random (J4): any seat holding the card may be the one. N6: a jump-in
-        on an 8 takes the cover duty over, and the previous owner's move ends."""
+        on an 8 takes the cover duty over, and the previous owner's move ends. A chain holds at
+        most as many jump-ins as the deck holds copies of the card."""
         moves = []
         while self._peek() == codes.EV_JUMP_IN and not self._escape_next():
             top = self.table.top
+            if moves and len(moves) >= self.deck[top]:
+                self._fail_next(f"no more jump-ins on {_card(top)} in one move than the deck "
+                                f"holds copies of it ({self.deck[top]}; J1)")
             if not _JUMPABLE[self.jump_in](top):
                 self._fail_next(f"jump_in: {self.jump_in} does not allow jumping in on "
                                 f"{_card(top)} (J1)")
@@ -1461,8 +1464,8 @@ class _Referee:
             self._check(event.a in best, event, f"seat {giver} ({policy}, weights) must give a "
                         f"card it scores best: {', '.join(_card(t) for t in best)} (N2, D5)")
             return giver, event.a, taker
-        wanted = _least_useful(self.table.hands[giver], policy, self.card_points)
-        if wanted is not None and event.a != wanted:
+        wanted = _strategist_gift(self.table.hands[giver], self.card_points)
+        if event.a != wanted:
             self._fail(event.index, f"seat {giver} ({policy}) must give its least useful card, "
                                     f"{_card(wanted)} (N2)")
         return giver, event.a, taker

@@ -3,8 +3,8 @@
 ``simulate_batches`` plays games in batches and yields polars DataFrames, so memory stays flat for
 any number of games (``simulate_arrow``: the same batches as pyarrow Tables, for the store);
 ``simulate_tables`` plays one game per table of many tables, each with its
-own seats and seed, in one call (tournaments); ``trace_game`` replays one game with every event
-recorded.
+own seats and seed, in one call (tournaments; ``simulate_tables_arrow``: the same as pyarrow
+Tables); ``trace_game`` replays one game with every event recorded.
 
 A game is a pure function of (rules, players, seats, seed, game index): each game seeds its own
 random stream, so results do not depend on thread count, batch size or where a run resumed.
@@ -34,15 +34,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numba
 import numpy as np
-import polars as pl
 import pyarrow as pa
 
+if TYPE_CHECKING:
+    import polars as pl  # imported by _frames: simulate_arrow's callers (the store) need none
+
 from .. import cards, codes
-from ..rules import RuleSet, behaviour_array, policy_codes
+from ..rules import RuleSet, behaviour_array, coded_policy
 from ..seats import Seat, WeightedPolicy, resolve_seats
 from . import _cache
 from . import _layout as L
@@ -102,7 +104,7 @@ def simulate_arrow(
     arrays (one cast copy per column; the storage path hands them to DuckDB as they are).
 
     Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
-    rounds at 4 players) into kernel buffers allocated once and reused, each part's columns
+    rounds at 4 players) into two sets of kernel buffers allocated once and reused, each part's columns
     copied out at once (about 200 bytes a round at 4 players, against 400 in the kernel's int64
     rows). ``ahead``: with more than one
     thread, the next batch plays while the caller uses this one (a caller that stores batches
@@ -115,7 +117,7 @@ def simulate_arrow(
     estimate = _RoundsEstimate()
     end = first_game + games
     ranges = [(lo, min(lo + batch_games, end)) for lo in range(first_game, end, batch_games)]
-    buffers = _Buffers(inputs.players)
+    buffers = (_Buffers(inputs.players), _Buffers(inputs.players))
     if not ahead or _threads == 1 or len(ranges) < 2:
         for lo, hi in ranges:
             yield _play_batch(inputs, seed, lo, hi, estimate, buffers)
@@ -137,21 +139,48 @@ PART_SEAT_ROWS = 65_536  # round-seat rows per kernel call of simulate_arrow (bu
 
 
 def _play_batch(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
-                buffers: _Buffers) -> Batch:
+                buffers: tuple[_Buffers, _Buffers]) -> Batch:
     """Games [lo, hi) as one batch of tables, played in parts of about PART_SEAT_ROWS
-    round-seat rows."""
+    round-seat rows. With more threads than one, the next part plays (the kernel threads hold
+    no GIL) while this one's columns are copied out, each part into the other of the two
+    ``buffers``: the copy would otherwise leave all but one core idle."""
+    def part(lo: int) -> tuple[int, int]:
+        return lo, min(hi, lo + max(1, int(PART_SEAT_ROWS / (inputs.players
+                                                               * estimate.per_game()))))
     parts = []
-    while lo < hi:
-        part = max(1, int(PART_SEAT_ROWS / (inputs.players * estimate.per_game())))
-        parts.append(_tables(inputs, *_play_rows(inputs, seed, lo, min(hi, lo + part),
-                                                 estimate, buffers)))
-        lo += part
+    if _threads == 1:
+        while lo < hi:
+            a, b = part(lo)
+            parts.append(_tables(inputs, *_play_rows(inputs, seed, a, b, estimate, buffers[0])))
+            lo = b
+    else:
+        with ThreadPoolExecutor(1) as pool:
+            a, b = part(lo)
+            pending = pool.submit(_play_rows, inputs, seed, a, b, estimate, buffers[0])
+            k = 0
+            while pending is not None:
+                rows = pending.result()
+                k += 1
+                pending = None
+                if b < hi:
+                    a, b = part(b)
+                    pending = pool.submit(_play_rows, inputs, seed, a, b, estimate,
+                                          buffers[k % 2])
+                parts.append(_tables(inputs, *rows))
     if len(parts) == 1:
         return parts[0]
     return Batch(*(pa.concat_tables(tables) for tables in zip(*parts)))
 
 
-def simulate_tables(
+def simulate_tables(**kwargs: Any) -> Batch:
+    """Play one game per entry of ``tables`` in one engine call (a tournament stage's tables,
+    across many tournaments) and return them as one Batch of polars DataFrames whose ``game``
+    column is the entry's index: the tables of ``simulate_tables_arrow`` (its keywords: rules,
+    players, tables, seeds, streams=None, threads=None), viewed without a copy."""
+    return _frames(simulate_tables_arrow(**kwargs))
+
+
+def simulate_tables_arrow(
     *,
     rules: RuleSet,
     players: int,
@@ -160,11 +189,10 @@ def simulate_tables(
     streams: Sequence[int] | None = None,
     threads: int | None = None,
 ) -> Batch:
-    """Play one game per entry of ``tables`` in one engine call (a tournament stage's tables,
-    across many tournaments) and return them as one Batch whose ``game`` column is the entry's
-    index. Entry i seats ``tables[i]`` (``players`` Seats) and is game ``streams[i]`` (default
-    0) of a run seeded ``seeds[i]``: row for row the game that ``simulate_batches(seats=
-    tables[i], seed=seeds[i], first_game=streams[i], games=1)`` plays, but for its number."""
+    """``simulate_tables``' games as pyarrow Tables. Entry i seats ``tables[i]`` (``players``
+    Seats) and is game ``streams[i]`` (default 0) of a run seeded ``seeds[i]``: row for row the
+    game that ``simulate_batches(seats=tables[i], seed=seeds[i], first_game=streams[i],
+    games=1)`` plays, but for its number."""
     k = len(tables)
     streams = [0] * k if streams is None else list(streams)
     if k == 0 or len(seeds) != k or len(streams) != k:
@@ -173,16 +201,23 @@ def simulate_tables(
     if not all(0 <= s < 2**64 for s in seeds) or min(streams) < 0:
         raise ValueError("seeds must be from 0 to 2**64 - 1 and streams >= 0")
     # Each distinct seat once: its policy code and behaviour; ``which`` is the seat per place.
+    # (A tournament hands the same Seat objects again and again: each is looked at once.)
     distinct: dict[tuple, int] = {}
+    by_object: dict[int, int] = {}
     unique: list[Seat] = []
-    which = np.empty((k, players), dtype=np.int64)
-    for i, seats in enumerate(tables):
-        for s, seat in enumerate(resolve_seats(seats, players)):
+
+    def index_of(seat: Seat) -> int:
+        at = by_object.get(id(seat))
+        if at is None:
             key = (seat.policy, seat.weighted, tuple(sorted(seat.behaviour.items())))
             if key not in distinct:
                 distinct[key] = len(unique)
                 unique.append(seat)
-            which[i, s] = distinct[key]
+            at = by_object[id(seat)] = distinct[key]
+        return at
+
+    which = np.array([[index_of(seat) for seat in resolve_seats(seats, players)]
+                      for seats in tables], dtype=np.int64).reshape(k, players)
     policies = [s.policy for s in unique]
     setups = np.zeros(k, dtype=L.GAME_SETUP)
     setups["seed"] = np.asarray(seeds, dtype=np.uint64)
@@ -201,7 +236,7 @@ def simulate_tables(
     game_seats = played.game_seats.set_column(
         played.game_seats.schema.get_field_index("policy"), "policy",
         _named(code.reshape(-1), names))
-    return _frames(played._replace(game_seats=game_seats))
+    return played._replace(game_seats=game_seats)
 
 
 def trace_game(
@@ -270,8 +305,9 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
 
 @dataclass(frozen=True)
 class _PolicyRows:
-    """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and, for weighted ones,
-    their weights (codes.F_* columns), colour and tie rules."""
+    """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and the weights
+    (codes.F_* columns), colour and tie rules they play by (a bundled policy: its preset,
+    seats.PRESETS)."""
 
     policy: np.ndarray
     weights: np.ndarray
@@ -285,15 +321,15 @@ class _PolicyRows:
         colour_random = np.zeros(n, dtype=np.int64)
         ties_first = np.zeros(n, dtype=np.int64)
         policy = np.zeros(n, dtype=np.int64)
-        bundled = [i for i, s in enumerate(seats) if s.weighted is None]
-        policy[bundled] = policy_codes([seats[i].policy for i in bundled])
         for i, seat in enumerate(seats):
-            w = seat.weighted
-            if w is not None:
-                policy[i] = codes.POLICY_WEIGHTED
-                weights[i] = w.vector()
-                colour_random[i] = int(w.colour == "random")
-                ties_first[i] = int(w.ties == "first")
+            w = seat.weights()
+            if w is None:
+                policy[i] = coded_policy(seat.policy)
+                continue
+            weights[i] = w.vector()
+            policy[i] = codes.POLICY_SCORED if weights[i].any() else codes.POLICY_UNIFORM
+            colour_random[i] = int(w.colour == "random")
+            ties_first[i] = int(w.ties == "first")
         return cls(policy, weights, colour_random, ties_first)
 
 
@@ -556,18 +592,18 @@ def _tables(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_r
     return Batch(games, game_seats, rounds, round_seats)
 
 
-# The polars dtypes of the named columns (dictionary columns arrive as Categorical).
-_ENUMS = {"games": pl.Enum(list(codes.GAME_END_NAMES)),
-          "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
-
-
 def _frames(tables: Batch) -> Batch:
-    """The batch's tables as polars DataFrames (the columns are shared, not copied)."""
+    """The batch's tables as polars DataFrames (the columns are shared, not copied): ended_by
+    of games and rounds as an Enum of its names, the other dictionary columns Categorical."""
+    import polars as pl
+
+    enums = {"games": pl.Enum(list(codes.GAME_END_NAMES)),
+             "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
     out = []
     for name, table in zip(Batch._fields, tables):
         df = pl.from_arrow(table)
-        if name in _ENUMS:
-            df = df.with_columns(pl.col("ended_by").cast(_ENUMS[name]))
+        if name in enums:
+            df = df.with_columns(pl.col("ended_by").cast(enums[name]))
         out.append(df)
     return Batch(*out)
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+
+if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
+    import plotly.graph_objects as go
 
 from ..ratings import METHOD
 from ..stats import Estimate, wilson_interval
@@ -75,6 +76,9 @@ def rating_figure(section: LeagueSection, run_id: str, variant: str, index: int
                   ) -> tuple[str, go.Figure, str]:
     """One panel per table size: each policy's rating (dot) and 95% interval (bar), best at
     the top, the even rating 1 dashed."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     tables = [t for t in section.tables if (t.run_id, t.variant) == (run_id, variant)]
     fig = make_subplots(rows=1, cols=len(tables), horizontal_spacing=0.18,
                         subplot_titles=[f"tables of {t.players}" for t in tables])

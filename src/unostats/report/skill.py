@@ -17,10 +17,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import plotly.graph_objects as go
+
+if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
+    import plotly.graph_objects as go
 
 from .. import stats
 from ..stats import Estimate
@@ -172,6 +174,8 @@ EDGES = (("best_edge_games", "best policy, games", "#0072B2"),
 
 def skill_figures(section: SkillSection) -> list[tuple[str, go.Figure, str]]:
     """One chart: per mixed table, the four edges over the fair share in points, with 95% bars."""
+    import plotly.graph_objects as go
+
     labels = [_label(t, section) for t in section.tables]
     fig = go.Figure()
     for attr, name, colour in EDGES:

@@ -14,11 +14,12 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+
+if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
+    import plotly.graph_objects as go
 
 from ..runs.precision import STATISTICS, TITLES, cell_estimates
 from ..stats import Estimate
@@ -102,6 +103,9 @@ def _value(e: Estimate) -> float:
 # --- Figures -----------------------------------------------------------------------------------
 
 def _lines(grid: SweepGrid, index: int) -> tuple[str, go.Figure, str]:
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     key = grid.keys[0] if grid.keys else "players"
     fig = make_subplots(rows=2, cols=2, subplot_titles=[TITLES[s] for s in STATISTICS],
                         horizontal_spacing=0.09, vertical_spacing=0.14)
@@ -149,6 +153,9 @@ def _lines(grid: SweepGrid, index: int) -> tuple[str, go.Figure, str]:
 
 
 def _heatmaps(grid: SweepGrid, index: int, stat: str) -> tuple[str, go.Figure, str]:
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     kx, ky = grid.keys[0], grid.keys[1]
     xs, ys = grid.values[0], grid.values[1]
     fig = make_subplots(rows=1, cols=len(grid.players),

@@ -17,12 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import duckdb
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+
+if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
+    import plotly.graph_objects as go
 
 from .. import stats
 from ..stats import Estimate, TestResult
@@ -321,6 +322,9 @@ def _layout(fig: go.Figure, title: str, height: int) -> None:
 
 def wins_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
     """Per field, the win chance of one entrant of each profile, with the fair share 1/n."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     colour = profile_colours(section)
     fields = section.fields
     fig = make_subplots(rows=1, cols=len(fields), shared_yaxes=False,
@@ -360,6 +364,9 @@ def wins_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
 def reach_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
     """Per field, each profile's chance to reach each later stage and to win, as a multiple of
     the fair share (1 = what luck alone gives)."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     colour = profile_colours(section)
     fields = section.fields
     fig = make_subplots(rows=1, cols=len(fields), subplot_titles=[esc(f.label) for f in fields],
@@ -404,6 +411,9 @@ def reach_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
 
 def positions_figure(section: TournamentSection) -> tuple[str, go.Figure, str] | None:
     """First-stage advancement by position in round 1, per field and table size."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     panels = [(f, p) for f in section.fields for p in f.positions]
     if not panels:
         return None

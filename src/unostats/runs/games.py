@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import queue
 import signal
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from ..scenario import Cell, Scenario
 from ..seats import Seat
 from . import precision
 from .engine_cache import prepare_engine
+from .handover import BatchThread
 from .memory import give_back_large_blocks
 from .progress import Progress
 from .session import RunOutcome, Tally, cell_label, end_session
@@ -181,54 +181,19 @@ def plan_cells(con, outcome: RunOutcome, progress: Progress) -> list[_Job]:
     return jobs
 
 
-class _Producer(threading.Thread):
+class _Producer(BatchThread):
     """Plays the jobs' games in batches on its own thread and puts
     (job, first, end, batch, games_per_s) on ``queue``, then None; an exception is put as is."""
 
     def __init__(self, jobs: Sequence[_Job], *, seed: int, threads: int | None,
                  batch_games: int | None) -> None:
-        super().__init__(name="unostats-engine", daemon=True)
+        super().__init__("unostats-engine", BATCHES_IN_FLIGHT)
         self.jobs = jobs
         self.seed = seed
         self.threads = threads
         self.fixed = batch_games
-        self.queue: queue.Queue = queue.Queue(maxsize=1)
         self.decisions: queue.Queue = queue.Queue()  # the consumer's answers to each _Look
-        self._halt = threading.Event()
-        self._room = threading.Semaphore(BATCHES_IN_FLIGHT)  # batches not yet stored
         self._batches_seen = 0
-
-    def halt(self) -> None:
-        self._halt.set()
-        try:  # unblock a producer waiting to hand over a batch
-            while True:
-                self.queue.get_nowait()
-        except queue.Empty:
-            pass
-
-    def join(self, timeout: float | None = None) -> None:
-        if self.is_alive() or self.ident is not None:
-            super().join(timeout)
-
-    def stored(self) -> None:
-        """The writer has stored a batch: the engine may start another."""
-        self._room.release()
-
-    def _take_room(self) -> bool:
-        """Wait until a batch may be made (False: halted)."""
-        while not self._halt.is_set():
-            if self._room.acquire(timeout=0.1):
-                return True
-        return False
-
-    def _put(self, item: Any) -> bool:
-        while not self._halt.is_set():
-            try:
-                self.queue.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
 
     def run(self) -> None:
         try:

@@ -4,9 +4,12 @@ stop, resume and progress; the bracket itself is ``tournament.py``.
 Each cell (variant x field) plays tournaments ``0 .. games-1`` in order, a batch of them at a
 time (about ``TARGET_BATCH_SECONDS`` of play, or ``batch_size`` tournaments). A batch's
 tournaments play side by side, stage by stage (``tournament.play_tournaments``): the engine plays
-the tables of a stage of every tournament of the batch in one ``simulate_tables`` call per table
-size, each table's game being game 0 of the game seed the bracket derived, so a tournament is a
-pure function of (scenario, engine version, seed, index). Each batch is written in one
+the tables of a stage of every tournament of the batch in one ``simulate_tables_arrow`` call per
+table size, each table's game being game 0 of the game seed the bracket derived, so a tournament
+is a pure function of (scenario, engine version, seed, index). The engine's Arrow tables are
+gathered into the store's order (``_gathered``: one take per table and table size) and the
+tournament rows built column by column, on the thread that plays (``_Player``, every cell's
+batches in turn) while the calling thread stores the batch before. Each batch is written in one
 transaction, so a stop request or a killed process leaves whole tournaments only and a resume
 continues from the tournaments stored. Table games are numbered per cell
 (variant, table size) in the order they are written; that order is fixed (cells in order,
@@ -19,12 +22,10 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import polars as pl
 import pyarrow as pa
 
 from .. import store
@@ -41,12 +42,16 @@ from ..tournament import (
     play_tournaments,
 )
 from .engine_cache import prepare_engine
+from .handover import BatchThread
+from .memory import give_back_large_blocks
 from .progress import Progress
 from .session import RunError, RunOutcome, Tally, cell_label, end_session
 from .signals import StopRequest
 
 TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH = 4  # tournaments in a cell's first batch, which measures their pace
+GROWTH = 8  # a batch is at most this many times the one before
+BATCHES_IN_FLIGHT = 2  # one being stored, one played (or waiting to be stored)
 
 
 @dataclass(frozen=True)
@@ -128,241 +133,339 @@ def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
 
 class EngineTables:
     """``tournament.PlayTables`` backed by the engine: the tables of each size in one
-    ``simulate_tables`` call, each its seed's game 0. A TableGame's payload is (the call's
-    Batch, the game's index in it), for storing: the frames are built once per call."""
+    ``simulate_tables_arrow`` call, each its seed's game 0. A TableGame's payload is (the call's
+    Batch of Arrow tables, the game's index in it), for storing: the tables are built once per
+    call."""
 
     def __init__(self, variant: Variant, threads: int | None = None):
         self.rules = variant.rules
         self.threads = threads
 
     def __call__(self, asks: Sequence[TableAsk]) -> list[TableGame]:
-        from ..engine.simulate import simulate_tables
+        from ..engine.simulate import simulate_tables_arrow
 
         by_size: dict[int, list[int]] = {}
         for i, (seats, _) in enumerate(asks):
             by_size.setdefault(len(seats), []).append(i)
         games: list[TableGame] = [None] * len(asks)  # type: ignore[list-item]
         for n, which in by_size.items():
-            batch = simulate_tables(rules=self.rules, players=n,
-                                    tables=[asks[i][0] for i in which],
-                                    seeds=[asks[i][1] for i in which], threads=self.threads)
+            batch = simulate_tables_arrow(rules=self.rules, players=n,
+                                          tables=[asks[i][0] for i in which],
+                                          seeds=[asks[i][1] for i in which],
+                                          threads=self.threads)
             for i, game in zip(which, table_games(batch, n)):
                 games[i] = game
         return games
 
 
+def _numbers(table: pa.Table, name: str, null: int = -1) -> np.ndarray:
+    """An integer column as numpy, nulls as ``null``."""
+    column = table.column(name)
+    if column.null_count:
+        import pyarrow.compute as pc  # only when a column has nulls (winner_seat)
+
+        column = pc.fill_null(column, null)
+    return column.to_numpy()
+
+
 def table_games(batch: Any, players: int) -> list[TableGame]:
-    """What the bracket needs from each game of ``batch`` (games 0..k-1 of ``simulate_tables``,
-    per seat, seat order)."""
-    k = batch.games.height
-    rank = batch.game_seats["rank"].to_numpy().reshape(k, players)
-    rounds = batch.rounds
-    won_at = rounds.filter(rounds["winner_seat"].is_not_null())
-    won = np.bincount(won_at["game"].to_numpy() * players
-                      + won_at["winner_seat"].to_numpy().astype(np.int64),
+    """What the bracket needs from each game of ``batch`` (games 0..k-1 of
+    ``simulate_tables_arrow``, per seat, seat order)."""
+    k = batch.games.num_rows
+    rank = _numbers(batch.game_seats, "rank").reshape(k, players)
+    winner = _numbers(batch.rounds, "winner_seat").astype(np.int64)
+    won_at = winner >= 0
+    won = np.bincount(_numbers(batch.rounds, "game")[won_at] * players + winner[won_at],
                       minlength=k * players).reshape(k, players)
     rs = batch.round_seats
-    cell = rs["game"].to_numpy() * players + rs["seat"].to_numpy().astype(np.int64)
-    left = np.bincount(cell, weights=rs["hand_points"].to_numpy(),
+    cell = _numbers(rs, "game") * players + _numbers(rs, "seat").astype(np.int64)
+    left = np.bincount(cell, weights=_numbers(rs, "hand_points"),
                        minlength=k * players).reshape(k, players).astype(np.int64)
-    first = rs["round"].to_numpy() == 1  # every game has a round 1: k x players rows, in order
-    position = rs["position"].to_numpy()[first].reshape(k, players)
-    n_rounds = batch.games["rounds"].to_list()
-    turns = batch.games["turns"].to_list()
-    return [TableGame(rank=tuple(rank[g].tolist()), rounds_won=tuple(won[g].tolist()),
-                      first_position=tuple(position[g].tolist()), rounds=n_rounds[g],
-                      turns=turns[g], hand_points=tuple(left[g].tolist()), payload=(batch, g))
-            for g in range(k)]
+    first = _numbers(rs, "round") == 1  # every game has a round 1: k x players rows, in order
+    position = _numbers(rs, "position")[first].reshape(k, players)
+    return [TableGame(rank=tuple(r), rounds_won=tuple(w), first_position=tuple(p), rounds=n,
+                      turns=t, hand_points=tuple(h), payload=(batch, g))
+            for g, (r, w, p, n, t, h) in enumerate(zip(
+                rank.tolist(), won.tolist(), position.tolist(),
+                batch.games.column("rounds").to_pylist(), batch.games.column("turns").to_pylist(),
+                left.tolist()))]
 
 
 # --- Rows ---------------------------------------------------------------------------------------
 
-# The tournament frames' dtypes by store type (every other store type is an integer); list
-# columns are built through Arrow (``_list_column``), by the Arrow type of their items.
-_POLARS_TYPES = {"BOOLEAN": pl.Boolean, "VARCHAR": pl.String}
-_LIST_ITEMS = {"SMALLINT[]": pa.int64(), "VARCHAR[]": pa.large_string()}
+# The tournament tables' Arrow types by store type (the store casts each column to its own
+# type, at no cost where they agree; an INTEGER column is 64-bit here so that an overflow is the
+# store's error); list columns by the type of their items. Every SMALLINT value is bounded by
+# the entrant count (at most tournament.ENTRANTS_RANGE[1]).
+_ARROW_TYPES = {"BOOLEAN": pa.bool_(), "VARCHAR": pa.string(), "SMALLINT": pa.int16()}
+_LIST_ITEMS = {"SMALLINT[]": pa.int16(), "VARCHAR[]": pa.string()}
 
 
-def _frame(rows: list[dict[str, Any]], columns) -> pl.DataFrame:
-    """``rows`` as a frame of ``columns`` (name, store type, nullable)."""
-    lists = {c: _list_column([r.pop(c) for r in rows], _LIST_ITEMS[t])
-             for c, t, _ in columns if t in _LIST_ITEMS}
-    scalars = pl.DataFrame(rows, schema={c: _POLARS_TYPES.get(t, pl.Int64)
-                                         for c, t, _ in columns if t not in _LIST_ITEMS})
-    return scalars.with_columns(**lists).select(c for c, _, _ in columns)
+def _table(values: dict[str, list], columns) -> pa.Table:
+    """Column ``values`` (Python lists) as an Arrow table of ``columns`` (name, store type,
+    nullable)."""
+    return pa.table([_list_array(values[c], _LIST_ITEMS[t]) if t in _LIST_ITEMS
+                     else pa.array(values[c], _ARROW_TYPES.get(t, pa.int64()))
+                     for c, t, _ in columns], names=[c for c, _, _ in columns])
 
 
-def _list_column(values: list[Sequence], items: pa.DataType) -> pl.Series:
-    """A list column from Python sequences, built from Arrow offsets and values (polars'
-    conversion of nested Python lists took most of the time of storing a tournament)."""
+def _list_array(values: list[Sequence], items: pa.DataType) -> pa.Array:
+    """A list column from Python sequences, built from Arrow offsets and values."""
     offsets = np.zeros(len(values) + 1, dtype=np.int32)
     np.cumsum(np.fromiter(map(len, values), np.int64, len(values)), out=offsets[1:])
-    flat = pa.array([x for v in values for x in v], items)
-    return pl.from_arrow(pa.ListArray.from_arrays(pa.array(offsets), flat))
+    return pa.ListArray.from_arrays(pa.array(offsets),
+                                    pa.array([x for v in values for x in v], items))
+
+
+def _gathered(played: list[tuple[Any, int]], numbers: Sequence[int]) -> Any:
+    """One Batch of the games ``played`` ((engine Batch, game in it) each, the games of one
+    table size) in that order, numbered ``numbers``: each game's rows as the engine wrote
+    them."""
+    from ..engine.simulate import Batch
+
+    batches = list({id(b): b for b, _ in played}.values())
+    where = {id(b): i for i, b in enumerate(batches)}
+    which = np.array([where[id(b)] for b, _ in played], dtype=np.int64)
+    games = np.array([g for _, g in played], dtype=np.int64)
+    numbers = np.asarray(numbers, dtype=np.int64)
+    out = []
+    for name in store.FRAME_COLUMNS:
+        tables = [getattr(b, name) for b in batches]
+        # each game's first row and number of rows in the engine tables side by side (an
+        # engine table's rows are in game order)
+        first, length, base = [], [], 0
+        for b, table in zip(batches, tables):
+            count = np.bincount(_numbers(table, "game"), minlength=b.games.num_rows)
+            first.append(base + np.cumsum(count) - count)
+            length.append(count)
+            base += table.num_rows
+        at = np.cumsum([0] + [len(c) for c in length])[which] + games
+        first, length = np.concatenate(first)[at], np.concatenate(length)[at]
+        rows = np.repeat(first - np.cumsum(length) + length, length) + np.arange(length.sum())
+        gathered = pa.concat_tables(tables).take(pa.array(rows))
+        at = gathered.schema.get_field_index("game")
+        out.append(gathered.set_column(at, "game", pa.array(np.repeat(numbers, length))))
+    return Batch(*out)
 
 
 def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
-                  counters: dict[int, int]) -> tuple[dict[int, Any], dict[str, pl.DataFrame]]:
-    """The rows of whole tournaments: engine frames per table size (games numbered from
-    ``counters``, which is advanced) and the tournament tables' frames."""
-    from ..engine.simulate import Batch
-
-    # table size -> id of an engine Batch -> (the Batch, its games' numbers: -1 if not stored)
-    numbers: dict[int, dict[int, tuple[Any, np.ndarray]]] = {}
-    tours, tables, entrants = [], [], []
+                  counters: dict[int, int]) -> tuple[dict[int, Any], dict[str, pa.Table]]:
+    """The rows of whole tournaments: engine tables per table size (games numbered from
+    ``counters``, which is advanced) and the tournament tables' rows, as Arrow tables."""
+    played: dict[int, list[tuple[Any, int]]] = {}  # table size -> (engine Batch, game in it)
+    numbers: dict[int, list[int]] = {}
+    game_of = []  # each table's game number, in the order of the tables
     for r in results:
-        final = next(t for t in reversed(r.tables) if t.bracket == MAIN)
-        tours.append({
-            "tournament": r.index, "champion": r.champion,
-            "champion_profile": r.field.entrant_profiles()[r.champion],
-            "champion_decided_by": final.decided_by,
-            "consolation_champion": r.consolation_champion,
-            "consolation_champion_profile": (None if r.consolation_champion is None else
-                                             r.field.entrant_profiles()[r.consolation_champion]),
-            "games": r.games()})
         for t in r.tables:
             n = len(t.entrants)
             game = counters.get(n, 0)
             counters[n] = game + 1
-            batch, i = t.game.payload
-            of_size = numbers.setdefault(n, {})
-            if id(batch) not in of_size:
-                of_size[id(batch)] = (batch, np.full(batch.games.height, -1, dtype=np.int64))
-            of_size[id(batch)][1][i] = game
-            tables.append({
-                "tournament": r.index, "bracket": t.bracket, "stage": t.stage.stage,
-                "stage_name": t.stage.name, "table_no": t.table, "players": n, "game": game,
-                "game_seed": t.game_seed, "entrants": list(t.entrants),
-                "profiles": list(t.profiles), "advance": t.stage.advance,
-                "finish": list(t.finish), "advancers": list(t.advancers),
-                "decided_by": t.decided_by})
-        for e in r.entrants:
-            c = e.consolation
-            entrants.append({
-                "tournament": r.index, "entrant": e.entrant, "profile": e.profile,
-                "policy": spec.profiles[e.profile].policy, "stage": e.main.stage,
-                "stage_name": e.main.stage_name, "finish": e.main.finish, "place": e.main.place,
-                "is_champion": e.entrant == r.champion, "first_table": e.first_table,
-                "first_seat": e.first_seat, "first_position": e.first_position,
-                "first_table_players": e.first_table_players,
-                "advanced_first": e.advanced_first,
-                "consolation_stage": None if c is None else c.stage,
-                "consolation_stage_name": None if c is None else c.stage_name,
-                "consolation_place": None if c is None else c.place,
-                "is_consolation_champion": e.entrant == r.consolation_champion})
-    games = {}
-    for n, batches in numbers.items():  # the engine numbered each call's games 0..k-1
-        out = []
-        for name in store.FRAME_COLUMNS:
-            renumbered = []
-            for batch, number in batches.values():
-                df = getattr(batch, name)
-                df = df.with_columns(pl.Series("game", number[df["game"].to_numpy()]))
-                renumbered.append(df.filter(pl.col("game") >= 0))
-            # in the order the games are numbered (each game's rows keep theirs)
-            out.append(pl.concat(renumbered, how="vertical").sort("game", maintain_order=True))
-        games[n] = Batch(*out)
+            played.setdefault(n, []).append(t.game.payload)
+            numbers.setdefault(n, []).append(game)
+            game_of.append(game)
+    games = {n: _gathered(played[n], numbers[n]) for n in played}
+
+    profiles = [r.field.entrant_profiles() for r in results]
+    finals = [next(t for t in reversed(r.tables) if t.bracket == MAIN) for r in results]
+    tours = {
+        "tournament": [r.index for r in results],
+        "champion": [r.champion for r in results],
+        "champion_profile": [p[r.champion] for r, p in zip(results, profiles)],
+        "champion_decided_by": [f.decided_by for f in finals],
+        "consolation_champion": [r.consolation_champion for r in results],
+        "consolation_champion_profile": [
+            None if r.consolation_champion is None else p[r.consolation_champion]
+            for r, p in zip(results, profiles)],
+        "games": [r.games() for r in results]}
+    tabled = [(r.index, t) for r in results for t in r.tables]
+    tables = {
+        "tournament": [i for i, _ in tabled], "bracket": [t.bracket for _, t in tabled],
+        "stage": [t.stage.stage for _, t in tabled],
+        "stage_name": [t.stage.name for _, t in tabled],
+        "table_no": [t.table for _, t in tabled],
+        "players": [len(t.entrants) for _, t in tabled], "game": game_of,
+        "game_seed": [t.game_seed for _, t in tabled],
+        "entrants": [t.entrants for _, t in tabled], "profiles": [t.profiles for _, t in tabled],
+        "advance": [t.stage.advance for _, t in tabled],
+        "finish": [t.finish for _, t in tabled], "advancers": [t.advancers for _, t in tabled],
+        "decided_by": [t.decided_by for _, t in tabled]}
+    entered = [(r, e, e.consolation) for r in results for e in r.entrants]
+    entrants = {
+        "tournament": [r.index for r, _, _ in entered],
+        "entrant": [e.entrant for _, e, _ in entered],
+        "profile": [e.profile for _, e, _ in entered],
+        "policy": [spec.profiles[e.profile].policy for _, e, _ in entered],
+        "stage": [e.main.stage for _, e, _ in entered],
+        "stage_name": [e.main.stage_name for _, e, _ in entered],
+        "finish": [e.main.finish for _, e, _ in entered],
+        "place": [e.main.place for _, e, _ in entered],
+        "is_champion": [e.entrant == r.champion for r, e, _ in entered],
+        "first_table": [e.first_table for _, e, _ in entered],
+        "first_seat": [e.first_seat for _, e, _ in entered],
+        "first_position": [e.first_position for _, e, _ in entered],
+        "first_table_players": [e.first_table_players for _, e, _ in entered],
+        "advanced_first": [e.advanced_first for _, e, _ in entered],
+        "consolation_stage": [None if c is None else c.stage for _, _, c in entered],
+        "consolation_stage_name": [None if c is None else c.stage_name for _, _, c in entered],
+        "consolation_place": [None if c is None else c.place for _, _, c in entered],
+        "is_consolation_champion": [e.entrant == r.consolation_champion
+                                    for r, e, _ in entered]}
     rows = {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": entrants}
-    frames = {name: _frame(rows[name], tournament_store.COLUMNS[name])
+    frames = {name: _table(rows[name], tournament_store.COLUMNS[name])
               for name in tournament_store.BATCH_TABLES}
     return games, frames
 
 
 # --- Playing a run ------------------------------------------------------------------------------
 
+@dataclass
+class _Played:
+    """A batch of one cell's tournaments, played and turned into rows, ready to store."""
+
+    cell: TournamentCell
+    lo: int  # its tournaments: lo .. hi
+    hi: int
+    games: dict[int, Any]  # table size -> engine Batch (games numbered to continue the cell)
+    frames: dict[str, pa.Table]
+    table_games: int
+    rounds: int
+    seconds: float  # the time it took to play and turn into rows
+
+
 def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
          progress: Progress, stop: StopRequest | None) -> RunOutcome:
     """Play every tournament cell of ``outcome.scenario`` from its stored tournaments to the end
     (or until ``stop``); ``batch_size`` fixes the tournaments per batch (None: about
     ``TARGET_BATCH_SECONDS``); ``threads`` play the tables of a stage (results never depend
-    on it)."""
+    on it).
+
+    A thread of its own (``_Player``) plays the batches, cell after cell, while this one stores
+    them (the engine and DuckDB release the GIL, so they overlap); after a stop request, the
+    batch in play is dropped."""
     scenario = outcome.scenario
-    spec = _spec(scenario)
     stop = stop or StopRequest()
     todo = cells(scenario)
     done = tournament_store.completed_by_field(con, outcome.run_id)
+    firsts = [done.get((c.variant.name, c.field.name), 0) for c in todo]
     # variant -> table size -> games stored: the number of the cell's next table game
     counters = {v.name: {n: store.completed_games(con, outcome.run_id, v.name, n)
                          for n in scenario.players} for v in scenario.variants}
+    player = _Player(scenario, list(zip(todo, firsts)), counters, threads=threads,
+                     fixed=batch_size)
     started = time.perf_counter()
     status = "interrupted"
     outcome.tournaments_played = 0
     try:
+        give_back_large_blocks()
         prepare_engine(progress)
         started = time.perf_counter()  # the run's time and rate leave the compile out
-        firsts = [done.get((c.variant.name, c.field.name), 0) for c in todo]
         for c, first in zip(todo, firsts):
             progress.cell_started(str(c.index), c.label, first, scenario.games,
                                   unit="tournaments")
-        for c, first in zip(todo, firsts):
-            if not _play_cell(con, outcome, c, spec, first, counters[c.variant.name],
-                              batch_tournaments=batch_size, threads=threads,
-                              progress=progress, stop=stop):
-                break
-        else:
+        player.start()
+        for item in player.items(stop):
+            _store(con, outcome, item, progress)
+            del item
+            player.stored()
+        if player.finished:
             status = "complete"
-        if stop.requested and status != "complete":
+        elif stop.requested:
             outcome.signal = stop.signum
     except KeyboardInterrupt:
         outcome.signal = signal.SIGINT
         raise
     finally:
-        tally = Tally("table games stored (whole tournaments)",
-                      f"{outcome.tournaments_played:,} tournaments, "
-                      f"{outcome.games_played:,} table games",
-                      outcome.tournaments_played, "tournaments", ",.1f")
-        end_session(con, outcome, status, started=started, progress=progress, tally=tally)
+        player.halt()
+        try:
+            tally = Tally("table games stored (whole tournaments)",
+                          f"{outcome.tournaments_played:,} tournaments, "
+                          f"{outcome.games_played:,} table games",
+                          outcome.tournaments_played, "tournaments", ",.1f")
+            end_session(con, outcome, status, started=started, progress=progress, tally=tally)
+        finally:
+            player.join()
     return outcome
 
 
-def _play_cell(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec, first: int,
-               counters: dict[int, int], *, batch_tournaments: int | None,
-               threads: int | None, progress: Progress, stop: StopRequest) -> bool:
-    """Play one cell's remaining tournaments; False if a stop request ended it early.
-    ``counters`` (table size -> the variant's next game number) advances as they are stored.
+class _Player(BatchThread):
+    """Plays the cells' remaining tournaments in batches, cell after cell, and puts each batch
+    (a ``_Played``) on ``queue``, then None; an exception is put as it is. At most
+    ``BATCHES_IN_FLIGHT`` batches exist at once (one being stored, one played or waiting).
 
-    The next batch plays on a thread of its own while this one is stored (the engine and DuckDB
-    release the GIL, so they overlap); after a stop request, the batch in play is dropped."""
-    scenario = outcome.scenario
-    tables = EngineTables(c.variant, threads)
+    Batch sizes: ``fixed`` tournaments, else about ``TARGET_BATCH_SECONDS`` of play at the pace
+    of table games measured so far (in any cell), from ``FIRST_BATCH`` growing at most
+    ``GROWTH``-fold from batch to batch of a cell. Game numbers continue ``counters``
+    (variant -> table size -> next game), in the order the batches are stored."""
 
-    def play_batch(lo: int, size: int) -> tuple[list[TournamentResult], float]:
-        since = time.perf_counter()
-        results = play_tournaments(spec, c.field, seed=scenario.seed,
-                                   indices=range(lo, min(lo + size, scenario.games)),
-                                   play_tables=tables)
-        return results, time.perf_counter() - since
+    def __init__(self, scenario: Scenario, todo: Sequence[tuple[TournamentCell, int]],
+                 counters: dict[str, dict[int, int]], *, threads: int | None,
+                 fixed: int | None) -> None:
+        super().__init__("unostats-tournaments", BATCHES_IN_FLIGHT)
+        self.scenario = scenario
+        self.todo = todo
+        self.counters = counters
+        self.threads = threads
+        self.fixed = fixed
+        self._pace: float | None = None  # table games per second of play, measured
+        self._batches = 0  # played so far
 
-    size = batch_tournaments or FIRST_BATCH  # tournaments in the next batch
-    t = first
-    with ThreadPoolExecutor(1, thread_name_prefix="unostats-tournaments") as ahead:
-        playing = (ahead.submit(play_batch, t, size)
-                   if t < scenario.games and not stop.requested else None)
-        while playing is not None and not stop.requested:
-            results, seconds = playing.result()
-            if not batch_tournaments:  # about TARGET_BATCH_SECONDS of play per batch
-                size = max(1, min(8 * size, round(
-                    len(results) * TARGET_BATCH_SECONDS / max(seconds, 1e-3))))
-            lo = t + len(results)
-            playing = ahead.submit(play_batch, lo, size) if lo < scenario.games else None
-            _store(con, outcome, c, spec, results, counters, progress, seconds)
-            t = lo
-    return t >= scenario.games
+    def run(self) -> None:
+        try:
+            for c, first in self.todo:
+                if not self._play_cell(c, first):
+                    return
+            self._put(None)
+        except BaseException as e:  # handed to the storing thread, which raises it
+            self._put(e)
+
+    def _play_cell(self, c: TournamentCell, t: int) -> bool:
+        spec = _spec(self.scenario)
+        tables = EngineTables(c.variant, self.threads)
+        counters = self.counters[c.variant.name]
+        per_tournament = spec.games_per_tournament(c.field)
+        size = None
+        while t < self.scenario.games:
+            size = self._size(size, per_tournament)
+            if not self._take_room():
+                return False
+            since = time.perf_counter()
+            results = play_tournaments(spec, c.field, seed=self.scenario.seed,
+                                       indices=range(t, min(t + size, self.scenario.games)),
+                                       play_tables=tables)
+            games, frames = result_frames(results, spec, counters)
+            seconds = time.perf_counter() - since
+            played = len(results)
+            item = _Played(c, t, t + played - 1, games, frames, played * per_tournament,
+                           sum(b.rounds.num_rows for b in games.values()), seconds)
+            del results  # the engine's tables of the batch: only the gathered rows are kept
+            if not self._put(item):
+                return False
+            del item, games, frames
+            t += played
+            if self._batches > 0:  # the first batch of a process may include loading the engine
+                rate = played * per_tournament / max(seconds, 1e-6)
+                self._pace = rate if self._pace is None else 0.5 * (self._pace + rate)
+            self._batches += 1
+        return True
+
+    def _size(self, previous: int | None, per_tournament: int) -> int:
+        """Tournaments in a cell's next batch (``previous``: in its last, None at its first)."""
+        if self.fixed:
+            return self.fixed
+        if self._pace is None:  # nothing measured yet: start small, then grow
+            return FIRST_BATCH if previous is None else GROWTH * previous
+        want = max(1, round(self._pace * TARGET_BATCH_SECONDS / per_tournament))
+        return want if previous is None else min(want, GROWTH * previous)
 
 
-def _store(con, outcome: RunOutcome, c: TournamentCell, spec: TournamentSpec,
-           results: list[TournamentResult], counters: dict[int, int], progress: Progress,
-           seconds: float) -> None:
-    numbers = dict(counters)  # advanced by result_frames; kept only once the write succeeds
-    games, frames = result_frames(results, spec, numbers)
-    tournament_store.write_tournaments(con, outcome.run_id, c.variant.name, c.field.name, games,
-                                       frames)
-    counters.update(numbers)
-    n_games = sum(r.games() for r in results)
-    outcome.games_played += n_games
-    outcome.games_completed += n_games
-    outcome.rounds_played += sum(b.rounds.height for b in games.values())
-    outcome.tournaments_played += len(results)
-    lo, hi = results[0].index, results[-1].index
-    progress.batch_stored(str(c.index), c.label, lo, hi, hi + 1, outcome.scenario.games,
-                          len(results) / max(seconds, 1e-6), unit="tournaments")
+def _store(con, outcome: RunOutcome, item: _Played, progress: Progress) -> None:
+    c = item.cell
+    tournament_store.write_tournaments(con, outcome.run_id, c.variant.name, c.field.name,
+                                       item.games, item.frames)
+    outcome.games_played += item.table_games
+    outcome.games_completed += item.table_games
+    outcome.rounds_played += item.rounds
+    outcome.tournaments_played += item.hi - item.lo + 1
+    progress.batch_stored(str(c.index), c.label, item.lo, item.hi, item.hi + 1,
+                          outcome.scenario.games,
+                          (item.hi - item.lo + 1) / max(item.seconds, 1e-6), unit="tournaments")

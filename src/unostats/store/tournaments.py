@@ -47,7 +47,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import duckdb
+import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from ..stats import Z95
 from ..tournament import BRACKETS, DECIDED_BY
@@ -354,26 +356,28 @@ def completed_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: 
 
 def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str,
                       games_by_size: Mapping[int, Any],
-                      frames: Mapping[str, pl.DataFrame]) -> None:
+                      frames: Mapping[str, pa.Table | pl.DataFrame]) -> None:
     """Store whole tournaments of one cell in one transaction: their table games
     (``games_by_size``: players -> an engine Batch of that table size, games numbered to
     continue the cell) and their ``tournaments``, ``tournament_tables`` and
-    ``tournament_entrants`` rows. The batch's tournaments must continue the stored ones (no
-    gaps, no repeats)."""
+    ``tournament_entrants`` rows (Arrow tables or polars frames; DuckDB scans Arrow in place).
+    The batch's tournaments must continue the stored ones (no gaps, no repeats)."""
+    frames = {name: _as_arrow(frames[name]) for name in BATCH_TABLES}
     for name in BATCH_TABLES:
         _check_columns(name, frames[name])
-    n = frames["tournaments"].height
+    n = frames["tournaments"].num_rows
     if n == 0:
         return
     views: dict[tuple[str, int | None], str] = {}
-    table_games = {players: games.frames_of(batch) for players, batch in games_by_size.items()}
+    table_games = {players: {name: _as_arrow(df) for name, df in games.frames_of(batch).items()}
+                   for players, batch in games_by_size.items()}
     for players, batch_frames in table_games.items():
-        for name, df in batch_frames.items():
+        for name, table in batch_frames.items():
             views[(name, players)] = f"_tbatch_{name}_{players}"
-            con.register(views[(name, players)], df.to_arrow())
+            con.register(views[(name, players)], table)
     for name in BATCH_TABLES:
         views[(name, None)] = f"_tbatch_{name}"
-        con.register(views[(name, None)], frames[name].to_arrow())
+        con.register(views[(name, None)], frames[name])
     try:
         with transaction(con):
             first = completed_tournaments(con, run_id, variant, field)
@@ -383,7 +387,7 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
             for players, batch_frames in table_games.items():
                 games.insert_games(con, run_id, variant, players, batch_frames,
                                    {name: views[(name, players)] for name in batch_frames})
-                n_games += batch_frames["games"].height
+                n_games += batch_frames["games"].num_rows
             key = {"run_id": run_id, "variant": variant, "field": field}
             for name in BATCH_TABLES:
                 insert_view(con, name, COLUMNS[name], views[(name, None)], key)
@@ -394,11 +398,15 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
             con.unregister(view)
 
 
-def _check_columns(name: str, df: pl.DataFrame) -> None:
+def _as_arrow(frame: pa.Table | pl.DataFrame) -> pa.Table:
+    return frame if isinstance(frame, pa.Table) else frame.to_arrow()
+
+
+def _check_columns(name: str, table: pa.Table) -> None:
     expected = [c for c, _, _ in COLUMNS[name]]
-    if list(df.columns) != expected:
-        raise StoreError(f"tournament frame {name!r} has columns {df.columns}, expected "
-                               f"{expected}")
+    if table.column_names != expected:
+        raise StoreError(f"tournament frame {name!r} has columns {table.column_names}, "
+                         f"expected {expected}")
 
 
 def _check_field(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str) -> None:
@@ -408,16 +416,16 @@ def _check_field(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, fiel
         raise StoreError(f"run {run_id} has no tournament cell ({variant}, field {field!r})")
 
 
-def _check_tournament_range(frames: Mapping[str, pl.DataFrame], first: int) -> None:
-    t = frames["tournaments"]["tournament"]
-    n = t.len()
-    if t.min() != first or t.max() != first + n - 1 or t.n_unique() != n:
+def _check_tournament_range(frames: Mapping[str, pa.Table], first: int) -> None:
+    t = frames["tournaments"].column("tournament").to_numpy()
+    n = len(t)
+    if t.min() != first or t.max() != first + n - 1 or len(np.unique(t)) != n:
         raise StoreError(
             f"batch tournaments {t.min()}..{t.max()} ({n} rows) do not continue the stored "
             f"tournaments 0..{first - 1}; whole tournaments are written in order")
     for name in ("tournament_tables", "tournament_entrants"):
-        s = frames[name]["tournament"]
-        if s.len() and (s.min() < first or s.max() > first + n - 1):
+        s = frames[name].column("tournament").to_numpy()
+        if len(s) and (s.min() < first or s.max() > first + n - 1):
             raise StoreError(f"batch frame {name!r} has tournaments outside the batch")
 
 

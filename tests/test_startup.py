@@ -1,0 +1,66 @@
+"""What a fresh process spends before its first game: the cached engine loads without Numba's
+compile-time set-up, and the paths to a game import no library they do not use (plotting, and
+polars where the caller takes pyarrow tables). ``make bench`` measures the seconds."""
+
+import json
+import subprocess
+import sys
+
+from unostats.engine import simulate
+
+# A fresh interpreter: play one game with the engine loaded from the cache, then compile a new
+# function (which needs the registries the load skipped), and say what was imported.
+_FIRST_GAME = """
+import json, sys
+from unostats.engine import _turns
+from unostats.engine.simulate import Seat, simulate_arrow
+from unostats.rules import RuleSet
+batch = next(simulate_arrow(rules=RuleSet.from_mapping({}), players=4, seats=Seat("random"),
+                            games=1, seed=1))
+out = {"hits": sum(_turns.play_games.stats.cache_hits.values()),
+       "misses": sum(_turns.play_games.stats.cache_misses.values()),
+       "rounds": batch.rounds.num_rows,
+       "registries": "numba.cpython.charseq" in sys.modules,
+       "polars": "polars" in sys.modules}
+import numba
+out["compiled_later"] = numba.njit(lambda x: x + 1)(41)
+print(json.dumps(out))
+"""
+
+
+def _fresh(code: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_cached_engine_loads_without_the_compilers_registries():
+    simulate.ensure_compiled()  # the cache is warm from here on
+    out = _fresh(_FIRST_GAME)
+    assert (out["hits"], out["misses"]) == (1, 0)  # loaded, not compiled
+    assert out["rounds"] > 0
+    # Numba refreshes its target context before a cache load: that imports and registers every
+    # typing and lowering module (the charseq one among them), two thirds of the first call.
+    assert not out["registries"]
+    assert out["compiled_later"] == 42  # compiling still finds them: it refreshes itself
+    assert not out["polars"]  # pyarrow tables need no polars
+
+
+def test_simulate_imports_no_plotting():
+    out = _fresh("import json, sys; import unostats.cli, unostats.kinds, unostats.runs.simulate; "
+                 "print(json.dumps({m: m in sys.modules for m in ('plotly', 'jinja2')}))")
+    assert out == {"plotly": False, "jinja2": False}  # the report's figures import it
+
+
+def test_a_new_store_file_gives_the_columns_later_opens_are_checked_against(tmp_path,
+                                                                           monkeypatch):
+    from unostats.store import database
+
+    monkeypatch.setattr(database, "_expected", None)
+    database.open_store(tmp_path / "new.duckdb", read_only=False).close()
+    from_file = database._expected  # taken from the file just created
+    assert from_file is not None and "runs" in from_file
+    monkeypatch.setattr(database, "_expected", None)
+    assert database.expected_columns() == from_file  # as the schema built in memory
+    database.open_store(tmp_path / "new.duckdb", read_only=True).close()  # and it passes
