@@ -25,8 +25,8 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # (R9); 6: variants.sweep, the precision_looks table (sweeps and precision targets) and
 # rounds.largest_penalty; 7: the league_fits table and the league_ratings view; 8: the results
 # tables store an integer cell id (tables `cells`, `stored_games` ...), the views `games` ... look
-# the cell columns up; 9: the stored results rows keep their small bounded columns and the cell
-# id packed in one BIGINT, ``slots`` (``games.SLOTS``), which the views decode.
+# the cell columns up; 9: the stored results rows keep their small bounded columns packed in one
+# BIGINT, ``slots`` (``games.SLOTS``), which the views decode.
 SCHEMA_VERSION = 9
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
