@@ -14,7 +14,7 @@ DuckDB's then share the CPU).
 Memory stays flat: at most ``BATCHES_IN_FLIGHT`` batches' tables exist at once (the engine
 starts a batch only when the writer has stored the one before last), plus one set of kernel
 buffers (``engine.simulate.PART_SEAT_ROWS``), and a batch holds at most
-``MAX_BATCH_SEAT_ROWS`` round-seat rows (250,000 rounds at 4 players, about 50 MB of tables);
+``MAX_BATCH_SEAT_ROWS`` round-seat rows (150,000 rounds at 4 players, about 30 MB of tables);
 DuckDB's own memory is capped by ``store.open_store``.
 
 Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s) within
@@ -49,8 +49,10 @@ MAX_BATCH_GAMES = 500_000
 # Round-seat rows per batch at most (adaptive sizes): enough for DuckDB to write the rounds too
 # in whole row groups (122,880 rows) straight to the file, few enough to keep memory flat.
 # Measured (1M rounds, 4 players, one thread, CPU of the writes): batches of 5,000 games 2.05 us
-# a round, 10,000 (the former 400k-row cap) 1.74, 25,000 (this cap) 1.36, 50,000 1.33.
-MAX_BATCH_SEAT_ROWS = 1_000_000
+# a round, 10,000 (a 400k-row cap) 1.74, 25,000 (a 1M-row cap) 1.36, 50,000 1.33. Peak RSS of
+# simulate, 1M games (VmHWM, quiet machine): 354 MB at a 400k-row cap, 382 at 600k, 424 at 1M
+# (the memory target is 400 MB), so this cap: batches of ~15,000 games at 4 players.
+MAX_BATCH_SEAT_ROWS = 600_000
 BATCHES_IN_FLIGHT = 2  # one being stored, one being played (or waiting to be stored)
 
 
