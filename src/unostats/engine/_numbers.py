@@ -140,6 +140,37 @@ _RANK_IN_COLOURS = 1 | 1 << 13 | 1 << 26 | 1 << 39  # bits of number 0 in the fo
 
 
 @kernel
+def _pick_matching_number(st, p, start_col, start_rank, state):
+    """N3 two_matching for a seat whose weights are all 0: the card ``pick_by_score`` picks among
+    the number cards of the colour or the number the turn started with (uniform over their
+    instances in card-id order, or the first with ``ties: first``; the same draws), counted over
+    those 13 card types instead of all 59 with a score each. -1 if none. Returns (card, state)."""
+    total = 0
+    for c in range(4):
+        if c == start_col:
+            for r in range(10):
+                total += st.hand[p, c * 13 + r]
+        elif start_rank <= 9:
+            total += st.hand[p, c * 13 + start_rank]
+    if total == 0:
+        return -1, state
+    k = 0
+    if not st.ties_first[p]:
+        k, state = bounded(state, total)
+    for c in range(4):
+        if c == start_col:
+            for r in range(10):
+                k -= st.hand[p, c * 13 + r]
+                if k < 0:
+                    return c * 13 + r, state
+        elif start_rank <= 9:
+            k -= st.hand[p, c * 13 + start_rank]
+            if k < 0:
+                return c * 13 + start_rank, state
+    return -1, state
+
+
+@kernel
 def _add_numbers(st, opt, p, first, start_col, start_rank, state):
     """N3 once a number may be added (see ``extras``)."""
     if opt.multi_play == C.MULTI_PLAY_SAME_RANK:
@@ -150,12 +181,15 @@ def _add_numbers(st, opt, p, first, start_col, start_rank, state):
                     lay_down(st, opt, p, c * 13 + r, C.EV_PLAY, -1)
         return state
     # two_matching: one more number card matching the top card as the turn started.
-    mask = 0  # the number cards of the colour and those of the number
-    if start_col < BLACK:
-        mask = _COLOUR_NUMBERS << (start_col * 13)
-    if start_rank <= 9:
-        mask |= _RANK_IN_COLOURS << start_rank
-    t, state = pick_by_score(st, p, start_col, start_rank, mask, False, False, state)
+    if st.policy[p] == C.POLICY_UNIFORM:
+        t, state = _pick_matching_number(st, p, start_col, start_rank, state)
+    else:
+        mask = 0  # the number cards of the colour and those of the number
+        if start_col < BLACK:
+            mask = _COLOUR_NUMBERS << (start_col * 13)
+        if start_rank <= 9:
+            mask |= _RANK_IN_COLOURS << start_rank
+        t, state = pick_by_score(st, p, start_col, start_rank, mask, False, False, state)
     if t >= 0:
         lay_down(st, opt, p, t, C.EV_PLAY, -1)
     return state
