@@ -117,18 +117,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                 progress.cell_started(str(job.index), cell_label(job.cell), job.first,
                                       scenario.games)
         producer.start()
-        while not stop.requested:
-            try:
-                item = producer.queue.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if stop.requested:
-                break
-            if item is None:
-                status = "complete"
-                break
-            if isinstance(item, BaseException):
-                raise item
+        for item in producer.items(stop):
             if isinstance(item, _Look):
                 producer.decisions.put(_look(con, outcome, item.job, item.games, progress))
                 continue
@@ -142,7 +131,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
             producer.stored()
             progress.batch_stored(str(job.index), cell_label(job.cell), lo, hi - 1, hi,
                                   scenario.games, rate)
-        if stop.requested and status != "complete":
+        if producer.finished:
+            status = "complete"
+        elif stop.requested:
             outcome.signal = stop.signum
     except KeyboardInterrupt:
         outcome.signal = signal.SIGINT
