@@ -198,9 +198,9 @@ def stays_first(t, first_card):
 @kernel
 def new_round(st, opt, dealer, state):
     """A fresh round: empty hands and a cleared table, the deal (S1) from ``st.full`` and the
-    first discard (S2). Returns (the first discard, state)."""
+    first discard (S2). Returns (the first discard, state). ``st.hand`` is already all 0: a
+    fresh table's, or as ``finish_round`` leaves it."""
     n = st.n
-    st.hand[:n, :] = 0
     st.hcol[:n, :] = 0
     st.hsize[:n] = 0
     st.pending = 0

@@ -125,7 +125,8 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
                  round_seat_out, row):
     """R1, R7 hand points; R2, R3/R4, R5 or R6 scoring, R8; the round's records (row ``row`` of
     the round outputs) and its trace events. Returns the points of the round: what it added to
-    all scores."""
+    all scores. Leaves every ``st.hand`` entry 0 (cleared as its points are summed, so
+    ``new_round`` need not pass over the hands again); ``hcol`` and ``hsize`` stay as they were."""
     n = st.n
     winner = st.winner
     lone_zero = opt.lone_zero_value
@@ -133,10 +134,11 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
     own = own_points(opt.scoring)
     round_points = 0
     for s in range(n):
-        hp = 0
-        for t in range(NT):
-            hp += st.hand[s, t] * st.points[t]
         zeros = st.hand[s, 0] + st.hand[s, 13] + st.hand[s, 26] + st.hand[s, 39]
+        hp = 0
+        for t in range(NT):  # one pass: the hand's points, and the hand emptied for new_round
+            hp += st.hand[s, t] * st.points[t]
+            st.hand[s, t] = 0
         if lone_zero > 0 and st.hsize[s] == 1 and zeros == 1:  # R7: a lone 0
             hp = lone_zero
         round_seat_out[row, s, RS_HAND_POINTS] = hp
