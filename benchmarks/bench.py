@@ -24,6 +24,12 @@ scale 1, is also timed with its ``report``); whole championships (scenarios/cham
 as tournaments/s and table games/s against plain games of the same rules and table size. Each
 run is a fresh process (``_E2E_SNIPPET``); its rate counts the run's own time (start-up and
 compiling left out), its CPU time comes from the kernel's accounting, its peak RSS from /proc (VmHWM).
+The championships and their plain games are measured side by side instead (``_SIDE_BY_SIDE``):
+``TOURNAMENT_REPS`` fresh processes, each of which first plays both scenarios briefly (the
+engine's cached machine code and DuckDB loaded, as a run of any length has them after its first
+second) and then times one run of each, in alternating order, wall and CPU seconds of the same
+``simulate`` call; the plain run plays ``PLAIN_GAMES_FACTOR`` times the championships' table
+games. The figure is the median repetition's ratio, the spread beside it.
 
 On a cluster (``--no-cluster`` skips it; ``cluster_bench.py``): ``simulate --executor ray`` on a
 local Ray cluster of 1 and 2 worker nodes (official rules, 4 players), games/s and the ratio;
@@ -84,7 +90,9 @@ TARGET_MEMORY_GROWTH = 1.15  # peak RSS at 10 G games / at G games
 TARGET_10M_S = 20.0  # simulate + report, 10 M rounds, 4 players, all cores
 TARGET_TOURNAMENT_RATIO = 0.3  # table games/s of championships / plain games/s
 MEMORY_GAMES = 100_000  # G at scale 1 (official rules, 4 players): 100k and 1M games
-TOURNAMENTS = 100  # championships per field at scale 1
+TOURNAMENTS = 500  # championships per field at scale 1 (16,000 table games: ~3 s of play)
+TOURNAMENT_REPS = 3  # side-by-side repetitions of championships and plain games (1 at --quick)
+PLAIN_GAMES_FACTOR = 3  # the plain run plays this many times the championships' table games
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,9 +395,10 @@ def plain_scenario(folder: Path, players: int, rules: dict, extends: str = "stan
     return path
 
 
-def end_to_end(scale: float, engine_one: EngineResult | None, log) -> dict[str, RunResult]:
-    """The end-to-end runs (see the module docstring), each in a fresh process."""
-    out: dict[str, RunResult] = {}
+def end_to_end(scale: float, engine_one: EngineResult | None, log) -> dict:
+    """The end-to-end runs (see the module docstring), each in a fresh process: RunResults by
+    name, and ``tournament_pairs``, the championships' side-by-side repetitions."""
+    out: dict = {}
     rounds_per_game = 11.0  # reference rules, 4 players (refined by the first run)
     games = max(200, int(ROUNDS_PER_MEASUREMENT * scale / rounds_per_game))
     with tempfile.TemporaryDirectory(prefix="unostats-bench-e2e-") as tmp:
@@ -410,23 +419,97 @@ def end_to_end(scale: float, engine_one: EngineResult | None, log) -> dict[str, 
         championship = REPO / "scenarios" / "championship.yaml"
         if championship.is_file():
             n = max(2, int(TOURNAMENTS * scale))
-            log(f"  end to end: {n} championships per field (scenarios/championship.yaml) ...")
-            out["tournaments"] = run_simulate(championship, n, threads=None, one_core=False,
-                                              folder=folder)
+            reps = TOURNAMENT_REPS if scale >= 0.1 else 1
             # The plain games a championship table plays: the TOUR preset, 6 seats.
             table = plain_scenario(folder, 6, {}, extends="tournament")
-            log("  end to end: plain games of the championship's rules, 6 players ...")
-            out["tournament_plain"] = run_simulate(
-                table, max(100, out["tournaments"].games), threads=None, one_core=False,
-                folder=folder)
+            log(f"  end to end: {n} championships per field (scenarios/championship.yaml) "
+                f"against plain games of their rules at 6 players, side by side, {reps} "
+                "repetition(s) ...")
+            pairs = championships_vs_plain(championship, n, table, reps, folder)
+            out["tournament_pairs"] = pairs
+            out["tournaments"], out["tournament_plain"] = _median_pair(pairs)
     return out
 
 
-def e2e_figures(e2e: dict[str, RunResult], c4: CResult | None,
+_SIDE_BY_SIDE = """
+import json, resource, sys, time
+from pathlib import Path
+from unostats.runs.simulate import simulate
+from unostats.scenario import load_scenario
+job = json.loads(sys.argv[1])
+folder = Path(job["folder"])
+sides = {name: load_scenario(side["scenario"]) for name, side in job["sides"].items()}
+for name, side in job["sides"].items():  # warm-up: the engine's machine code, DuckDB
+    simulate(scenario=sides[name], db=str(folder / f"warm-{name}.duckdb"),
+             games=side["warm_games"], threads=None)
+out = {}
+for name in job["order"]:
+    side = job["sides"][name]
+    t0, c0 = time.perf_counter(), time.process_time()
+    o = simulate(scenario=sides[name], db=str(folder / f"timed-{name}.duckdb"),
+                 games=side["games"], threads=None)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    assert o.status == "complete", o.status
+    out[name] = {"seconds": wall, "cpu_s": cpu, "games": o.games_played,
+                 "rounds": o.rounds_played, "tournaments": o.tournaments_played}
+with open("/proc/self/status") as f:
+    peak_mb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+print(json.dumps({"runs": out, "peak_rss_mb": peak_mb}))
+"""
+
+
+def championships_vs_plain(championship: Path, tournaments: int, plain: Path, reps: int,
+                           folder: Path) -> list[tuple[RunResult, RunResult]]:
+    """(championships, plain games) of ``reps`` side-by-side repetitions (``_SIDE_BY_SIDE``):
+    ``tournaments`` per field of ``championship``, then ``PLAIN_GAMES_FACTOR`` times their
+    table games of ``plain`` (or the other way round: the order alternates), all cores,
+    wall and CPU seconds of each ``simulate`` call after both were warmed up in the process."""
+    from unostats.scenario import load_scenario
+
+    spec = load_scenario(championship).tournament
+    table_games = tournaments * sum(spec.games_per_tournament(f) for f in spec.fields)
+    sides = {"tournaments": {"scenario": str(championship), "games": tournaments,
+                             "warm_games": 2},
+             "plain": {"scenario": str(plain), "games": PLAIN_GAMES_FACTOR * table_games,
+                       "warm_games": 200}}
+    pairs = []
+    for rep in range(reps):
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            order = ["tournaments", "plain"][::1 if rep % 2 == 0 else -1]
+            job = {"folder": tmp, "sides": sides, "order": order}
+            done = subprocess.run([sys.executable, "-c", _SIDE_BY_SIDE, json.dumps(job)],
+                                  capture_output=True, text=True, cwd=REPO, check=False)
+            if done.returncode != 0:
+                last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                raise RuntimeError(f"championships side by side failed: {last}")
+            info = json.loads(done.stdout.strip().splitlines()[-1])
+        runs = info["runs"]
+        pairs.append(tuple(RunResult(r["games"], r["rounds"], r["tournaments"], r["seconds"],
+                                     r["cpu_s"], info["peak_rss_mb"])
+                           for r in (runs["tournaments"], runs["plain"])))
+    return pairs
+
+
+def _ratio(tours: RunResult, plain: RunResult, cpu: bool = False) -> float:
+    """Table games per second of championships over plain games per second (wall or CPU)."""
+    if cpu:
+        return (tours.games / tours.cpu_s) / (plain.games / plain.cpu_s)
+    return tours.games_per_s / plain.games_per_s
+
+
+def _median_pair(pairs: list[tuple[RunResult, RunResult]]) -> tuple[RunResult, RunResult]:
+    """The repetition whose wall ratio is the median (the lower middle of an even number)."""
+    ranked = sorted(pairs, key=lambda p: _ratio(*p))
+    return ranked[(len(ranked) - 1) // 2]
+
+
+def e2e_figures(e2e: dict, c4: CResult | None,
                 engine_one: EngineResult | None) -> dict:
     """The end-to-end figures (``--json`` key "end_to_end")."""
     out: dict = {}
     for key, r in e2e.items():
+        if not isinstance(r, RunResult):
+            continue
         out[key] = {"games": r.games, "rounds": r.rounds, "tournaments": r.tournaments,
                     "seconds": r.seconds, "rounds_per_s": r.rounds_per_s,
                     "games_per_s": r.games_per_s, "cpu_s": r.cpu_s,
@@ -444,11 +527,17 @@ def e2e_figures(e2e: dict[str, RunResult], c4: CResult | None,
     if tours and plain:
         out["tournaments_per_s"] = tours.tournaments / tours.seconds
         out["tournament_table_games_per_s"] = tours.games_per_s
-        out["tournament_vs_plain"] = tours.games_per_s / plain.games_per_s
+        out["tournament_vs_plain"] = _ratio(tours, plain)
+        out["tournament_vs_plain_cpu"] = _ratio(tours, plain, cpu=True)
+        pairs = e2e.get("tournament_pairs") or [(tours, plain)]
+        out["tournament_vs_plain_reps"] = [
+            {"wall": _ratio(*p), "cpu": _ratio(*p, cpu=True), "tournament_s": p[0].seconds,
+             "tournament_cpu_s": p[0].cpu_s, "plain_s": p[1].seconds, "plain_cpu_s": p[1].cpu_s}
+            for p in pairs]
     return out
 
 
-def print_e2e(e2e: dict[str, RunResult], c4: CResult | None,
+def print_e2e(e2e: dict, c4: CResult | None,
               engine_one: EngineResult | None) -> None:
     f = e2e_figures(e2e, c4, engine_one)
     print("end to end: unostats simulate, every game, round and seat stored in DuckDB "
@@ -488,10 +577,18 @@ def print_e2e(e2e: dict[str, RunResult], c4: CResult | None,
               f"{large.report_s or 0:.1f} s = {total:.1f} s{goal}")
     if "tournaments_per_s" in f:
         v = f["tournament_vs_plain"]
+        tours, plain = e2e["tournaments"], e2e["tournament_plain"]
+        reps = f["tournament_vs_plain_reps"]
+        walls, cpus = [r["wall"] for r in reps], [r["cpu"] for r in reps]
         print(f"  championships: {f['tournaments_per_s']:.1f} tournaments/s, "
-              f"{_si(f['tournament_table_games_per_s'])} table games/s against "
-              f"{_si(e2e['tournament_plain'].games_per_s)} plain games/s ({v:.3f}x)  target >= "
-              f"{TARGET_TOURNAMENT_RATIO}x: {verdict(v, TARGET_TOURNAMENT_RATIO)}")
+              f"{_si(f['tournament_table_games_per_s'])} table games/s ({tours.games:,} in "
+              f"{tours.seconds:.1f} s, CPU {tours.cpu_s:.1f} s) against "
+              f"{_si(plain.games_per_s)} plain games/s ({plain.games:,} in {plain.seconds:.1f} s, "
+              f"CPU {plain.cpu_s:.1f} s)")
+        print(f"  championships / plain: {v:.3f}x wall (median of {len(reps)}: "
+              f"{min(walls):.3f}-{max(walls):.3f}x), {f['tournament_vs_plain_cpu']:.3f}x CPU "
+              f"({min(cpus):.3f}-{max(cpus):.3f}x)  target >= {TARGET_TOURNAMENT_RATIO}x: "
+              f"{verdict(v, TARGET_TOURNAMENT_RATIO)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -644,7 +741,7 @@ def main(argv: list[str] | None = None) -> int:
         engine_error = f"{type(e).__name__}: {e}"
         log(f"engine skipped: {engine_error}")
 
-    e2e: dict[str, RunResult] = {}
+    e2e: dict = {}
     if not args.no_end_to_end and engine_error is None:
         try:
             e2e = end_to_end(scale, engine.get((4, 1)), log)
