@@ -577,3 +577,26 @@ def test_report_has_a_championship_section(cup, tmp_path):
     html = path.read_text()
     assert '<section id="championship">' in html and "8. Reproduction" in html
     assert 'id="table-tournament-lone"' in html and 'id="table-tournament-profiles-1"' in html
+
+
+def test_the_cycle_collector_is_paused_for_a_batch_only():
+    """A batch is played with the cyclic collector off; after it, the collector is as before
+    (on, or still off if the caller had turned it off)."""
+    import gc
+
+    from unostats.runs.tournaments import _cycle_collector_paused
+
+    assert gc.isenabled()
+    with _cycle_collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(KeyError), _cycle_collector_paused():
+        raise KeyError("a batch that fails")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _cycle_collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

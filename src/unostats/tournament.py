@@ -50,7 +50,9 @@ import bisect
 import functools
 import hashlib
 import math
+from collections import deque
 from collections.abc import Callable, Generator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -450,18 +452,28 @@ class TournamentResult:
 # --- Playing -----------------------------------------------------------------------------------
 
 def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
-                     play_tables: PlayTables) -> list[TournamentResult]:
+                     play_tables: PlayTables, groups: int = 1) -> list[TournamentResult]:
     """Play tournaments ``indices`` of ``fld`` side by side, stage by stage: each step asks
     ``play_tables`` for the games of every table the tournaments play next (one call for a
     stage of all of them), so an engine plays many tables at once. Each result is what
-    ``play_tournament`` gives for its index alone."""
+    ``play_tournament`` gives for its index alone.
+
+    With ``groups`` > 1 the tournaments are split into that many groups of consecutive indices,
+    each stepping on its own: ``play_tables`` plays one group's stage on a thread of its own
+    (one call at a time, in turn) while this thread turns the group before's games into its next
+    stage, so an engine that releases the GIL keeps playing while the brackets' Python runs.
+    The results do not depend on it (nor on the order in which the groups' calls are made)."""
     indices = list(indices)
     seeds = _BatchSeeds(spec, fld, seed, indices)
     runs = [_tournament(spec, fld, seed, t, seeds.of(k)) for k, t in enumerate(indices)]
     results: list[TournamentResult | None] = [None] * len(runs)
-    asks = {k: next(run) for k, run in enumerate(runs)}  # every bracket plays a table at least
-    while asks:
-        games = play_tables([table for ask in asks.values() for table in ask])
+    groups = max(1, min(groups, len(runs)))
+    bounds = [len(runs) * g // groups for g in range(groups + 1)]
+    # each group: {tournament k: the tables it asks for next}; every bracket plays a table
+    steps = [{k: next(runs[k]) for k in range(lo, hi)} for lo, hi in zip(bounds, bounds[1:])]
+
+    def step(asks: dict[int, list[TableAsk]], games: Sequence[TableGame]
+             ) -> dict[int, list[TableAsk]]:
         if len(games) != sum(len(ask) for ask in asks.values()):
             raise ValueError("play_tables returned a number of games other than of tables")
         at, going_on = 0, {}
@@ -471,7 +483,23 @@ def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Se
             except StopIteration as done:
                 results[k] = done.value
             at += len(ask)
-        asks = going_on
+        return going_on
+
+    def tables(asks: dict[int, list[TableAsk]]) -> list[TableAsk]:
+        return [table for ask in asks.values() for table in ask]
+
+    if groups == 1:
+        asks = steps[0]
+        while asks:
+            asks = step(asks, play_tables(tables(asks)))
+        return results  # type: ignore[return-value]
+    with ThreadPoolExecutor(1, thread_name_prefix="unostats-tables") as engine:
+        pending = deque((asks, engine.submit(play_tables, tables(asks))) for asks in steps)
+        while pending:
+            asks, games = pending.popleft()
+            asks = step(asks, games.result())  # the engine plays the next group meanwhile
+            if asks:
+                pending.append((asks, engine.submit(play_tables, tables(asks))))
     return results  # type: ignore[return-value]
 
 
