@@ -600,3 +600,17 @@ def test_the_cycle_collector_is_paused_for_a_batch_only():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_batches_stop_growing_at_the_round_seat_cap(cup):
+    """A batch is about TARGET_BATCH_SECONDS of play, but never more round-seat rows than
+    MAX_BATCH_SEAT_ROWS at the cell's rows per tournament (small inserts cost DuckDB twice)."""
+    from unostats.runs import tournaments as runs_tournaments
+
+    player = runs_tournaments._Player(cup["scenario"], [], {}, threads=1, fixed=None)
+    assert player._size(None, 16) == runs_tournaments.FIRST_BATCH  # nothing measured yet
+    player._pace = 1e6  # table games per second: time alone would allow 187,500 tournaments
+    assert player._size(None, 16) == round(1e6 * runs_tournaments.TARGET_BATCH_SECONDS / 16)
+    player._seat_rows = 600.0
+    assert player._size(None, 16) == round(runs_tournaments.MAX_BATCH_SEAT_ROWS / 600)
+    assert player._size(10, 16) == 10 * runs_tournaments.GROWTH  # growth still bounds it

@@ -2,7 +2,8 @@
 stop, resume and progress; the bracket itself is ``tournament.py``.
 
 Each cell (variant x field) plays tournaments ``0 .. games-1`` in order, a batch of them at a
-time (about ``TARGET_BATCH_SECONDS`` of play, or ``batch_size`` tournaments). A batch's
+time (about ``TARGET_BATCH_SECONDS`` of play and at most ``MAX_BATCH_SEAT_ROWS`` round-seat
+rows, or ``batch_size`` tournaments). A batch's
 tournaments play side by side, stage by stage (``tournament.play_tournaments``): the engine plays
 the tables of a stage of every tournament of the batch in one ``simulate_tables_arrow`` call per
 table size, each table's game being game 0 of the game seed the bracket derived, so a tournament
@@ -52,7 +53,11 @@ from .progress import Progress
 from .session import RunError, RunOutcome, Tally, cell_label, end_session
 from .signals import StopRequest
 
-TARGET_BATCH_SECONDS = 1.0
+TARGET_BATCH_SECONDS = 3.0
+# Round-seat rows per batch at most: DuckDB writes an insert of a row group (122,880 rows) or more
+# straight to the file, a smaller one to the log and then again at the checkpoint; at 100
+# tournaments a batch (the size a second of play made) storing cost 2.5 times what it costs now.
+MAX_BATCH_SEAT_ROWS = 300_000
 FIRST_BATCH = 4  # tournaments in a cell's first batch, which measures their pace
 GROWTH = 8  # a batch is at most this many times the one before
 BATCHES_IN_FLIGHT = 2  # one being stored, one played (or waiting to be stored)
@@ -398,7 +403,8 @@ class _Player(BatchThread):
     ``BATCHES_IN_FLIGHT`` batches exist at once (one being stored, one played or waiting).
 
     Batch sizes: ``fixed`` tournaments, else about ``TARGET_BATCH_SECONDS`` of play at the pace
-    of table games measured so far (in any cell), from ``FIRST_BATCH`` growing at most
+    of table games measured so far (in any cell) and at most ``MAX_BATCH_SEAT_ROWS`` round-seat
+    rows (at the cell's rows per tournament so far), from ``FIRST_BATCH`` growing at most
     ``GROWTH``-fold from batch to batch of a cell. Game numbers continue ``counters``
     (variant -> table size -> next game), in the order the batches are stored."""
 
@@ -412,6 +418,7 @@ class _Player(BatchThread):
         self.threads = threads
         self.fixed = fixed
         self._pace: float | None = None  # table games per second of play, measured
+        self._seat_rows: float | None = None  # round-seat rows per tournament, of this cell
         self._batches = 0  # played so far
 
     def run(self) -> None:
@@ -429,6 +436,7 @@ class _Player(BatchThread):
         counters = self.counters[c.variant.name]
         per_tournament = spec.games_per_tournament(c.field)
         size = None
+        self._seat_rows = None
         while t < self.scenario.games:
             size = self._size(size, per_tournament)
             if not self._take_room():
@@ -443,6 +451,7 @@ class _Player(BatchThread):
             played = len(results)
             item = _Played(c, t, t + played - 1, games, frames, played * per_tournament,
                            sum(b.rounds.num_rows for b in games.values()), seconds)
+            self._seat_rows = sum(b.round_seats.num_rows for b in games.values()) / played
             del results  # the engine's tables of the batch: only the gathered rows are kept
             if not self._put(item):
                 return False
@@ -460,7 +469,10 @@ class _Player(BatchThread):
             return self.fixed
         if self._pace is None:  # nothing measured yet: start small, then grow
             return FIRST_BATCH if previous is None else GROWTH * previous
-        want = max(1, round(self._pace * TARGET_BATCH_SECONDS / per_tournament))
+        want = self._pace * TARGET_BATCH_SECONDS / per_tournament
+        if self._seat_rows:
+            want = min(want, MAX_BATCH_SEAT_ROWS / self._seat_rows)
+        want = max(1, round(want))
         return want if previous is None else min(want, GROWTH * previous)
 
 
