@@ -91,7 +91,7 @@ TARGET_10M_S = 20.0  # simulate + report, 10 M rounds, 4 players, all cores
 TARGET_TOURNAMENT_RATIO = 0.3  # table games/s of championships / plain games/s
 MEMORY_GAMES = 100_000  # G at scale 1 (official rules, 4 players): 100k and 1M games
 TOURNAMENTS = 500  # championships per field at scale 1 (16,000 table games: ~3 s of play)
-TOURNAMENT_REPS = 3  # side-by-side repetitions of championships and plain games (1 at --quick)
+TOURNAMENT_REPS = 5  # side-by-side repetitions of championships and plain games (1 at --quick)
 PLAIN_GAMES_FACTOR = 3  # the plain run plays this many times the championships' table games
 
 
