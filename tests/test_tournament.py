@@ -270,6 +270,22 @@ def test_tournament_is_a_pure_function_of_seed_and_index():
     assert len({r.tables[0].entrants for r in a}) > 1  # each tournament draws anew
 
 
+@pytest.mark.parametrize("entrants", [9, 24, 36, 50])
+def test_each_place_is_one_plus_the_entrants_strictly_better(entrants):
+    """Every Standing against the definition: a later stage reached is better, then a better
+    finish at the table of that stage; the stage's name is its plan's."""
+    spec = spec_for({"strong": 3, "weak": entrants - 3})
+    fld = spec.fields[0]
+    names = [s.name for s in TOUR_STAGES]
+    for r in play_tournaments(spec, fld, seed=31, indices=range(12), play_tables=FakeTables()):
+        for which in ("main", "consolation"):
+            got = [(e.entrant, getattr(e, which)) for e in r.entrants if getattr(e, which)]
+            for e, s in got:
+                better = sum(1 for _, o in got if (o.stage, -o.finish) > (s.stage, -s.finish))
+                assert s.place == better + 1, (r.index, which, e)
+                assert s.stage_name == names[s.stage]
+
+
 @pytest.mark.parametrize("entrants", [5, 36])
 def test_tournaments_side_by_side_equal_each_alone(entrants):
     spec = spec_for({"strong": 2, "weak": entrants - 2})

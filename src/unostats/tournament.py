@@ -41,12 +41,13 @@ it (``_finish``): where nothing ties, the lot changes no order.
 This module is pure Python with an injectable table player (``play_tournaments(...,
 play_tables)``), so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in
 the engine. Tournaments play side by side, stage by stage: the player is handed the tables of a
-stage of many tournaments at once, which the engine plays in one call per table size.
+stage of many tournaments at once, which the engine plays in one call per table size; with
+``groups`` the tournaments step in groups, one group's tables played on a thread of their own
+while the next stage of another group is drawn (the same results).
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
 import hashlib
 import math
@@ -578,11 +579,17 @@ def _bracket(fld: Field, seed: int, t: int, seeds: _Seeds, bracket: str,
 
 
 def _standings(last: Mapping[int, tuple[StagePlan, int]]) -> dict[int, Standing]:
+    """Each entrant's Standing; entrants of equal (stage, finish) share one (it is frozen)."""
     keys = {e: (-stage.stage, finish) for e, (stage, finish) in last.items()}
-    ranked = sorted(keys.values())
+    place: dict[tuple[int, int], int] = {}
+    for better, key in enumerate(sorted(keys.values())):  # better: entrants strictly better
+        place.setdefault(key, better + 1)
+    made: dict[tuple[int, int], Standing] = {}
     out = {}
     for e, (stage, finish) in last.items():
-        better = bisect.bisect_left(ranked, keys[e])  # entrants strictly better
-        out[e] = Standing(stage.stage, stage.name, finish, better + 1)
+        key = keys[e]
+        standing = made.get(key)
+        if standing is None:
+            standing = made[key] = Standing(stage.stage, stage.name, finish, place[key])
+        out[e] = standing
     return out
-
