@@ -466,7 +466,8 @@ def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Se
     The results do not depend on it (nor on the order in which the groups' calls are made)."""
     indices = list(indices)
     seeds = _BatchSeeds(spec, fld, seed, indices)
-    runs = [_tournament(spec, fld, seed, t, seeds.of(k)) for k, t in enumerate(indices)]
+    field = _FieldPlan.of(spec, fld)
+    runs = [_tournament(field, seed, t, seeds.of(k)) for k, t in enumerate(indices)]
     results: list[TournamentResult | None] = [None] * len(runs)
     groups = max(1, min(groups, len(runs)))
     bounds = [len(runs) * g // groups for g in range(groups + 1)]
@@ -515,10 +516,26 @@ def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
 _Play = Generator[list[TableAsk], Sequence[TableGame], Any]
 
 
-def _tournament(spec: TournamentSpec, fld: Field, seed: int, index: int, seeds: _Seeds) -> _Play:
-    profiles = fld.entrant_profiles()
-    seats = tuple(spec.seat(p) for p in profiles)
-    main_plan, cons_plan = spec.brackets(fld)
+@dataclass(frozen=True)
+class _FieldPlan:
+    """What every tournament of a field shares: its entrants' profiles and seats, its brackets'
+    plans (derived once per ``play_tournaments``)."""
+
+    field: Field
+    profiles: tuple[str, ...]
+    seats: tuple[Seat, ...]
+    main_plan: tuple[StagePlan, ...]
+    cons_plan: tuple[StagePlan, ...]
+
+    @classmethod
+    def of(cls, spec: TournamentSpec, fld: Field) -> _FieldPlan:
+        profiles = fld.entrant_profiles()
+        return cls(fld, profiles, tuple(spec.seat(p) for p in profiles), *spec.brackets(fld))
+
+
+def _tournament(plan: _FieldPlan, seed: int, index: int, seeds: _Seeds) -> _Play:
+    fld, profiles, seats = plan.field, plan.profiles, plan.seats
+    main_plan, cons_plan = plan.main_plan, plan.cons_plan
     main_tables, main_standing = yield from _bracket(
         fld, seed, index, seeds, MAIN, main_plan, range(fld.entrants), profiles, seats)
     firsts = [t for t in main_tables if t.stage == main_plan[0]]
