@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
 from .. import stats
 from ..stats import Estimate
 from .format import fmt_estimate, fmt_pct
+from .plotting import new_figure
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def skill_figures(section: SkillSection) -> list[tuple[str, go.Figure, str]]:
     import plotly.graph_objects as go
 
     labels = [_label(t, section) for t in section.tables]
-    fig = go.Figure()
+    fig = new_figure()
     for attr, name, colour in EDGES:
         es = [getattr(t, attr) for t in section.tables]
         fig.add_trace(go.Bar(
@@ -190,8 +191,8 @@ def skill_figures(section: SkillSection) -> list[tuple[str, go.Figure, str]]:
             hovertemplate=f"{name}: %{{x:+.2f}} pp [%{{customdata[0]:+.2f}}, "
                           "%{customdata[1]:+.2f}], n=%{customdata[2]:,}<extra></extra>"))
     fig.update_layout(
-        barmode="group", template="plotly_white", title="Skill and luck: edges over the fair "
-        "share", xaxis_title="percentage points over 1/players (per seat)",
+        barmode="group", title="Skill and luck: edges over the fair share",
+        xaxis_title="percentage points over 1/players (per seat)",
         height=max(320, 60 + 110 * len(labels)), yaxis={"autorange": "reversed"},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0}, margin={"t": 110})
     caption = ("Per mixed table: how many points of game (round) share the best policy's seat "
