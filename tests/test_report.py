@@ -900,3 +900,34 @@ def test_the_reference_check_sees_a_changed_number(db, compare_model):
     counts[0]["rounds"] += 1
     with pytest.raises(AssertionError):
         _assert_model_is_the_reference(compare_model, runs["compare"], {**ref, "cells": counts})
+
+
+def test_the_compiled_template_is_kept_and_reused(tmp_path):
+    """The page's template compiles once into the cache folder; a later load takes it from
+    there and renders the same page; a folder that cannot be written only costs the compile."""
+    import jinja2
+
+    from unostats.report import render
+
+    def env(folder):
+        return jinja2.Environment(
+            loader=jinja2.PackageLoader("unostats.report", "templates"), autoescape=True,
+            bytecode_cache=render._TemplateCache(str(folder)))
+
+    folder = tmp_path / "templates"
+    env(folder).get_template("index.html.j2")
+    kept = list(folder.iterdir())
+    assert len(kept) == 1 and kept[0].stat().st_size > 0
+    again = env(folder)
+    loaded = []
+    original = again.bytecode_cache.load_bytecode
+    again.bytecode_cache.load_bytecode = lambda bucket: (original(bucket),
+                                                         loaded.append(bucket.code is not None))
+    page = dict(rows=[], version="v", generated="now")
+    assert again.get_template("index.html.j2").render(**page) == \
+        jinja2.Environment(loader=jinja2.PackageLoader("unostats.report", "templates"),
+                           autoescape=True).get_template("index.html.j2").render(**page)
+    assert loaded == [True]  # compiled code came from the folder
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert env(blocked / "templates").get_template("index.html.j2").render(**page)

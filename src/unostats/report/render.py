@@ -46,6 +46,12 @@ class _TemplateCache(jinja2.FileSystemBytecodeCache):
     checks each entry against its template's source and the Python version; a folder that
     cannot be written only costs the compile."""
 
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except OSError:  # e.g. a file where the folder should be: compile instead
+            pass
+
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:
             os.makedirs(self.directory, exist_ok=True)
