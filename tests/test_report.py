@@ -923,7 +923,7 @@ def test_the_compiled_template_is_kept_and_reused(tmp_path):
     original = again.bytecode_cache.load_bytecode
     again.bytecode_cache.load_bytecode = lambda bucket: (original(bucket),
                                                          loaded.append(bucket.code is not None))
-    page = dict(rows=[], version="v", generated="now")
+    page = {"rows": [], "version": "v", "generated": "now"}
     assert again.get_template("index.html.j2").render(**page) == \
         jinja2.Environment(loader=jinja2.PackageLoader("unostats.report", "templates"),
                            autoescape=True).get_template("index.html.j2").render(**page)
