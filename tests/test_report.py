@@ -701,3 +701,233 @@ def test_errors_are_store_errors(db, tmp_path):
     with pytest.raises(store.StoreError, match="reserved"):
         build_report(db_path=path, out=tmp_path / "index.html")
     assert not (tmp_path / "x.html").exists()
+
+
+# --- Every number the page prints, against the store's own definitions --------------------------
+
+# The report reads each statistic in whichever way is fastest (value counts, fewer passes, only
+# the columns it needs); these are the store's views and the plain SQL the page's numbers are
+# defined by. A change in how the report loads them must leave every number where it was.
+_REFERENCE_SQL = {
+    "cells": """SELECT variant, players, (SELECT count(*) FROM games g WHERE g.run_id = v.run_id
+                  AND g.variant = v.variant AND g.players = v.players) AS games,
+                (SELECT count(*) FROM rounds r WHERE r.run_id = v.run_id
+                  AND r.variant = v.variant AND r.players = v.players) AS rounds
+                FROM variants v WHERE run_id = $r""",
+    "round_cards_drawn": """SELECT variant, players, count(*) AS n, avg(cards_drawn) AS mean,
+                stddev_samp(cards_drawn) AS sd, max(cards_drawn) AS max,
+                quantile_cont(cards_drawn, [0.1, 0.5, 0.9, 0.99]) AS q,
+                count(*) FILTER (WHERE ended_by = 'cap') AS capped
+                FROM rounds WHERE run_id = $r GROUP BY ALL""",
+    "final_score": """SELECT variant, players, count(*) AS n, avg(final_score) AS mean,
+                stddev_samp(final_score) AS sd, max(final_score) AS max,
+                quantile_cont(final_score, [0.1, 0.5, 0.9, 0.99]) AS q
+                FROM game_seats WHERE run_id = $r GROUP BY ALL""",
+    "games": """SELECT variant, players, count(*) FILTER (WHERE ended_by = 'cap') AS capped,
+                max(rounds) AS max_rounds, max(turns) AS max_turns
+                FROM games WHERE run_id = $r GROUP BY ALL""",
+    "round_points": """SELECT variant, players, max(points) AS max,
+                quantile_cont(points, [0.1, 0.5, 0.9, 0.99]) AS q
+                FROM rounds WHERE run_id = $r AND ended_by = 'win' GROUP BY ALL""",
+    "game_margin": """SELECT variant, players, max(margin) AS max,
+                quantile_cont(margin, [0.1, 0.5, 0.9, 0.99]) AS q
+                FROM games WHERE run_id = $r AND winner_seat IS NOT NULL GROUP BY ALL""",
+    "ranks": """SELECT variant, players, rank, count(*) AS n, avg(final_score) AS mean,
+                stddev_samp(final_score) / sqrt(count(*)) AS se
+                FROM game_seats WHERE run_id = $r GROUP BY ALL""",
+    "spread": """SELECT variant, players, count(sd) AS n, avg(sd) AS mean,
+                stddev_samp(sd) / sqrt(count(sd)) AS se
+                FROM (SELECT variant, players, game, stddev_samp(final_score) AS sd
+                      FROM game_seats WHERE run_id = $r GROUP BY ALL) GROUP BY ALL""",
+}
+_VIEWS = ("round_length", "game_length", "score_spread", "win_rate_by_position",
+          "game_win_rate_by_position", "durations")
+
+
+def _reference(con, run_id: str) -> dict[str, list[dict]]:
+    out = {name: con.sql(sql, params={"r": run_id}).pl().to_dicts()
+           for name, sql in _REFERENCE_SQL.items()}
+    for view in _VIEWS:
+        out[view] = con.sql(f"SELECT * FROM {view} WHERE run_id = $r",
+                            params={"r": run_id}).pl().to_dicts()
+    return out
+
+
+def _by(rows, *keys):
+    return {tuple(r[k] for k in keys): r for r in rows}
+
+
+def _same(a, b):
+    """Equal, or the same float up to the last bits (DuckDB's parallel sums run in any order)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-12)
+    return a == b
+
+
+def _check(got, want, what):
+    assert set(got) == set(want), what
+    bad = {k: (got[k], want[k]) for k in want if not _same(got[k], want[k])}
+    assert not bad, (what, bad)
+
+
+def _estimate(e):
+    return {"value": e.value, "lo": e.lo, "hi": e.hi, "n": e.n, "method": e.method}
+
+
+def _summary_numbers(s):
+    return {"n": s.n, **{f"mean.{k}": v for k, v in _estimate(s.mean).items()}, "sd": s.sd,
+            "max": s.max, **{f"q.{label}": v for label, v in s.quantiles},
+            **({f"capped.{k}": v for k, v in _estimate(s.capped).items()} if s.capped else {})}
+
+
+def _expected_summary(n, mean, sd, quantiles, max_, capped=None):
+    e = stats.mean_interval(mean, sd / math.sqrt(n), n)
+    out = {"n": n, **{f"mean.{k}": v for k, v in _estimate(e).items()}, "sd": sd,
+           "max": float(max_), **dict(zip((f"q.{label}" for label, _ in
+                                           report_model.QUANTILES), quantiles))}
+    if capped is not None:
+        out.update({f"capped.{k}": v for k, v in
+                    _estimate(stats.wilson_interval(capped, n)).items()})
+    return out
+
+
+def _positions(p):
+    return {"wins": p.wins, "n": p.n, "fair": p.fair,
+            "rates": [(e.value, e.lo, e.hi, e.n, e.method) for e in p.rates]}
+
+
+def _expected_positions(rows, players):
+    rows = sorted(rows, key=lambda r: r["position"])
+    assert [r["position"] for r in rows] == list(range(players))
+    n = rows[0]["n"]
+    return {"wins": tuple(r["wins"] for r in rows), "n": n, "fair": 1 / players,
+            "rates": [(r["rate"], r["lo"], r["hi"], n, "Wilson") for r in rows]}
+
+
+def _assert_model_is_the_reference(model, run_id, ref):
+    """Every statistic of ``model`` that the page prints (run ``run_id``'s cells) equals the
+    reference numbers read from the views and plain SQL (``_reference``)."""
+    cells = {(c.key.variant, c.players): c for c in model.cells if c.key.run_id == run_id}
+    counts = _by(ref["cells"], "variant", "players")
+    assert set(cells) == {k for k, r in counts.items() if r["games"] > 0}
+    m = model.measures
+    views = {v: _by(ref[v], "variant", "players") for v in ("round_length", "game_length",
+                                                              "score_spread")}
+    for (variant, players), cell in cells.items():
+        k, v = cell.key, (variant, players)
+        assert (cell.games, cell.rounds) == (counts[v]["games"], counts[v]["rounds"])
+        rl, gl, sp = (views[name][v] for name in ("round_length", "game_length", "score_spread"))
+        _check(_summary_numbers(m["round_turns"].summaries[k]), _expected_summary(
+            rl["n"], rl["mean_turns"], rl["sd_turns"], [rl[q] for q in ("p10", "p50", "p90",
+                                                                        "p99")],
+            rl["max_turns"], rl["n_capped"]), ("round_turns", v))
+        cd = _by(ref["round_cards_drawn"], "variant", "players")[v]
+        _check(_summary_numbers(m["round_cards_drawn"].summaries[k]), _expected_summary(
+            cd["n"], cd["mean"], cd["sd"], cd["q"], cd["max"], cd["capped"]),
+            ("round_cards_drawn", v))
+        g = _by(ref["games"], "variant", "players")[v]
+        for what, capped in (("rounds", g["capped"]), ("turns", None)):
+            _check(_summary_numbers(m[f"game_{what}"].summaries[k]), _expected_summary(
+                gl["n"], gl[f"mean_{what}"], gl[f"sd_{what}"],
+                [gl[f"{q}_{what}"] for q in ("p10", "p50", "p90", "p99")], g[f"max_{what}"],
+                capped), (f"game_{what}", v))
+        for key_, n, mean, sd in (("round_points", "n_rounds", "mean_points", "sd_points"),
+                                  ("game_margin", "n_games", "mean_margin", "sd_margin")):
+            r = _by(ref[key_], "variant", "players")[v]
+            _check(_summary_numbers(m[key_].summaries[k]), _expected_summary(
+                sp[n], sp[mean], sp[sd], r["q"], r["max"]), (key_, v))
+        fs = _by(ref["final_score"], "variant", "players")[v]
+        _check(_summary_numbers(m["final_score"].summaries[k]), _expected_summary(
+            fs["n"], fs["mean"], fs["sd"], fs["q"], fs["max"]), ("final_score", v))
+        for level, view in (("round", "win_rate_by_position"),
+                            ("game", "game_win_rate_by_position")):
+            rows = [r for r in ref[view] if (r["variant"], r["players"]) == v]
+            got = (model.round_positions if level == "round" else model.game_positions)[k]
+            _check(_positions(got), _expected_positions(rows, players), (view, v))
+        ranks = {r["rank"]: r for r in ref["ranks"] if (r["variant"], r["players"]) == v}
+        assert [rank for rank, _ in model.rank_scores[k]] == sorted(ranks)
+        for rank, e in model.rank_scores[k]:
+            r = ranks[rank]
+            _check(_estimate(e), _estimate(stats.mean_interval(r["mean"], r["se"], r["n"])),
+                   ("rank", v, rank))
+        spread = _by(ref["spread"], "variant", "players")[v]
+        assert _same(spread["mean"], sp["mean_final_score_sd"])
+        _check(_estimate(model.standings_spread[k]), _estimate(stats.mean_interval(
+            spread["mean"], spread["se"], spread["n"])), ("spread", v))
+        d = {r["unit"]: r for r in ref["durations"] if (r["variant"], r["players"]) == v}
+        got = model.durations[k]
+        assert got.seconds_per_turn == d["game"]["seconds_per_turn"]
+        for unit, e in (("round", got.round), ("game", got.game)):
+            r = d[unit]
+            _check(_estimate(e), {"value": r["mean_minutes"], "lo": r["lo_minutes"],
+                                  "hi": r["hi_minutes"], "n": r["n"], "method": r["method"]},
+                   ("durations", unit, v))
+
+
+def test_every_printed_statistic_equals_the_store_views(db, compare_model, ablation_model):
+    """Each number of the page (sample sizes, means, sds, quantiles, maxima, capped shares, win
+    rates by position with their Wilson bounds, mean scores by rank, the spread of standings,
+    durations) is the views' and plain SQL's, cell by cell; so is a report of two runs."""
+    path, runs = db
+    con = store.open_store(path, read_only=True)
+    try:
+        refs = {name: _reference(con, run_id) for name, run_id in runs.items()}
+        both = load_model(con, [runs["compare"], runs["ablation"]])
+    finally:
+        con.close()
+    _assert_model_is_the_reference(compare_model, runs["compare"], refs["compare"])
+    _assert_model_is_the_reference(ablation_model, runs["ablation"], refs["ablation"])
+    for name, run_id in runs.items():
+        _assert_model_is_the_reference(both, run_id, refs[name])
+    assert len(both.cells) == len(compare_model.cells) + len(ablation_model.cells)
+
+
+def test_the_reference_check_sees_a_changed_number(db, compare_model):
+    """The check above fails when one printed number moves (here a rate's upper bound by
+    1e-9, a count by one)."""
+    path, runs = db
+    con = store.open_store(path, read_only=True)
+    try:
+        ref = _reference(con, runs["compare"])
+    finally:
+        con.close()
+    moved = json.loads(json.dumps(ref["win_rate_by_position"], default=str))
+    moved[0]["hi"] += 1e-9
+    with pytest.raises(AssertionError):
+        _assert_model_is_the_reference(compare_model, runs["compare"],
+                                       {**ref, "win_rate_by_position": moved})
+    counts = [dict(r) for r in ref["cells"]]
+    counts[0]["rounds"] += 1
+    with pytest.raises(AssertionError):
+        _assert_model_is_the_reference(compare_model, runs["compare"], {**ref, "cells": counts})
+
+
+def test_the_compiled_template_is_kept_and_reused(tmp_path):
+    """The page's template compiles once into the cache folder; a later load takes it from
+    there and renders the same page; a folder that cannot be written only costs the compile."""
+    import jinja2
+
+    from unostats.report import render
+
+    def env(folder):
+        return jinja2.Environment(
+            loader=jinja2.PackageLoader("unostats.report", "templates"), autoescape=True,
+            bytecode_cache=render._TemplateCache(str(folder)))
+
+    folder = tmp_path / "templates"
+    env(folder).get_template("index.html.j2")
+    kept = list(folder.iterdir())
+    assert len(kept) == 1 and kept[0].stat().st_size > 0
+    again = env(folder)
+    loaded = []
+    original = again.bytecode_cache.load_bytecode
+    again.bytecode_cache.load_bytecode = lambda bucket: (original(bucket),
+                                                         loaded.append(bucket.code is not None))
+    page = {"rows": [], "version": "v", "generated": "now"}
+    assert again.get_template("index.html.j2").render(**page) == \
+        jinja2.Environment(loader=jinja2.PackageLoader("unostats.report", "templates"),
+                           autoescape=True).get_template("index.html.j2").render(**page)
+    assert loaded == [True]  # compiled code came from the folder
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert env(blocked / "templates").get_template("index.html.j2").render(**page)

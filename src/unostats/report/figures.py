@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.colors
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..stats import Estimate
 from .format import esc
 from .model import Distribution, Measure, ReportModel
+from .plotting import new_figure, new_subplots, report_template
 
 # Okabe & Ito's colour-blind-safe palette (without its yellow, too pale on white), then dark
 # colours far from all of those (Tol's wine, olive and indigo, a brown, a yellow-green, a
@@ -72,7 +72,7 @@ def _facets(players: Sequence[int], legend: Sequence[str], *, title: str, x_titl
     rows = math.ceil(k / cols)
     top = _top_margin(legend)
     plot_height = FACET_HEIGHT * rows + 70 * (rows - 1)
-    fig = make_subplots(
+    fig = new_subplots(
         rows=rows, cols=cols, shared_yaxes=shared_y,
         subplot_titles=[f"{n} players" for n in players],
         horizontal_spacing=0.05, vertical_spacing=(90 / plot_height) if rows > 1 else 0.1)
@@ -104,9 +104,10 @@ def _top_margin(legend: Sequence[str]) -> int:
 
 
 def _style(fig: go.Figure, title: str, height: int, top: int = 80) -> None:
-    """Title top left, legend in rows under it (read before the chart), white template."""
+    """Title top left, legend in rows under it (read before the chart); the white template
+    comes with the figure (``plotting``)."""
     fig.update_layout(
-        template="plotly_white", height=height,
+        height=height,
         title=dict(text=title, x=0.0, xanchor="left", xref="container", y=1 - 16 / height,
                    yref="container", yanchor="top", pad=dict(l=12), font=dict(size=17)),
         font=dict(family=FONT, size=13, color="#222"),
@@ -393,8 +394,8 @@ def _forest(div_id: str, rows: Sequence[_ForestRow], colour: Mapping[str, str], 
             left_axis: str = "Difference in mean turns per round (turns)",
             right_axis: str = "Difference in first-player round win rate (percentage points)"
             ) -> Figure:
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=[left_title, right_title])
+    fig = new_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
+                       subplot_titles=[left_title, right_title])
     legend = _Legend()
     symbols = ("circle", "diamond", "square", "triangle-up", "x", "star", "hexagon",
                "cross", "triangle-down")
@@ -487,7 +488,7 @@ def ablation_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure | N
 
 
 def _empty(div_id: str, title: str) -> Figure:
-    fig = go.Figure()
+    fig = new_figure()
     _style(fig, f"{title}: no data", height=200)
     fig.add_annotation(text="No stored data for this chart", showarrow=False,
                        x=0.5, y=0.5, xref="paper", yref="paper")
@@ -511,6 +512,11 @@ X_TITLES = {
 
 def build_figures(model: ReportModel) -> dict[str, Figure]:
     """Every chart of the report by div id (stable ids; templates place them by id)."""
+    with report_template():  # named once for every chart (``plotting``)
+        return _build_figures(model)
+
+
+def _build_figures(model: ReportModel) -> dict[str, Figure]:
     colour = colours(model.labels)
     figs: list[Figure | None] = []
     for key in ("round_turns", "round_cards_drawn"):

@@ -18,6 +18,7 @@ from ..ratings import METHOD
 from ..stats import Estimate, wilson_interval
 from ..store import leagues as league_store
 from .format import esc, fmt_estimate, fmt_number, fmt_pct
+from .plotting import new_subplots
 
 RATING_COLOUR = "#0072B2"
 EVEN_COLOUR = "#6b6b6b"
@@ -77,11 +78,10 @@ def rating_figure(section: LeagueSection, run_id: str, variant: str, index: int
     """One panel per table size: each policy's rating (dot) and 95% interval (bar), best at
     the top, the even rating 1 dashed."""
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     tables = [t for t in section.tables if (t.run_id, t.variant) == (run_id, variant)]
-    fig = make_subplots(rows=1, cols=len(tables), horizontal_spacing=0.18,
-                        subplot_titles=[f"tables of {t.players}" for t in tables])
+    fig = new_subplots(rows=1, cols=len(tables), horizontal_spacing=0.18,
+                       subplot_titles=[f"tables of {t.players}" for t in tables])
     most = max((len(t.rated) for t in tables), default=1)
     for col, t in enumerate(tables, start=1):
         rated = [r for r in reversed(t.rated)]  # plotly draws the first row at the bottom
@@ -100,8 +100,7 @@ def rating_figure(section: LeagueSection, run_id: str, variant: str, index: int
                       col=col)
         fig.update_xaxes(title_text="rating (average 1)", rangemode="tozero", row=1, col=col)
     height = 140 + 26 * most
-    fig.update_layout(template="plotly_white", height=height, margin=dict(l=140, r=30, t=90,
-                                                                          b=60),
+    fig.update_layout(height=height, margin=dict(l=140, r=30, t=90, b=60),
                       title=dict(text=f"League ratings: {esc(variant)}", x=0.0, xanchor="left",
                                  font=dict(size=17)),
                       font=dict(family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, "

@@ -7,8 +7,9 @@ are stored, from one ``GROUP BY`` scan. Its summary (n, mean, sample sd, standar
 ``quantile_cont`` quantiles, max) is computed from those counts (``describe``), so it equals
 what the store's views ``round_length``, ``game_length`` and ``score_spread`` report (the tests
 check it) without scanning the table again for each statistic, and the tables agree with the
-charts drawn from the same counts. Win rates by position come from the views
-``win_rate_by_position`` and ``game_win_rate_by_position``; a few more queries give the capped
+charts drawn from the same counts. Win rates by position are the views'
+``win_rate_by_position`` (the round's, counted in the pass that counts the round points, with the
+view's own Wilson macros) and ``game_win_rate_by_position``; a few more queries give the capped
 counts, per-rank means and the spread of final standings. Python then turns these small results
 into ``stats.Estimate`` objects (intervals, differences, the chi-square test) with ``stats``'
 functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. the tournaments'
@@ -302,8 +303,8 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     base = _base_cells(cells, runs)
     base_label = next(iter(base.values())).label if base else cells[0].label
 
-    measures = _measures(q, keys)
-    round_pos = _positions(q, keys, "win_rate_by_position", "round")
+    points, round_pos = _round_wins(q, keys)
+    measures = _measures(q, keys, points)
     game_pos = _positions(q, keys, "game_win_rate_by_position", "game")
     rank_scores = _rank_scores(q, keys)
     spread = _standings_spread(q, keys)
@@ -415,6 +416,11 @@ def _value_counts(q: _Query, keys: Sequence[CellKey], table: str, expr: str,
     df = q(f"""SELECT run_id, variant, players, {expr} AS v, count(*) AS n FROM {table}
                WHERE {{runs}} AND ({where}) AND {expr} IS NOT NULL
                GROUP BY ALL ORDER BY run_id, variant, players, v""")
+    return _distributions(df, keys)
+
+
+def _distributions(df: pl.DataFrame, keys: Sequence[CellKey]) -> dict[CellKey, Distribution]:
+    """Each cell's distribution from value counts (columns run_id, variant, players, v, n)."""
     out = {}
     for (run_id, variant, players), part in df.group_by(["run_id", "variant", "players"]):
         part = part.sort("v")
@@ -455,9 +461,11 @@ def _capped_counts(q: _Query, table: str) -> dict[CellKey, int]:
 
 def _measure(q: _Query, keys: Sequence[CellKey], *, key: str, table: str, column: str,
              title: str, unit: str, per: str, where: str = "TRUE",
-             capped: Mapping[CellKey, int] | None = None, note: str = "") -> Measure:
-    """A measure from its value counts: the distributions and their summaries."""
-    dist = _value_counts(q, keys, table, column, where)
+             capped: Mapping[CellKey, int] | None = None, note: str = "",
+             counted: Mapping[CellKey, Distribution] | None = None) -> Measure:
+    """A measure from its value counts (``counted``: read already): the distributions and
+    their summaries."""
+    dist = counted if counted is not None else _value_counts(q, keys, table, column, where)
     summaries = {}
     for k in keys:
         s = describe(dist[k], None if capped is None else capped.get(k, 0))
@@ -466,7 +474,9 @@ def _measure(q: _Query, keys: Sequence[CellKey], *, key: str, table: str, column
     return Measure(key, title, unit, per, summaries, dist, note=note)
 
 
-def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
+def _measures(q: _Query, keys: Sequence[CellKey],
+              points: Mapping[CellKey, Distribution]) -> dict[str, Measure]:
+    """Every measure; ``points``: the round points' distributions (``_round_wins``)."""
     round_caps, game_caps = _capped_counts(q, "rounds"), _capped_counts(q, "games")
     measures = (
         _measure(q, keys, key="round_turns", table="rounds", column="turns",
@@ -482,7 +492,7 @@ def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
                  title="Turns per game", unit="turns", per="games"),
         _measure(q, keys, key="round_points", table="rounds", column="points",
                  title="Points per round", unit="points", per="rounds with a winner",
-                 where="ended_by = 'win'",
+                 where="ended_by = 'win'", counted=points,
                  note="The points the round adds to the scores: the winner's gain when the "
                       "winner takes all, the sum of every player's own hand points when each "
                       "scores their own (rounds ended by the cap score nothing and are left "
@@ -500,7 +510,10 @@ def _measures(q: _Query, keys: Sequence[CellKey]) -> dict[str, Measure]:
 
 
 def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
-    df = q("SELECT * FROM durations WHERE {runs}")
+    # Only the columns shown: DuckDB then leaves out the view's median and p90, whose
+    # quantile_cont holds every round's turns (8.8M rounds: 0.73 -> 0.18 s of CPU).
+    df = q("""SELECT run_id, variant, players, unit, n, seconds_per_turn, mean_minutes,
+                lo_minutes, hi_minutes, method FROM durations WHERE {runs}""")
     rows = {(_key(r), r["unit"]): r for r in df.iter_rows(named=True)}
     out = {}
     for k in keys:
@@ -516,9 +529,53 @@ def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
 
 # --- Positions, ranks, spread ------------------------------------------------------------------
 
+def _round_wins(q: _Query, keys: Sequence[CellKey]
+                ) -> tuple[dict[CellKey, Distribution], dict[CellKey, PositionRates]]:
+    """The rounds with a winner in one scan: their counts by points and winner's position give
+    the points' distributions and the wins by position. The rates are the view
+    ``win_rate_by_position``'s (which reads the rounds twice more): n = the cell's rounds with a
+    winner, every position 0..players-1 (0 wins where none), the rate wins / n and the bounds of
+    the store's SQL macros wilson_lo and wilson_hi, on the same BIGINT counts."""
+    counts = q("""
+        WITH joint AS MATERIALIZED (
+          SELECT run_id, variant, players, points, winner_position, count(*) AS n
+          FROM rounds WHERE {runs} AND ended_by = 'win' GROUP BY ALL)
+        SELECT 'points' AS part, run_id, variant, players, points AS v, sum(n) AS n
+        FROM joint GROUP BY ALL
+        UNION ALL
+        SELECT 'position', run_id, variant, players, winner_position, sum(n)
+        FROM joint WHERE winner_position IS NOT NULL GROUP BY ALL""")
+    points = _distributions(counts.filter(pl.col("part") == "points"), keys)
+    won = {(_key(r), r["v"]): int(r["n"]) for r in
+           counts.filter(pl.col("part") == "position").iter_rows(named=True)}
+    rows = [(k, i, won.get((k, i), 0), points[k].total) for k in keys for i in range(k.players)]
+    bounds = q.con.execute(
+        """SELECT k / n, wilson_lo(k, n), wilson_hi(k, n)
+           FROM (SELECT unnest($k::BIGINT[]) AS k, unnest($n::BIGINT[]) AS n,
+                        unnest(range(len($k))) AS i)
+           ORDER BY i""", {"k": [w for _, _, w, _ in rows], "n": [n for *_, n in rows]}
+    ).fetchall() if rows else []
+    df = pl.DataFrame(
+        {"run_id": [k.run_id for k, *_ in rows], "variant": [k.variant for k, *_ in rows],
+         "players": [k.players for k, *_ in rows], "position": [i for _, i, _, _ in rows],
+         "wins": [w for _, _, w, _ in rows], "n": [n for *_, n in rows],
+         "rate": [b[0] for b in bounds], "lo": [b[1] for b in bounds],
+         "hi": [b[2] for b in bounds]},
+        schema={"run_id": pl.String, "variant": pl.String, "players": pl.Int64,
+                "position": pl.Int64, "wins": pl.Int64, "n": pl.Int64, "rate": pl.Float64,
+                "lo": pl.Float64, "hi": pl.Float64})
+    return points, _position_rates(df, keys, "round")
+
+
 def _positions(q: _Query, keys: Sequence[CellKey], view: str,
                level: str) -> dict[CellKey, PositionRates]:
     df = q(f"SELECT * FROM {view} WHERE {{runs}} ORDER BY run_id, variant, players, position")
+    return _position_rates(df, keys, level)
+
+
+def _position_rates(df: pl.DataFrame, keys: Sequence[CellKey],
+                    level: str) -> dict[CellKey, PositionRates]:
+    """Each cell's rates from rows shaped like the position views' (one a position)."""
     out = {}
     for (run_id, variant, players), part in df.group_by(["run_id", "variant", "players"]):
         part = part.sort("position")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
 from ..runs.precision import STATISTICS, TITLES, cell_estimates
 from ..stats import Estimate
 from .format import fmt_estimate
+from .plotting import new_subplots
 
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#882255", "#999933", "#332288")
@@ -104,11 +105,10 @@ def _value(e: Estimate) -> float:
 
 def _lines(grid: SweepGrid, index: int) -> tuple[str, go.Figure, str]:
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     key = grid.keys[0] if grid.keys else "players"
-    fig = make_subplots(rows=2, cols=2, subplot_titles=[TITLES[s] for s in STATISTICS],
-                        horizontal_spacing=0.09, vertical_spacing=0.14)
+    fig = new_subplots(rows=2, cols=2, subplot_titles=[TITLES[s] for s in STATISTICS],
+                       horizontal_spacing=0.09, vertical_spacing=0.14)
     others = [k for k in grid.keys[1:]]
     series: dict[tuple, list[SweepCell]] = {}
     for c in grid.cells:
@@ -144,7 +144,7 @@ def _lines(grid: SweepGrid, index: int) -> tuple[str, go.Figure, str]:
     for j in range(4):
         fig.update_xaxes(title_text=key, row=j // 2 + 1, col=j % 2 + 1)
     fig.update_layout(title=f"{grid.base}: statistics against {key}", height=720,
-                      template="plotly_white", legend={"orientation": "h", "y": -0.12},
+                      legend={"orientation": "h", "y": -0.12},
                       margin={"t": 80})
     caption = (f"Each statistic of {grid.base} against {key}, one line per player count, "
                "with its 95% band (means ± 1.96 SE; the first player's share with a Wilson "
@@ -154,13 +154,12 @@ def _lines(grid: SweepGrid, index: int) -> tuple[str, go.Figure, str]:
 
 def _heatmaps(grid: SweepGrid, index: int, stat: str) -> tuple[str, go.Figure, str]:
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     kx, ky = grid.keys[0], grid.keys[1]
     xs, ys = grid.values[0], grid.values[1]
-    fig = make_subplots(rows=1, cols=len(grid.players),
-                        subplot_titles=[f"{n} players" for n in grid.players],
-                        horizontal_spacing=0.06)
+    fig = new_subplots(rows=1, cols=len(grid.players),
+                       subplot_titles=[f"{n} players" for n in grid.players],
+                       horizontal_spacing=0.06)
     for col, n in enumerate(grid.players, start=1):
         z = [[math.nan] * len(xs) for _ in ys]
         text = [[""] * len(xs) for _ in ys]
@@ -180,7 +179,7 @@ def _heatmaps(grid: SweepGrid, index: int, stat: str) -> tuple[str, go.Figure, s
         fig.update_yaxes(title_text=ky.split(".")[-1] if col == 1 else None, type="category",
                          row=1, col=col)
     fig.update_layout(title=f"{grid.base}: {TITLES[stat]} by {kx} and {ky}", height=380,
-                      template="plotly_white", margin={"t": 80})
+                      margin={"t": 80})
     caption = (f"{TITLES[stat].capitalize()} at each point of {kx} × {ky}, a map per player "
                "count, its colours scaled to its own range (the value is in each square); "
                "hover a square for its 95% interval and sample size.")

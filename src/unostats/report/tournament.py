@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
 from .. import stats
 from ..stats import Estimate, TestResult
 from .format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
+from .plotting import new_subplots
 
 FAIR_COLOUR = "#6b6b6b"
 PROFILE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -307,7 +308,7 @@ def profile_colours(section: TournamentSection) -> dict[str, str]:
 
 def _layout(fig: go.Figure, title: str, height: int) -> None:
     fig.update_layout(
-        template="plotly_white", height=height,
+        height=height,
         title=dict(text=title, x=0.0, xanchor="left", xref="container", y=1 - 16 / height,
                    yref="container", yanchor="top", pad=dict(l=12), font=dict(size=17)),
         font=dict(family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
@@ -323,13 +324,12 @@ def _layout(fig: go.Figure, title: str, height: int) -> None:
 def wins_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
     """Per field, the win chance of one entrant of each profile, with the fair share 1/n."""
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     colour = profile_colours(section)
     fields = section.fields
-    fig = make_subplots(rows=1, cols=len(fields), shared_yaxes=False,
-                        subplot_titles=[esc(f.label) for f in fields],
-                        horizontal_spacing=0.08)
+    fig = new_subplots(rows=1, cols=len(fields), shared_yaxes=False,
+                       subplot_titles=[esc(f.label) for f in fields],
+                       horizontal_spacing=0.08)
     shown: set[str] = set()
     for col, f in enumerate(fields, start=1):
         names = [p.profile for p in f.profiles]
@@ -365,12 +365,11 @@ def reach_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
     """Per field, each profile's chance to reach each later stage and to win, as a multiple of
     the fair share (1 = what luck alone gives)."""
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     colour = profile_colours(section)
     fields = section.fields
-    fig = make_subplots(rows=1, cols=len(fields), subplot_titles=[esc(f.label) for f in fields],
-                        horizontal_spacing=0.08)
+    fig = new_subplots(rows=1, cols=len(fields), subplot_titles=[esc(f.label) for f in fields],
+                       horizontal_spacing=0.08)
     shown: set[str] = set()
     for col, f in enumerate(fields, start=1):
         steps = [*f.stage_names[1:], "champion"]
@@ -412,14 +411,13 @@ def reach_figure(section: TournamentSection) -> tuple[str, go.Figure, str]:
 def positions_figure(section: TournamentSection) -> tuple[str, go.Figure, str] | None:
     """First-stage advancement by position in round 1, per field and table size."""
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     panels = [(f, p) for f in section.fields for p in f.positions]
     if not panels:
         return None
-    fig = make_subplots(rows=1, cols=len(panels),
-                        subplot_titles=[f"{esc(f.label)} · tables of {p.players}"
-                                        for f, p in panels], horizontal_spacing=0.06)
+    fig = new_subplots(rows=1, cols=len(panels),
+                       subplot_titles=[f"{esc(f.label)} · tables of {p.players}"
+                                       for f, p in panels], horizontal_spacing=0.06)
     for col, (f, p) in enumerate(panels, start=1):
         x = np.arange(p.players)
         y = np.array([e.value for e in p.rates]) * 100
