@@ -13,7 +13,7 @@ help:  ## list the targets
 	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
 	@echo "make docs    regenerate docs/rules.md from the rule catalogue and the rule table"
-	@echo "make clean   remove build artefacts, caches (Python, the compiled engine, pytest) and the install stamp"
+	@echo "make clean   remove build artefacts, caches (Python, the compiled engine, the report template, pytest) and the install stamp"
 
 setup: $(STAMP)
 
@@ -54,7 +54,7 @@ ENGINE_CACHE := $(or $(UNOSTATS_CACHE_DIR),$(NUMBA_CACHE_DIR),$(or $(XDG_CACHE_H
 
 clean:
 	rm -f $(STAMP)
-	rm -rf $(ENGINE_CACHE)/engine-*
+	rm -rf $(ENGINE_CACHE)/engine-* $(ENGINE_CACHE)/templates
 	rm -rf build dist .pytest_cache .hypothesis benchmarks/_build src/*.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' -o -name '*.pyc' \) -type f -exec rm -f {} +
