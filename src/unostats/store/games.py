@@ -97,7 +97,7 @@ RESULT_KEYS = {
 #
 # DuckDB's write costs about the same per stored value whatever the value (measured on 293k rounds
 # at 4 players, one thread: ~25-35 ns a value, a constant column included; compression ~30% of
-# it). So most columns of a row are stored packed, several in one BIGINT, a *word*: each word of
+# it). So columns of a row are stored packed, several in one BIGINT, a *word*: each word of
 # ``WORDS[table]`` lists its fields (name, bits) from bit 0 up. (The cell id stays a column of its
 # own: stored constant within a batch, DuckDB scans it as a constant vector and the views look its
 # cell columns up once a vector; decoded from a word it cost readers a lookup per row, 3x the
@@ -110,12 +110,16 @@ RESULT_KEYS = {
 #   at the top of a word, which the views take with an arithmetic shift;
 # - a value outside its field fails the whole batch (nothing of it stored), as a CAST would.
 #
-# Two counters share a word, one that varies from round to round in the low half and one that
-# is nearly constant (mostly 0 in most rules) in the high half, so a row group's words span
-# about the bits of the varying one (bitpacking stores each group in the bits its values span).
-# The encoding is numpy over the frames' Arrow columns (``_stored_frame``); the rows go to DuckDB
-# as Arrow columns of the stored types. Measured (500k rounds, 4 players, one core): see
-# README "The results file".
+# The round counters most rules leave at 0 share words two by two (a row group's words then span
+# few bits: bitpacking stores each group in the bits its values span). The counters that vary,
+# game, round and the scores stay columns of their own: packed too (game and round in one word,
+# the varying counters paired with the quiet ones, hand_points with score_after) they took
+# 0.3-0.5 us more off a round's write, but GROUP BYs over them ran 1.3-2.6x slower (decoding,
+# wider words) and the file doubled. The encoding is numpy over the frames' Arrow columns
+# (``_stored_frame``, ~0.1 us a round at 4 players); the rows go to DuckDB as Arrow columns.
+# Measured against schema 9 (its slots encoded by SQL in the INSERT), benchmarks/store_bench.py
+# --tables, 30k games of the official rules, alternated: 1.94/2.11 -> 1.82/2.00 us a round
+# (rounds 23 stored values a row -> 18), the file 16.8 -> 18.4 MB.
 CELLS_DDL = """CREATE TABLE IF NOT EXISTS cells (
   cell INTEGER PRIMARY KEY,
   run_id VARCHAR NOT NULL,
