@@ -84,9 +84,7 @@ def table_costs(games: int, players: int, batch_games: int, reps: int) -> None:
                     continue
                 with transaction(con):
                     for name in tables:
-                        con.register("_frame", getattr(batch, name))
-                        con.execute(stored._insert_sql(name, "_frame"), {"cell": 1})
-                        con.unregister("_frame")
+                        stored._insert(con, name, getattr(batch, name), 1)
             con.close()
             return cpu() - c0, size(work / "t.duckdb")
         finally:

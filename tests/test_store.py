@@ -215,8 +215,10 @@ def test_results_rows_carry_a_cell_id_and_the_views_give_the_cell_columns(db):
         stored = [c for (c,) in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
             "ORDER BY ordinal_position", [f"stored_{name}"]).fetchall()]
-        packed = {n for n, _ in store.games.SLOTS[name]}  # in ``slots``
-        assert stored == ["cell", "slots", *(n for n, _, _ in columns if n not in packed)]
+        words = store.games.WORDS[name]  # packed in BIGINTs
+        packed = {n for _, fields in words for n, _ in fields}
+        assert stored == ["cell", *(w for w, _ in words),
+                          *(n for n, _, _ in columns if n not in packed)]
         view = con.execute("SELECT column_name, data_type FROM information_schema.columns "
                            "WHERE table_name = ? ORDER BY ordinal_position", [name]).fetchall()
         assert view == [("run_id", "VARCHAR"), ("variant", "VARCHAR"), ("players", "SMALLINT"),

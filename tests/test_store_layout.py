@@ -1,4 +1,4 @@
-"""The results file's layout (schema 9: small columns and the cell id packed in ``slots``)
+"""The results file's layout (schema 10: most columns packed, several per BIGINT)
 against the layout before it (schema 8: every frame column stored as it is): a real run's views
 give exactly the rows, columns and types the old layout's views gave; a value that does not fit
 its packed field fails the batch and stores nothing."""
@@ -17,7 +17,8 @@ from unostats.scenario import load_scenario
 from unostats.store.sql import table_ddl
 
 # Rule variants whose packed columns take many values: R9 (finish places, hands emptied), R10
-# (several hands emptied a round), capped rounds and games (ended_by 'cap', no winners), losers.
+# (several hands emptied a round), capped rounds and games (ended_by 'cap', no winners), losers,
+# and house rules that challenge, jump in, swap, slap and break silences (the paired counters).
 SCENARIO = """name: layout
 seed: 7
 games: 60
@@ -32,6 +33,9 @@ variants:
     rules: {max_turns: 40, max_rounds: 3}
   - name: lose at
     rules: {scoring: own_points_lose_at, target_score: 150}
+  - name: house
+    rules: {jump_in: all_but_draw_four, seven_zero: true, five_swap: true, zero_slap: 2,
+            silence: seven, wild_draw_four: no_matching_colour}
 """
 
 # The games each seat position of round 1 won, over the results views (as schema 8's
@@ -93,15 +97,18 @@ def test_a_runs_views_equal_the_old_layouts_rows(tmp_path):
             got, want = new.sql(f"SELECT * FROM {name}").fetchall(), \
                 old.sql(f"SELECT * FROM {name}").fetchall()  # no ORDER BY: the stored order
             assert len(got) == len(want) > 0 and got == want, name
-        # the packed columns take more than one value each (the comparison means something)
-        for name, fields in store.games.SLOTS.items():
-            for field, _ in fields:
+        # the packed columns take more than one value each (the comparison means something;
+        # no seat makes mistakes: test_each_kind_of_field... stores values in that one)
+        for name, words in store.games.WORDS.items():
+            for field in (f for _, fields in words for f, _ in fields):
+                if field == "mistakes":
+                    continue
                 distinct = new.sql(f"SELECT count(DISTINCT {field}) + "
                                    f"max(({field} IS NULL)::INT) FROM {name}").fetchall()[0][0]
                 assert distinct >= 2, (name, field)
         # the view that reads the stored rows itself gives what it gave over the results views
         rows = new.sql("SELECT * FROM game_win_rate_by_position").fetchall()
-        assert len(rows) == 5 * (2 + 5)  # every position of every cell
+        assert len(rows) == 6 * (2 + 5)  # every position of every cell
         assert {r[:4]: r[4] for r in rows if r[4]} == {
             r[:4]: r[4] for r in new.sql(_WINS_BY_POSITION).fetchall()}
     finally:
@@ -125,5 +132,41 @@ def test_a_value_outside_its_packed_field_fails_the_batch(tmp_path):
         assert con.sql("SELECT max(game), count(*) FROM round_seats").fetchall()[0][0] == 2
         store.write_batch(con, run_id, "standard", 4, make_batch(3, 3))  # the run goes on
         assert store.completed_games(con, run_id, "standard", 4) == 6
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("table, column, value, message", [
+    ("rounds", "winner_seat", 15, "winner_seat = 15 .*0 to 14 or NULL"),  # beside NULLs
+    ("rounds", "dealer_seat", None, "dealer_seat = None"),  # NULL where none is allowed
+    ("rounds", "ended_by", "draw", "ended_by = 'draw' .*one of win, cap"),
+    ("rounds", "slaps", 2**31, r"slaps = 2147483648 .*an INTEGER"),  # in a word of two
+    ("rounds", "mistakes", -(2**31) - 1, "mistakes = -2147483649"),  # at a word's top
+    ("rounds", "silence_breaks", 2**31, "silence_breaks = 2147483648"),  # top of a pair
+    ("round_seats", "hands_emptied", -1, "hands_emptied = -1 .*0 to 31"),
+])
+def test_each_kind_of_field_refuses_what_it_cannot_hold(tmp_path, table, column, value, message):
+    from test_store import make_batch, start
+    con = store.open_store(tmp_path / "t.duckdb", read_only=False)
+    try:
+        run_id = start(con)
+        batch = make_batch(0, 4)
+        frame = getattr(batch, table)
+        bad = frame.with_columns(pl.when(pl.col("game") == 2).then(pl.lit(value))
+                                 .otherwise(pl.col(column)).alias(column))
+        setattr(batch, table, bad)
+        with pytest.raises(store.StoreError, match=f"cannot store the batch's {table}: {message}"):
+            store.write_batch(con, run_id, "standard", 4, batch)
+        assert store.completed_games(con, run_id, "standard", 4) == 0
+        assert con.sql(f"SELECT count(*) FROM {table}").fetchall() == [(0,)]
+        # the same value stored where it fits: signed INTEGERs anywhere in a word
+        if column in ("slaps", "mistakes", "silence_breaks"):
+            ok = make_batch(0, 4)
+            setattr(ok, table, frame.with_columns(
+                pl.when(pl.col("game") == 2).then(pl.lit(-(2**31) if value > 0 else 2**31 - 1))
+                .otherwise(pl.col(column)).alias(column)))
+            store.write_batch(con, run_id, "standard", 4, ok)
+            got = con.sql(f"SELECT {column} FROM {table} ORDER BY game, round").pl()[column]
+            assert got.to_list() == getattr(ok, table).sort("game", "round")[column].to_list()
     finally:
         con.close()

@@ -26,8 +26,9 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # rounds.largest_penalty; 7: the league_fits table and the league_ratings view; 8: the results
 # tables store an integer cell id (tables `cells`, `stored_games` ...), the views `games` ... look
 # the cell columns up; 9: the stored results rows keep their small bounded columns packed in one
-# BIGINT, ``slots`` (``games.SLOTS``), which the views decode.
-SCHEMA_VERSION = 9
+# BIGINT, ``slots`` (``games.SLOTS``), which the views decode; 10: more of them packed, several
+# per BIGINT (``games.WORDS``: game and round in one, two counters in one ...), encoded with numpy.
+SCHEMA_VERSION = 10
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores

@@ -19,12 +19,15 @@ WAL): 20k-round batches run at ~0.8M rows/s.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import codes
 from ..codes import COUNTER_NAMES
@@ -94,17 +97,29 @@ RESULT_KEYS = {
 #
 # DuckDB's write costs about the same per stored value whatever the value (measured on 293k rounds
 # at 4 players, one thread: ~25-35 ns a value, a constant column included; compression ~30% of
-# it). So the small bounded columns of a row are stored together in one BIGINT, ``slots``: each
-# field in ``SLOTS[table]`` (name, bits) from bit 0 up. (The cell id stays a column of its own:
-# stored constant within a batch, DuckDB scans it as a constant vector and the views look its
-# cell columns up once a vector; decoded from ``slots`` it cost readers a lookup per row, 3x the
-# time of a GROUP BY over the cell columns.) A NULL is the field's all-ones code, a name (ended_by) its index in the names, a
-# boolean 0/1; a value outside its field fails the batch (seats, positions and ranks are < 10 and
-# hands_emptied <= hand_size <= 20 by the rule table). The views decode the fields. The fields
-# that vary most in a row group sit at the top (bitpacking stores each group in the bits its
-# values span). Measured (391k rounds, 4 players, batches of 10,000 games, CPU of the writes):
-# 2.26 -> 1.72 us a round (round_seats 10 stored values a row -> 5, rounds 28 -> 22), the file
-# 17.1 -> 19.1 MB.
+# it). So columns of a row are stored packed, several in one BIGINT, a *word*: each word of
+# ``WORDS[table]`` lists its fields (name, bits) from bit 0 up. (The cell id stays a column of its
+# own: stored constant within a batch, DuckDB scans it as a constant vector and the views look its
+# cell columns up once a vector; decoded from a word it cost readers a lookup per row, 3x the
+# time of a GROUP BY over the cell columns.) The views decode the fields; nothing is lost:
+#
+# - a small bounded field (``bits`` < 32) holds a code from 0 to 2**bits - 1: a NULL is the
+#   all-ones code, a name (ended_by) its index in the names, a boolean 0/1; seats, positions and
+#   ranks are < 10 and hands_emptied <= hand_size <= 20 by the rule table;
+# - an INTEGER field (32 bits) holds any INTEGER: value + 2**31, or the value itself (signed)
+#   at the top of a word, which the views take with an arithmetic shift;
+# - a value outside its field fails the whole batch (nothing of it stored), as a CAST would.
+#
+# The round counters most rules leave at 0 share words two by two (a row group's words then span
+# few bits: bitpacking stores each group in the bits its values span). The counters that vary,
+# game, round and the scores stay columns of their own: packed too (game and round in one word,
+# the varying counters paired with the quiet ones, hand_points with score_after) they took
+# 0.3-0.5 us more off a round's write, but GROUP BYs over them ran 1.3-2.6x slower (decoding,
+# wider words) and the file doubled. The encoding is numpy over the frames' Arrow columns
+# (``_stored_frame``, ~0.1 us a round at 4 players); the rows go to DuckDB as Arrow columns.
+# Measured against schema 9 (its slots encoded by SQL in the INSERT), benchmarks/store_bench.py
+# --tables, 30k games of the official rules, alternated: 1.94/2.11 -> 1.82/2.00 us a round
+# (rounds 23 stored values a row -> 18), the file 16.8 -> 18.4 MB.
 CELLS_DDL = """CREATE TABLE IF NOT EXISTS cells (
   cell INTEGER PRIMARY KEY,
   run_id VARCHAR NOT NULL,
@@ -114,20 +129,32 @@ CELLS_DDL = """CREATE TABLE IF NOT EXISTS cells (
 )"""
 STORED = {name: f"stored_{name}" for name in FRAME_COLUMNS}
 _NAMES = {("games", "ended_by"): codes.GAME_END_NAMES, ("rounds", "ended_by"): codes.ROUND_END_NAMES}
-SLOTS: dict[str, tuple[tuple[str, int], ...]] = {
-    "games": (("first_seat", 4), ("winner_seat", 4), ("ended_by", 1)),
-    "game_seats": (("seat", 4), ("rank", 4), ("is_winner", 1), ("is_loser", 1)),
-    "rounds": (("dealer_seat", 4), ("first_seat", 4), ("winner_seat", 4), ("winner_position", 4),
-               ("loser_seat", 4), ("ended_by", 1)),
-    "round_seats": (("seat", 4), ("position", 4), ("finish_place", 4), ("hands_emptied", 5),
-                    ("cards_left", 16)),
+_INT = 32  # the bits of an INTEGER field
+# The counters of a round that most rules leave at 0 (challenges, jump-ins, swaps ...), two in a
+# word; the others (turns, cards, points ...), which vary and which readers read most, stay
+# INTEGER columns of their own.
+_QUIET_PAIRS = (("challenges", "challenges_won"), ("uno_penalties", "jump_ins"),
+                ("hand_swaps", "card_swaps"), ("slaps", "silence_breaks"))
+WORDS: dict[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
+    "games": (("slots", (("first_seat", 4), ("winner_seat", 4), ("ended_by", 1))),),
+    "game_seats": (("slots", (("seat", 4), ("rank", 4), ("is_winner", 1), ("is_loser", 1))),),
+    "rounds": (("slots", (("dealer_seat", 4), ("first_seat", 4), ("winner_seat", 4),
+                          ("winner_position", 4), ("loser_seat", 4), ("ended_by", 1),
+                          ("mistakes", _INT))),
+               *((f"{a}_{b}", ((a, _INT), (b, _INT))) for a, b in _QUIET_PAIRS)),
+    "round_seats": (("slots", (("seat", 4), ("position", 4), ("finish_place", 4),
+                               ("hands_emptied", 5), ("cards_left", 16))),),
 }
 
 
+def _packed(table: str) -> set[str]:
+    return {name for _, fields in WORDS[table] for name, _ in fields}
+
+
 def _stored_columns(table: str) -> tuple[tuple[str, str, bool], ...]:
-    """The stored table's columns: the cell id, ``slots``, then the frame's columns not in it."""
-    packed = {n for n, _ in SLOTS[table]}
-    return (("cell", "INTEGER", False), ("slots", "BIGINT", False),
+    """The stored table's columns: the cell id, the words, then the frame's columns not in one."""
+    packed = _packed(table)
+    return (("cell", "INTEGER", False), *((w, "BIGINT", False) for w, _ in WORDS[table]),
             *(c for c in FRAME_COLUMNS[table] if c[0] not in packed))
 
 
@@ -137,67 +164,57 @@ TABLES_DDL = [
 ]
 
 
-def _fields(table: str) -> dict[str, tuple[int, int, str, bool]]:
-    """Each packed field: (offset, mask, DuckDB type, nullable)."""
+@dataclass(frozen=True)
+class _Field:
+    word: str
+    offset: int
+    bits: int
+    top: bool  # the word's highest field (an INTEGER one there is stored signed)
+    sql_type: str
+    nullable: bool
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.bits) - 1
+
+
+@functools.cache
+def _fields(table: str) -> dict[str, _Field]:
+    """Each packed field of ``table`` by frame column."""
     types = {n: (t, null) for n, t, null in FRAME_COLUMNS[table]}
-    out, offset = {}, 0
-    for name, bits in SLOTS[table]:
-        out[name] = (offset, (1 << bits) - 1, *types[name])
-        offset += bits
+    out = {}
+    for word, fields in WORDS[table]:
+        offset = 0
+        for i, (name, bits) in enumerate(fields):
+            sql_type, nullable = types[name]
+            top = i == len(fields) - 1
+            assert bits != _INT or (sql_type == "INTEGER" and not nullable), (table, name)
+            assert offset + bits <= (64 if bits == _INT and top else 63), (table, word)
+            out[name] = _Field(word, offset, bits, top, sql_type, nullable)
+            offset += bits
     return out
-
-
-def _encode(table: str, name: str, mask: int, sql_type: str, nullable: bool) -> tuple[str, str]:
-    """(the field's code as BIGINT SQL, the condition that it fits) for frame column ``name``."""
-    if (table, name) in _NAMES:
-        names = _NAMES[table, name]
-        code = ("CASE " + " ".join(f"WHEN {name} = {sql_literal(v)} THEN {i}"
-                                   for i, v in enumerate(names)) + " END")
-        return code, f"{name} IN ({', '.join(sql_literal(v) for v in names)})"
-    if sql_type == "BOOLEAN":
-        return f"CAST({name} AS BIGINT)", f"{name} IS NOT NULL"
-    top = mask - 1 if nullable else mask  # a nullable field keeps its all-ones code for NULL
-    value = f"CAST({name} AS BIGINT)"
-    return (f"coalesce({value}, {mask})" if nullable else value,
-            f"{'coalesce(' + value + ', 0)' if nullable else value} BETWEEN 0 AND {top}")
-
-
-def _slots_sql(table: str) -> str:
-    """The SELECT expression of a frame row's ``slots``; a field that does not fit raises an
-    error naming the fields."""
-    parts, fits = [], []
-    for name, (offset, mask, sql_type, nullable) in _fields(table).items():
-        code, fit = _encode(table, name, mask, sql_type, nullable)
-        parts.append(f"(({code}) << {offset})" if offset else f"({code})")
-        fits.append(fit)
-    message = (f"a value of {', '.join(_fields(table))} is outside what the store holds "
-               f"({', '.join(f'{n} {b} bits' for n, b in SLOTS[table])})")
-    return (f"CASE WHEN {' AND '.join(fits)} THEN {' | '.join(parts)} "
-            f"ELSE error({sql_literal(message)}) END")
-
-
-def _code(table: str, name: str) -> str:
-    """The raw code of packed field ``name`` of a stored row (a name's index, a boolean 0/1)."""
-    offset, mask, _, _ = _fields(table)[name]
-    return f"((t.slots >> {offset}) & {mask})"
 
 
 def _decode(table: str, name: str) -> str:
     """The view's expression of frame column ``name`` (packed or stored as is)."""
-    fields = _fields(table)
-    if name not in fields:
+    field = _fields(table).get(name)
+    if field is None:
         return f"t.{name}"
-    _, mask, sql_type, nullable = fields[name]
-    code = _code(table, name)
+    shifted = f"(t.{field.word} >> {field.offset})" if field.offset else f"t.{field.word}"
+    if field.bits == _INT and field.top:
+        return f"CAST({shifted} AS {field.sql_type}) AS {name}"
+    code = f"({shifted} & {field.mask})" if not field.top else shifted
+    if field.bits == _INT:
+        return f"CAST({code} - {1 << 31} AS {field.sql_type}) AS {name}"
     if (table, name) in _NAMES:
         whens = " ".join(f"WHEN {i} THEN {sql_literal(v)}"
                          for i, v in enumerate(_NAMES[table, name]))
-        return f"CAST(CASE {code} {whens} END AS {sql_type}) AS {name}"
-    if sql_type == "BOOLEAN":
+        return f"CAST(CASE {code} {whens} END AS {field.sql_type}) AS {name}"
+    if field.sql_type == "BOOLEAN":
         return f"{code} = 1 AS {name}"
-    if nullable:
-        code = f"nullif({code}, {mask})"
-    return f"CAST({code} AS {sql_type}) AS {name}"
+    if field.nullable:
+        code = f"nullif({code}, {field.mask})"
+    return f"CAST({code} AS {field.sql_type}) AS {name}"
 
 
 def _cell_view(name: str) -> str:
@@ -211,12 +228,187 @@ def _cell_view(name: str) -> str:
             f"FROM {STORED[name]} t")
 
 
-def _insert_sql(name: str, view: str) -> str:
-    """INSERT of a registered frame ``view`` into the stored table (the cell id as $cell)."""
-    packed = {n for n, _ in SLOTS[name]}
-    select = ", ".join(["$cell", _slots_sql(name)] + [f"CAST({n} AS {t})" for n, t, _
-                                             in FRAME_COLUMNS[name] if n not in packed])
-    return f"INSERT INTO {STORED[name]} SELECT {select} FROM {view}"
+# --- Encoding a frame's rows as the stored columns ----------------------------------------------
+
+_INT_RANGE = (-(1 << 31), (1 << 31) - 1)
+
+
+class _Outside(ValueError):
+    """A frame column's value that its field (or type) cannot hold."""
+
+
+def _stored_frame(table: str, frame: pa.Table) -> pa.Table:
+    """Frame ``table`` as the stored table's columns after ``cell``: its words, then the columns
+    stored as they are (cast by the INSERT). Raises StoreError if a value does not fit its
+    field. A word is the sum of its fields' codes times 2**offset, built in place with numpy,
+    chunk by chunk of the Arrow columns (no concatenated copies)."""
+    fields = _fields(table)
+    n = frame.num_rows
+    columns = {}
+    scratch = np.empty(n, np.int64)
+    for word, members in WORDS[table]:
+        value = np.full(n, _bias(table, word), np.int64)
+        try:
+            for name, _ in members:
+                _add_codes(table, name, fields[name], frame.column(name), value, scratch)
+        except _Outside as e:
+            raise StoreError(f"cannot store the batch's {table}: {e}") from None
+        columns[word] = value
+    packed = _packed(table)
+    for name, _, _ in FRAME_COLUMNS[table]:
+        if name not in packed:
+            columns[name] = frame.column(name)
+    return pa.table(columns)
+
+
+@functools.cache
+def _bias(table: str, word: str) -> int:
+    """The part of ``word`` every row has: 2**31 for each INTEGER field below the top (its code
+    is value + 2**31)."""
+    return sum(1 << (31 + f.offset) for f in _fields(table).values()
+               if f.word == word and f.bits == _INT and not f.top)
+
+
+def _add_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray, out: np.ndarray,
+               scratch: np.ndarray) -> None:
+    """Add frame column ``name``'s codes (an INTEGER field: its values), times 2**offset, to
+    ``out``. Integer columns go chunk by chunk from the Arrow buffers (a chunk all NULL adds its
+    NULL code at once), the range checked only where the column's type allows values outside
+    the field; names and booleans take ``_code``."""
+    if (table, name) in _NAMES or not pa.types.is_integer(column.type):
+        codes_ = _code(table, name, field, column)
+        np.left_shift(codes_, field.offset, out=scratch)
+        np.add(out, scratch, out=out)
+        return
+    lo, hi = _range(field)
+    start = 0
+    for chunk in column.chunks:
+        m = len(chunk)
+        part, rows = scratch[:m], out[start:start + m]
+        start += m
+        if m == 0:
+            continue
+        if chunk.null_count == m and field.nullable:  # e.g. no finish places under first_out
+            rows += field.mask << field.offset
+            continue
+        if chunk.null_count:
+            _null_codes(table, name, field, column, chunk, part)
+            np.add(rows, part, out=rows)
+            continue
+        values = chunk.to_numpy()
+        info = np.iinfo(values.dtype)
+        if (info.min < lo or info.max > hi) and (values.min() < lo or values.max() > hi):
+            raise _Outside(_outside(table, name, field, column, _code_or_mask(column, lo, hi)))
+        np.left_shift(values, field.offset, out=part, dtype=np.int64)
+        np.add(rows, part, out=rows)
+
+
+def _null_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray,
+                chunk: pa.Array, part: np.ndarray) -> None:
+    """A chunk with NULLs and values: its codes times 2**offset into ``part`` (NULL: the
+    all-ones code of a nullable field; in a field without one, the batch fails)."""
+    if not field.nullable:
+        raise _Outside(_outside(table, name, field, column,
+                                column.is_null().to_numpy(zero_copy_only=False)))
+    valid = chunk.is_valid().to_numpy(zero_copy_only=False)
+    values = pc.fill_null(chunk, 0).to_numpy().astype(np.int64)
+    lo, hi = _range(field)
+    bad = valid & ((values < lo) | (values > hi))
+    if bad.any():
+        raise _Outside(_outside(table, name, field, column,
+                                _code_or_mask(column, lo, hi)))
+    np.left_shift(np.where(valid, values, field.mask), field.offset, out=part)
+
+
+def _code_or_mask(column: pa.ChunkedArray, lo: int, hi: int) -> np.ndarray:
+    """The rows of an integer column outside lo..hi (NULLs are not)."""
+    values = pc.fill_null(column, lo).to_numpy().astype(np.int64)
+    return (values < lo) | (values > hi)
+
+
+def _range(field: _Field) -> tuple[int, int]:
+    """The values a field holds (a nullable field's all-ones code is its NULL)."""
+    if field.bits == _INT:
+        return _INT_RANGE
+    return 0, field.mask - 1 if field.nullable else field.mask
+
+
+def _code(table: str, name: str, field: _Field, column: pa.ChunkedArray) -> np.ndarray:
+    """The codes of frame column ``name`` in its field, as int64 (not yet shifted; an INTEGER
+    field's values as they are): the general path (names, booleans, NULLs)."""
+    n = len(column)
+    names = _NAMES.get((table, name))
+    if names is not None:
+        code = _name_codes(column, names)
+        bad = code < 0
+    elif pa.types.is_null(column.type):  # all NULL (a polars column of None)
+        code, bad = np.full(n, field.mask, np.int64), np.full(n, not field.nullable)
+    else:
+        nulls = column.null_count
+        filled = pc.fill_null(column, 0) if nulls else column
+        values = filled.to_numpy(zero_copy_only=False).astype(np.int64)
+        lo, hi = _range(field)
+        code = values
+        bad = (values < lo) | (values > hi)
+        if nulls:
+            is_null = column.is_null().to_numpy(zero_copy_only=False)
+            if field.nullable:
+                code = np.where(is_null, field.mask, code)
+                bad &= ~is_null
+            else:
+                bad |= is_null
+    if bad.any():
+        raise _Outside(_outside(table, name, field, column, bad))
+    return code
+
+
+def _name_codes(column: pa.ChunkedArray, names: tuple[str, ...]) -> np.ndarray:
+    """Each row's index in ``names`` (-1: not a name, or NULL); a dictionary column is mapped
+    through its dictionary, not row by row."""
+    value_set = pa.array(names, pa.string())
+    parts = []
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            mapping = pc.fill_null(pc.index_in(chunk.dictionary.cast(pa.string()),
+                                               value_set=value_set), -1).to_numpy()
+            idx = pc.fill_null(chunk.indices, 0).to_numpy().astype(np.int64)
+            code = mapping[idx].astype(np.int64) if len(mapping) else np.full(len(chunk), -1)
+            if chunk.null_count:
+                code[chunk.is_null().to_numpy(zero_copy_only=False)] = -1
+        else:
+            code = pc.fill_null(pc.index_in(chunk.cast(pa.string()), value_set=value_set),
+                                -1).to_numpy().astype(np.int64)
+        parts.append(code)
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+
+def _outside(table: str, name: str, field: _Field, column: pa.ChunkedArray,
+             bad: np.ndarray) -> str:
+    """The message for the rows ``bad`` of ``column``: the first such value and what fits."""
+    value = column[int(np.argmax(bad))].as_py()
+    names = _NAMES.get((table, name))
+    if names is not None:
+        holds = "one of " + ", ".join(names)
+    elif field.sql_type == "BOOLEAN":
+        holds = "true or false"
+    elif field.bits == _INT:
+        holds = f"an INTEGER ({_INT_RANGE[0]} to {_INT_RANGE[1]})"
+    else:
+        top = field.mask - 1 if field.nullable else field.mask
+        holds = f"0 to {top}{' or NULL' if field.nullable else ''} ({field.bits} bits)"
+    rows = int(bad.sum())
+    return (f"{name} = {value!r} ({rows} row{'s' * (rows != 1)}) is outside what the store "
+            f"holds: {holds}")
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pa.Table, cell: int) -> None:
+    """Append frame ``table``'s rows (``_stored_frame``) to its stored table."""
+    stored = _stored_frame(table, frame)
+    types = {n: t for n, t, _ in FRAME_COLUMNS[table]}
+    select = ", ".join([f"CAST({int(cell)} AS INTEGER)"] + [
+        name if name not in types else f"CAST({name} AS {types[name]})"
+        for name in stored.column_names])
+    con.from_arrow(stored).project(select).insert_into(STORED[table])
 
 
 # Quantiles are quantile_cont (linear interpolation, numpy's default); sd is the sample sd.
@@ -340,26 +532,17 @@ def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, playe
     pyarrow Tables) in one transaction.
 
     The batch must continue the cell: its games are first..first+k-1 with first equal to
-    ``completed_games``; this keeps the unindexed tables free of duplicates and gaps. DuckDB
-    scans the Arrow columns where they are (a polars frame is viewed as Arrow, not copied).
+    ``completed_games``; this keeps the unindexed tables free of duplicates and gaps. The rows
+    reach DuckDB as Arrow columns (a polars frame is viewed as Arrow, not copied).
     """
     frames = {name: _as_arrow(df) for name, df in frames_of(batch).items()}
     n_games = len(frames["games"])
     if n_games == 0:
         return
-    # Views are registered outside the transaction: DuckDB refuses to unregister in an
-    # aborted one.
-    views = {name: f"_batch_{name}" for name in frames}
-    for name, table in frames.items():
-        con.register(views[name], table)
-    try:
-        with transaction(con):
-            insert_games(con, run_id, variant, players, frames, views)
-            con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
-                        [n_games, run_id])
-    finally:
-        for view in views.values():
-            con.unregister(view)
+    with transaction(con):
+        insert_games(con, run_id, variant, players, frames)
+        con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
+                    [n_games, run_id])
 
 
 def _as_arrow(frame: Any) -> pa.Table:
@@ -376,18 +559,20 @@ def frames_of(batch: Any) -> dict[str, Any]:
 
 
 def insert_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
-                 frames: Mapping[str, Any], views: Mapping[str, str]) -> None:
-    """INSERT one cell's frames (``frames_of``; table -> the name they are registered under in
-    ``views``) after checking that the run is running, has the cell and that the games continue
-    the stored ones. The caller holds the transaction (``write_batch``, or the write of whole
-    tournaments, whose table games are stored like any game)."""
+                 frames: Mapping[str, Any], views: Mapping[str, str] | None = None) -> None:
+    """INSERT one cell's frames (``frames_of``, by table) after checking that the run is
+    running, has the cell and that the games continue the stored ones. The caller holds the
+    transaction (``write_batch``, or the write of whole tournaments, whose table games are
+    stored like any game). ``views`` (names the frames are registered under) is not needed any
+    more: the rows are encoded from ``frames`` themselves."""
     _check_cell(con, run_id, variant, players)
     cell = cell_id(con, run_id, variant, players, create=True)
+    frames = {name: _as_arrow(frame) for name, frame in frames.items()}
     _check_game_range(frames, _stored_games(con, cell))
     for name in FRAME_COLUMNS:
         try:
-            con.execute(_insert_sql(name, views[name]), {"cell": cell})
-        except duckdb.Error as e:  # e.g. a value outside its column's type or field
+            _insert(con, name, frames[name], cell)
+        except duckdb.Error as e:  # e.g. a value outside its column's type
             raise StoreError(f"cannot store the batch's {name}: {first_line(str(e))}") from e
 
 
