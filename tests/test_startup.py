@@ -53,6 +53,13 @@ def test_simulate_imports_no_plotting():
     assert out == {"plotly": False, "jinja2": False}  # the report's figures import it
 
 
+def test_reading_the_store_imports_no_engine_compiler():
+    # report and query only read the store: Numba (~0.3 s of imports) comes with a run's engine.
+    out = _fresh("import json, sys; import unostats.cli, unostats.kinds, unostats.report.build, "
+                 "unostats.runs.query; print(json.dumps({'numba': 'numba' in sys.modules}))")
+    assert out == {"numba": False}
+
+
 def test_a_new_store_file_gives_the_columns_later_opens_are_checked_against(tmp_path,
                                                                            monkeypatch):
     from unostats.store import database

@@ -1,9 +1,9 @@
 """Compiling the engine before a run when this version has no cached machine code yet, and the
-lines that say so on stderr (once per process)."""
+lines that say so on stderr (once per process). The engine (and Numba with it) is imported only
+when a run prepares it, so commands that only read the store (report, query) start without it."""
 
 from __future__ import annotations
 
-from ..engine.simulate import compile_estimate, engine_is_cached, ensure_compiled
 from .progress import Progress
 
 _checked = False  # once per process
@@ -21,6 +21,8 @@ def prepare_engine(progress: Progress | None) -> float | None:
     compile took on this machine, and after with the time this one took. Returns the seconds
     it took, or None when nothing was compiled."""
     global _checked
+    from ..engine.simulate import compile_estimate, engine_is_cached, ensure_compiled
+
     if _checked or engine_is_cached():
         _checked = True
         return None

@@ -559,12 +559,11 @@ def frames_of(batch: Any) -> dict[str, Any]:
 
 
 def insert_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
-                 frames: Mapping[str, Any], views: Mapping[str, str] | None = None) -> None:
+                 frames: Mapping[str, Any]) -> None:
     """INSERT one cell's frames (``frames_of``, by table) after checking that the run is
     running, has the cell and that the games continue the stored ones. The caller holds the
     transaction (``write_batch``, or the write of whole tournaments, whose table games are
-    stored like any game). ``views`` (names the frames are registered under) is not needed any
-    more: the rows are encoded from ``frames`` themselves."""
+    stored like any game). The stored rows are encoded from ``frames`` themselves."""
     _check_cell(con, run_id, variant, players)
     cell = cell_id(con, run_id, variant, players, create=True)
     frames = {name: _as_arrow(frame) for name, frame in frames.items()}

@@ -368,16 +368,12 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
     n = frames["tournaments"].num_rows
     if n == 0:
         return
-    views: dict[tuple[str, int | None], str] = {}
+    views: dict[str, str] = {}
     table_games = {players: {name: _as_arrow(df) for name, df in games.frames_of(batch).items()}
                    for players, batch in games_by_size.items()}
-    for players, batch_frames in table_games.items():
-        for name, table in batch_frames.items():
-            views[(name, players)] = f"_tbatch_{name}_{players}"
-            con.register(views[(name, players)], table)
     for name in BATCH_TABLES:
-        views[(name, None)] = f"_tbatch_{name}"
-        con.register(views[(name, None)], frames[name])
+        views[name] = f"_tbatch_{name}"
+        con.register(views[name], frames[name])
     try:
         with transaction(con):
             first = completed_tournaments(con, run_id, variant, field)
@@ -385,12 +381,11 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
             _check_field(con, run_id, variant, field)
             n_games = 0
             for players, batch_frames in table_games.items():
-                games.insert_games(con, run_id, variant, players, batch_frames,
-                                   {name: views[(name, players)] for name in batch_frames})
+                games.insert_games(con, run_id, variant, players, batch_frames)
                 n_games += batch_frames["games"].num_rows
             key = {"run_id": run_id, "variant": variant, "field": field}
             for name in BATCH_TABLES:
-                insert_view(con, name, COLUMNS[name], views[(name, None)], key)
+                insert_view(con, name, COLUMNS[name], views[name], key)
             con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
                         [n_games, run_id])
     finally:
