@@ -405,15 +405,16 @@ def test_parts_of_several_batches_play_at_once_with_the_same_rows(monkeypatch):
         frames_equal(a, b)
 
 
-def test_chunks_that_run_out_of_round_rows_play_again_with_the_same_rows(monkeypatch):
+@pytest.mark.parametrize("threads", [1, 2])  # 1: each part is one kernel call
+def test_chunks_that_run_out_of_round_rows_play_again_with_the_same_rows(monkeypatch, threads):
     from unostats.engine import simulate
     seats = mixed_seats(4)
-    expected = play({}, 4, seats, 300, seed=4, threads=2)
+    expected = play({}, 4, seats, 300, seed=4, threads=1 if threads == 2 else 2)
     calls = []
     kernel = simulate._kernel
     monkeypatch.setattr(simulate, "_kernel", lambda *a: calls.append(a[4]) or kernel(*a))
     monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)  # tiny buffers
-    frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=2))
+    frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=threads))
     assert len(calls) > len(set(calls))  # some chunk ran out of rows and played its rest again
 
 

@@ -136,6 +136,7 @@ def simulate_arrow(
 
 
 PART_SEAT_ROWS = 65_536  # round-seat rows per part of simulate_arrow (buffers' size)
+CHUNKS_PER_THREAD = 4  # with threads: chunks of games per part and thread (<= 256 games)
 
 
 def _next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
@@ -220,7 +221,9 @@ class _Part:
     def __init__(self, inputs: _KernelInputs, seed: int, lo: int, hi: int,
                  estimate: _RoundsEstimate, buffers: _Buffers | None = None) -> None:
         games = hi - lo
-        chunk = max(1, min(256, math.ceil(games / (4 * _threads))))
+        # One thread plays the part in one call: its rounds need no moving together after.
+        chunk = max(1, games if _threads == 1 else
+                    min(256, math.ceil(games / (CHUNKS_PER_THREAD * _threads))))
         self.inputs, self.seed, self.lo, self.estimate = inputs, np.uint64(seed), lo, estimate
         self.starts = np.arange(lo, hi, chunk, dtype=np.int64)
         self.ends = np.minimum(self.starts + chunk, hi)
@@ -659,7 +662,7 @@ def _frames(tables: Batch) -> Batch:
              "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
     out = []
     for name, table in zip(Batch._fields, tables):
-        df = pl.from_arrow(table)
+        df = pl.from_arrow(table, rechunk=False)  # the parts stay chunks: no copy
         if name in enums:
             df = df.with_columns(pl.col("ended_by").cast(enums[name]))
         out.append(df)
