@@ -389,6 +389,35 @@ def test_two_threads_equal_one_when_parts_play_while_others_are_copied(monkeypat
                  play({}, 4, seats, 200, seed=5, threads=2, batch_games=90))
 
 
+def test_parts_of_several_batches_play_at_once_with_the_same_rows(monkeypatch):
+    # Tiny parts and batches: with two threads the queue of chunks runs on from one batch into
+    # the next (two parts in flight, one per buffer set) while each part is copied out.
+    from unostats.engine import simulate
+    monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 40)
+    seats = mixed_seats(3)
+    one = list(simulate_batches(rules=RuleSet.from_mapping({}), players=3, seats=seats,
+                                games=150, seed=6, threads=1, batch_games=7))
+    two = list(simulate_batches(rules=RuleSet.from_mapping({}), players=3, seats=seats,
+                                games=150, seed=6, threads=2, batch_games=7))
+    assert [b.games["game"].to_list() for b in two] == [list(range(lo, min(lo + 7, 150)))
+                                                         for lo in range(0, 150, 7)]
+    for a, b in zip(one, two):
+        frames_equal(a, b)
+
+
+@pytest.mark.parametrize("threads", [1, 2])  # 1: each part is one kernel call
+def test_chunks_that_run_out_of_round_rows_play_again_with_the_same_rows(monkeypatch, threads):
+    from unostats.engine import simulate
+    seats = mixed_seats(4)
+    expected = play({}, 4, seats, 300, seed=4, threads=1 if threads == 2 else 2)
+    calls = []
+    kernel = simulate._kernel
+    monkeypatch.setattr(simulate, "_kernel", lambda *a: calls.append(a[4]) or kernel(*a))
+    monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)  # tiny buffers
+    frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=threads))
+    assert len(calls) > len(set(calls))  # some chunk ran out of rows and played its rest again
+
+
 def test_batch_size_changes_nothing():
     seats = mixed_seats(4)
     frames_equal(play({}, 4, seats, 250, seed=3, batch_games=1000),

@@ -29,7 +29,9 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 
 from __future__ import annotations
 
+import collections
 import math
+import queue
 import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
@@ -114,62 +116,168 @@ def simulate_arrow(
     if games < 0 or first_game < 0 or batch_games < 1:
         raise ValueError("games and first_game must be >= 0 and batch_games >= 1")
     _set_threads(threads)
-    estimate = _RoundsEstimate()
     end = first_game + games
     ranges = [(lo, min(lo + batch_games, end)) for lo in range(first_game, end, batch_games)]
-    buffers = (_Buffers(inputs.players), _Buffers(inputs.players))
+    parts = _play_parts(inputs, seed, ranges)
     if not ahead or _threads == 1 or len(ranges) < 2:
-        for lo, hi in ranges:
-            yield _play_batch(inputs, seed, lo, hi, estimate, buffers)
+        for _ in ranges:
+            yield _next_batch(parts)
         return
     # With more threads than one, the next batch plays while this one is used (the kernels
     # hold no GIL): the caller's work would otherwise leave the threads idle.
     with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(_play_batch, inputs, seed, *ranges[0], estimate, buffers)
+        pending = pool.submit(_next_batch, parts)
         for i in range(len(ranges)):
             batch = pending.result()
             if i + 1 < len(ranges):
-                pending = pool.submit(_play_batch, inputs, seed, *ranges[i + 1], estimate,
-                                      buffers)
+                pending = pool.submit(_next_batch, parts)
             yield batch
             batch = None  # not held while the next one is made
 
 
-PART_SEAT_ROWS = 65_536  # round-seat rows per kernel call of simulate_arrow (buffers' size)
+PART_SEAT_ROWS = 65_536  # round-seat rows per part of simulate_arrow (buffers' size)
+CHUNKS_PER_THREAD = 4  # with threads: chunks of games per part and thread (<= 256 games)
 
 
-def _play_batch(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
-                buffers: tuple[_Buffers, _Buffers]) -> Batch:
-    """Games [lo, hi) as one batch of tables, played in parts of about PART_SEAT_ROWS
-    round-seat rows. With more threads than one, the next part plays (the kernel threads hold
-    no GIL) while this one's columns are copied out, each part into the other of the two
-    ``buffers``: the copy would otherwise leave all but one core idle."""
-    def part(lo: int) -> tuple[int, int]:
-        return lo, min(hi, lo + max(1, int(PART_SEAT_ROWS / (inputs.players
-                                                               * estimate.per_game()))))
-    parts = []
+def _next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
+    """The next batch's tables, from the parts ``_play_parts`` yields (the last one says so)."""
+    tables = []
+    for table, last in parts:
+        tables.append(table)
+        if last:
+            break
+    if len(tables) == 1:
+        return tables[0]
+    return Batch(*(pa.concat_tables(columns) for columns in zip(*tables)))
+
+
+def _play_parts(inputs: _KernelInputs, seed: int,
+                ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[Batch, bool]]:
+    """The games of ``ranges`` (the batches' games) as tables of parts of about
+    PART_SEAT_ROWS round-seat rows, in order, each with whether it ends its batch.
+
+    With more threads than one, the threads play the chunks of games of two parts at a time,
+    each part into one of two buffer sets, from one queue that runs from batch to batch: while
+    the caller copies one part's columns out, the threads play the next part, and the part
+    after that is queued as soon as the copy is done, so the threads never wait at the end of
+    a part or a batch for the copy."""
+    estimate = _RoundsEstimate()
+    buffers = (_Buffers(inputs.players), _Buffers(inputs.players))
+
+    def plans() -> Iterator[tuple[int, int, bool]]:
+        for lo, hi in ranges:
+            while lo < hi:
+                b = min(hi, lo + max(1, int(PART_SEAT_ROWS / (inputs.players
+                                                              * estimate.per_game()))))
+                yield lo, b, b == hi
+                lo = b
+
     if _threads == 1:
-        while lo < hi:
-            a, b = part(lo)
-            parts.append(_tables(inputs, *_play_rows(inputs, seed, a, b, estimate, buffers[0])))
-            lo = b
-    else:
-        with ThreadPoolExecutor(1) as pool:
-            a, b = part(lo)
-            pending = pool.submit(_play_rows, inputs, seed, a, b, estimate, buffers[0])
-            k = 0
-            while pending is not None:
-                rows = pending.result()
-                k += 1
-                pending = None
-                if b < hi:
-                    a, b = part(b)
-                    pending = pool.submit(_play_rows, inputs, seed, a, b, estimate,
-                                          buffers[k % 2])
-                parts.append(_tables(inputs, *rows))
-    if len(parts) == 1:
-        return parts[0]
-    return Batch(*(pa.concat_tables(tables) for tables in zip(*parts)))
+        table = inputs.tables(1)
+        for lo, hi, last in plans():
+            part = _Part(inputs, seed, lo, hi, estimate, buffers[0])
+            for c in range(len(part.starts)):
+                part.play(c, table[0])
+            yield _tables(inputs, *part.rows()), last
+        return
+    tables = queue.SimpleQueue()  # a TABLE record per thread: the kernel's own state
+    for table in inputs.tables(_threads):
+        tables.put(table)
+
+    def play(part: _Part, c: int) -> None:
+        table = tables.get()
+        try:
+            part.play(c, table)
+        finally:
+            tables.put(table)
+
+    planned = plans()
+    inflight: collections.deque[tuple[_Part, list, bool]] = collections.deque()
+    with ThreadPoolExecutor(_threads) as pool:
+        def launch(k: int) -> None:
+            plan = next(planned, None)
+            if plan is not None:
+                lo, hi, last = plan
+                part = _Part(inputs, seed, lo, hi, estimate, buffers[k % 2])
+                inflight.append((part, [pool.submit(play, part, c)
+                                        for c in range(len(part.starts))], last))
+        launch(0)
+        launch(1)
+        k = 2
+        while inflight:
+            part, futures, last = inflight.popleft()
+            for f in futures:
+                f.result()
+            done = _tables(inputs, *part.rows())
+            launch(k)  # into the buffer set this part's columns were copied out of
+            k += 1
+            yield done, last
+
+
+class _Part:
+    """Games [lo, hi) played in chunks of games into ``buffers`` (chunk c's round rows from
+    c * round_cap), by any thread, in any order; ``rows`` then holds them in order."""
+
+    def __init__(self, inputs: _KernelInputs, seed: int, lo: int, hi: int,
+                 estimate: _RoundsEstimate, buffers: _Buffers | None = None) -> None:
+        games = hi - lo
+        # One thread plays the part in one call: its rounds need no moving together after.
+        chunk = max(1, games if _threads == 1 else
+                    min(256, math.ceil(games / (CHUNKS_PER_THREAD * _threads))))
+        self.inputs, self.seed, self.lo, self.estimate = inputs, np.uint64(seed), lo, estimate
+        self.starts = np.arange(lo, hi, chunk, dtype=np.int64)
+        self.ends = np.minimum(self.starts + chunk, hi)
+        self.round_cap = int(chunk * estimate.per_game() * 1.5) + 64
+        self.out = (buffers or _Buffers(inputs.players)).take(games,
+                                                              len(self.starts) * self.round_cap)
+        self.done = np.zeros(len(self.starts), dtype=np.int64)
+        self.rounds = np.zeros(len(self.starts), dtype=np.int64)
+
+    def play(self, c: int, table) -> None:
+        """Play chunk c with ``table`` (a TABLE record no other thread uses meanwhile)."""
+        out, inputs = self.out, self.inputs
+        lo, hi = int(self.starts[c]), int(self.ends[c])
+        g0, r0, cap = lo - self.lo, c * self.round_cap, self.round_cap
+        self.done[c], self.rounds[c] = _kernel(
+            inputs, table, self.seed, lo, hi, out.game[g0:g0 + hi - lo],
+            out.game_seat[g0:g0 + hi - lo], out.round[r0:r0 + cap], out.round_seat[r0:r0 + cap])
+
+    def rows(self):
+        """The kernel's rows of the part's games, once every chunk played: (game, game_seat,
+        round, round_seat), views of the buffers (valid until their next use) unless a chunk
+        ran out of round rows and had to be played again with more."""
+        out, starts, ends, done, rounds = self.out, self.starts, self.ends, self.done, self.rounds
+        games = int(ends[-1] - starts[0])
+        if (starts + done == ends).all():  # no retry: close the gaps between chunks in place
+            n = 0
+            for c in range(len(starts)):
+                r0, k = c * self.round_cap, int(rounds[c])
+                if r0 != n:
+                    out.round[n:n + k] = out.round[r0:r0 + k]
+                    out.round_seat[n:n + k] = out.round_seat[r0:r0 + k]
+                n += k
+            self.estimate.add(games, n)
+            return out.game, out.game_seat, out.round[:n], out.round_seat[:n]
+        round_parts, seat_parts = [], []
+        for c in range(len(starts)):
+            r0 = c * self.round_cap
+            round_parts.append(out.round[r0:r0 + rounds[c]])
+            seat_parts.append(out.round_seat[r0:r0 + rounds[c]])
+            next_game, end, cap = int(starts[c] + done[c]), int(ends[c]), self.round_cap
+            while next_game < end:  # this chunk ran out of room: play the rest again, larger
+                cap *= 2
+                room = _Outputs(0, cap, self.inputs.players)
+                g0, g1 = next_game - self.lo, end - self.lo
+                d, r = _kernel(self.inputs, self.inputs.tables(1)[0], self.seed, next_game, end,
+                               out.game[g0:g1], out.game_seat[g0:g1], room.round,
+                               room.round_seat)
+                round_parts.append(room.round[:r])
+                seat_parts.append(room.round_seat[:r])
+                next_game += int(d)
+        round_rows = np.concatenate(round_parts)
+        seat_rows = np.concatenate(seat_parts)
+        self.estimate.add(games, len(round_rows))
+        return out.game, out.game_seat, round_rows, seat_rows
 
 
 def simulate_tables(**kwargs: Any) -> Batch:
@@ -230,7 +338,7 @@ def simulate_tables_arrow(
     setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in unique])[which]
     inputs = replace(_KernelInputs.build(rules, players, unique[0]), setups=setups)
     _set_threads(threads)
-    played = _tables(inputs, *_play_rows(inputs, 0, 0, k, _RoundsEstimate()))
+    played = _tables(inputs, *_play_part(inputs, 0, 0, k))
     names = sorted(set(policies))  # the policy column by each game's seats
     code = np.array([names.index(p) for p in policies], dtype=np.int64)[which]
     game_seats = played.game_seats.set_column(
@@ -448,81 +556,34 @@ class _Buffers:
         return out
 
 
-def _play_rows(inputs: _KernelInputs, seed: int, lo: int, hi: int, estimate: _RoundsEstimate,
-               buffers: _Buffers | None = None):
-    """Play games [lo, hi) in parallel chunks, retrying any chunk whose round buffer ran out.
-    Returns the kernel's rows: (game, game_seat, round, round_seat), views of ``buffers``
-    (valid until their next use) unless a chunk had to be retried."""
-    games = hi - lo
-    chunk = max(1, min(256, math.ceil(games / (4 * _threads))))
-    starts = np.arange(lo, hi, chunk, dtype=np.int64)
-    ends = np.minimum(starts + chunk, hi)
-    round_cap = int(chunk * estimate.per_game() * 1.5) + 64
-    out = (buffers or _Buffers(inputs.players)).take(games, len(starts) * round_cap)
-    done = np.zeros(len(starts), dtype=np.int64)
-    rounds = np.zeros(len(starts), dtype=np.int64)
-    _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds)
-
-    if (starts + done == ends).all():  # no retry: close the gaps between chunks in place
-        n = 0
-        for c in range(len(starts)):
-            r0, k = c * round_cap, int(rounds[c])
-            if r0 != n:
-                out.round[n:n + k] = out.round[r0:r0 + k]
-                out.round_seat[n:n + k] = out.round_seat[r0:r0 + k]
-            n += k
-        estimate.add(games, n)
-        return out.game, out.game_seat, out.round[:n], out.round_seat[:n]
-    round_parts, seat_parts = [], []
-    for c in range(len(starts)):
-        r0 = c * round_cap
-        round_parts.append(out.round[r0:r0 + rounds[c]])
-        seat_parts.append(out.round_seat[r0:r0 + rounds[c]])
-        next_game, cap = int(starts[c] + done[c]), round_cap
-        while next_game < ends[c]:  # this chunk ran out of room: play the rest again, larger
-            cap *= 2
-            extra = _Outputs(0, cap, inputs.players)
-            d, r = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-            g0 = next_game - lo
-            sub = _Outputs.__new__(_Outputs)
-            sub.game, sub.game_seat = out.game[g0:], out.game_seat[g0:]
-            sub.round, sub.round_seat = extra.round, extra.round_seat
-            _run_chunks(inputs, seed, np.array([next_game]), ends[c:c + 1], cap, sub, d, r)
-            round_parts.append(extra.round[:r[0]])
-            seat_parts.append(extra.round_seat[:r[0]])
-            next_game += int(d[0])
-    round_rows = np.concatenate(round_parts)
-    seat_rows = np.concatenate(seat_parts)
-    estimate.add(games, len(round_rows))
-    return out.game, out.game_seat, round_rows, seat_rows
-
-
-_NO_TRACE = np.zeros((1, 4), dtype=np.int64)
-
-
-def _run_chunks(inputs, seed, starts, ends, round_cap, out, done, rounds) -> None:
-    """Chunk c plays games [starts[c], ends[c]) into rows from c * round_cap of the round
-    outputs. Threads (the kernel releases the GIL) take the next chunk as they finish one, each
-    with a table of its own."""
-    seed = np.uint64(seed)
-    chunks = iter(range(len(starts)))  # shared: each chunk is taken once
-    workers = min(_threads, len(starts))
+def _play_part(inputs: _KernelInputs, seed: int, lo: int, hi: int) -> tuple:
+    """Games [lo, hi) as one part (``_Part.rows``), its chunks played by the threads."""
+    part = _Part(inputs, seed, lo, hi, _RoundsEstimate())
+    workers = min(_threads, len(part.starts))
     tables = inputs.tables(workers)
+    chunks = iter(range(len(part.starts)))  # shared: each chunk is taken once
 
     def work(w: int) -> None:
         for c in chunks:
-            lo, hi = int(starts[c]), int(ends[c])
-            g0, r0 = lo - int(starts[0]), c * round_cap
-            done[c], rounds[c] = T.play_games(
-                tables[w], inputs.options, seed, lo, hi, out.game[g0:g0 + hi - lo],
-                out.game_seat[g0:g0 + hi - lo], out.round[r0:r0 + round_cap],
-                out.round_seat[r0:r0 + round_cap], _NO_TRACE, -1, inputs.setups)
+            part.play(c, tables[w])
 
     if workers == 1:
         work(0)
     else:
         with ThreadPoolExecutor(workers) as pool:
             list(pool.map(work, range(workers)))
+    return part.rows()
+
+
+_NO_TRACE = np.zeros((1, 4), dtype=np.int64)
+
+
+def _kernel(inputs: _KernelInputs, table, seed: np.uint64, lo: int, hi: int, game_out,
+            game_seat_out, round_out, round_seat_out) -> tuple[int, int]:
+    """``T.play_games`` of games [lo, hi) into the outputs' rows from 0, with ``table`` (a TABLE
+    record no other thread uses meanwhile): (games completed, rounds written)."""
+    return T.play_games(table, inputs.options, seed, lo, hi, game_out, game_seat_out, round_out,
+                        round_seat_out, _NO_TRACE, -1, inputs.setups)
 
 
 def _ints(values: np.ndarray, dtype, null: int | None = None) -> pa.Array:
@@ -601,7 +662,7 @@ def _frames(tables: Batch) -> Batch:
              "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
     out = []
     for name, table in zip(Batch._fields, tables):
-        df = pl.from_arrow(table)
+        df = pl.from_arrow(table, rechunk=False)  # the parts stay chunks: no copy
         if name in enums:
             df = df.with_columns(pl.col("ended_by").cast(enums[name]))
         out.append(df)
