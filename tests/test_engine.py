@@ -431,6 +431,21 @@ def test_games_resume_from_any_index():
         assert full.filter(pl.col("game") >= 35).equals(part)
 
 
+def test_turns_without_the_move_hooks_equal_turns_with_them():
+    # The reference rules turn on no option of the move hooks, so their turns skip the hooks;
+    # uno_slap acts only after an UNO call (none without uno_penalty) but turns the hooks on.
+    from unostats.engine import _layout, _turns
+    hooked = RULE_SETS["reference"] | {"uno_slap": 2}
+
+    def flag(rules):
+        return _turns._hooked.py_func(_layout.options_record(RuleSet.from_mapping(rules)))
+
+    assert not flag(RULE_SETS["reference"]) and flag(hooked) and flag({})
+    seats = mixed_seats(4)
+    frames_equal(play(RULE_SETS["reference"], 4, seats, 300, seed=4),
+                 play(hooked, 4, seats, 300, seed=4))
+
+
 def test_same_seed_same_rows_and_different_seeds_differ():
     frames_equal(play({}, 4, Seat(), 50, seed=1), play({}, 4, Seat(), 50, seed=1))
     assert not play({}, 4, Seat(), 50, seed=1)[2].equals(play({}, 4, Seat(), 50, seed=2)[2])

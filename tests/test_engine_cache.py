@@ -93,13 +93,16 @@ def test_an_edited_constant_recompiles_the_engine(copy, tmp_path):
     # functions given arrays count them, the turn loop once per round (on entry for its trace).
     nrt = cold["nrt"]
     assert {re.sub(r"^_ZN\d+unostats\d+engine\d+_\w+?\d+", "", n) for n in nrt} <= {
-        "play_games", "_play_round", "flush"}, nrt
-    # The turn loop counts once on entry (B0) and on its exits; since the kernels below the
-    # entry point are optimised as one module (_jit.py's link-only libraries), the trace's
-    # flush is inlined into it too, with its increment and decrements, on the branch taken only
-    # when a game is traced (``if st.tracing: flush(...)``). The per-turn cost: ``make bench``.
-    loop = next(v for n, v in nrt.items() if n.endswith("_play_round"))
-    assert loop.count("B0") == 1 and len(loop) <= 6, loop
+        "play_games", "_round_with_hooks", "_round_without_hooks", "flush"}, nrt
+    # Each version of the round loop (with and without the move hooks, _turns.py) counts twice
+    # on entry (B0: the version's own count of its trace, then the inlined loop's) and on its
+    # exits, once per round; since the kernels below the entry point are optimised as
+    # one module (_jit.py's link-only libraries), the trace's flush is inlined into it too, with
+    # its increment and decrements, on the branch taken only when a game is traced (``if
+    # st.tracing: flush(...)``). The per-turn cost: ``make bench``.
+    for version in ("_round_with_hooks", "_round_without_hooks"):
+        loop = next(v for n, v in nrt.items() if n.endswith(version))
+        assert loop.count("B0") == 2 and len(loop) <= 8, (version, len(loop), loop)
     assert _compile_in(copy, cache)["seconds"] is None  # warm: loaded
     _edit(copy / "codes.py", "N_COUNTERS = 17", "N_COUNTERS = 17  # edited")
     assert _compile_in(copy, cache)["seconds"] is not None  # the edit compiles afresh
