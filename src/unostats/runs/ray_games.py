@@ -152,8 +152,10 @@ class RayExecutor:
                                       outcome.scenario.games)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         limit = max(2, IN_FLIGHT_PER_CPU * cpus // threads)
+        # SPREAD: Ray's default packs tasks onto the driver's node while they keep its leased
+        # worker busy, so short batches could all play on one node of many.
         task = ray.remote(play_batch).options(num_cpus=threads, max_retries=MAX_RETRIES,
-                                              retry_exceptions=False)
+                                              retry_exceptions=False, scheduling_strategy="SPREAD")
         finished: set[Any] = set()
         while not stop.requested:
             _submit(task, cells, outstanding, limit, outcome, threads, batch_size)
