@@ -274,7 +274,7 @@ def _add_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray, ou
     """Add frame column ``name``'s codes (an INTEGER field: its values), times 2**offset, to
     ``out``. Integer columns go chunk by chunk from the Arrow buffers (a chunk all NULL adds its
     NULL code at once), the range checked only where the column's type allows values outside
-    the field; names and booleans take ``_code``."""
+    the field; names, booleans, chunks with NULLs and values out of range take ``_code``."""
     if (table, name) in _NAMES or not pa.types.is_integer(column.type):
         codes_ = _code(table, name, field, column)
         np.left_shift(codes_, field.offset, out=scratch)
@@ -292,38 +292,14 @@ def _add_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray, ou
             rows += field.mask << field.offset
             continue
         if chunk.null_count:
-            _null_codes(table, name, field, column, chunk, part)
-            np.add(rows, part, out=rows)
-            continue
-        values = chunk.to_numpy()
-        info = np.iinfo(values.dtype)
-        if (info.min < lo or info.max > hi) and (values.min() < lo or values.max() > hi):
-            raise _Outside(_outside(table, name, field, column, _code_or_mask(column, lo, hi)))
+            values = _code(table, name, field, chunk)
+        else:
+            values = chunk.to_numpy()
+            info = np.iinfo(values.dtype)
+            if (info.min < lo or info.max > hi) and (values.min() < lo or values.max() > hi):
+                values = _code(table, name, field, chunk)  # raises, naming the value
         np.left_shift(values, field.offset, out=part, dtype=np.int64)
         np.add(rows, part, out=rows)
-
-
-def _null_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray,
-                chunk: pa.Array, part: np.ndarray) -> None:
-    """A chunk with NULLs and values: its codes times 2**offset into ``part`` (NULL: the
-    all-ones code of a nullable field; in a field without one, the batch fails)."""
-    if not field.nullable:
-        raise _Outside(_outside(table, name, field, column,
-                                column.is_null().to_numpy(zero_copy_only=False)))
-    valid = chunk.is_valid().to_numpy(zero_copy_only=False)
-    values = pc.fill_null(chunk, 0).to_numpy().astype(np.int64)
-    lo, hi = _range(field)
-    bad = valid & ((values < lo) | (values > hi))
-    if bad.any():
-        raise _Outside(_outside(table, name, field, column,
-                                _code_or_mask(column, lo, hi)))
-    np.left_shift(np.where(valid, values, field.mask), field.offset, out=part)
-
-
-def _code_or_mask(column: pa.ChunkedArray, lo: int, hi: int) -> np.ndarray:
-    """The rows of an integer column outside lo..hi (NULLs are not)."""
-    values = pc.fill_null(column, lo).to_numpy().astype(np.int64)
-    return (values < lo) | (values > hi)
 
 
 def _range(field: _Field) -> tuple[int, int]:
@@ -333,9 +309,10 @@ def _range(field: _Field) -> tuple[int, int]:
     return 0, field.mask - 1 if field.nullable else field.mask
 
 
-def _code(table: str, name: str, field: _Field, column: pa.ChunkedArray) -> np.ndarray:
-    """The codes of frame column ``name`` in its field, as int64 (not yet shifted; an INTEGER
-    field's values as they are): the general path (names, booleans, NULLs)."""
+def _code(table: str, name: str, field: _Field, column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """The codes of frame column ``name`` (or of one chunk of it) in its field, as int64 (not
+    yet shifted; an INTEGER field's values as they are): the general path (names, booleans,
+    NULLs); raises ``_Outside`` naming the first value that does not fit."""
     n = len(column)
     names = _NAMES.get((table, name))
     if names is not None:
