@@ -55,7 +55,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -341,8 +341,7 @@ class _Seeds:
 
 # --- One table ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TableGame:
+class TableGame(NamedTuple):
     """What a bracket needs from one table's game (per seat, seat order)."""
 
     rank: tuple[int, ...]  # engine rank, 1 = best, ties share
@@ -397,8 +396,7 @@ def decided_by(game: TableGame, order: Sequence[int], boundary: int) -> str:
     return "lot"
 
 
-@dataclass(frozen=True)
-class TableResult:
+class TableResult(NamedTuple):
     bracket: str
     stage: StagePlan
     table: int  # 0-based within the stage
@@ -414,8 +412,7 @@ class TableResult:
         return () if self.stage.is_final else self.finish[:self.stage.advance]
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """One entrant's result in one bracket."""
 
     stage: int  # index into the spec's stages of the last stage played
@@ -424,8 +421,7 @@ class Standing:
     place: int  # competition ranking: 1 + players strictly better
 
 
-@dataclass(frozen=True)
-class EntrantResult:
+class EntrantResult(NamedTuple):
     entrant: int
     profile: str
     main: Standing
@@ -538,7 +534,7 @@ def _tournament(plan: _FieldPlan, seed: int, index: int, seeds: _Seeds) -> _Play
     main_plan, cons_plan = plan.main_plan, plan.cons_plan
     main_tables, main_standing = yield from _bracket(
         fld, seed, index, seeds, MAIN, main_plan, range(fld.entrants), profiles, seats)
-    firsts = [t for t in main_tables if t.stage == main_plan[0]]
+    firsts = main_tables[:len(main_plan[0].tables)]  # the first stage's, played first
     seat_of = {e: (seat, t) for t in firsts
                for seat, e in enumerate(t.entrants)}  # each entrant's first-stage table
     went_on = {e for t in firsts for e in t.advancers}
@@ -575,22 +571,21 @@ def _bracket(fld: Field, seed: int, t: int, seeds: _Seeds, bracket: str,
     for stage in plan:
         going_on: list[int] = []
         seating = seeds.draw(bracket, stage, current)
-        asks = [(tuple(seats[e] for e in seated), seeds.game(bracket, stage.stage, table_no))
+        asks = [(tuple([seats[e] for e in seated]), seeds.game(bracket, stage.stage, table_no))
                 for table_no, seated in enumerate(seating)]
         games = yield asks
         boundary = 1 if stage.is_final else stage.advance
         for table_no, (seated, (_, gseed), game) in enumerate(zip(seating, asks, games)):
             order = _finish(game, functools.partial(lot, seed, fld, t, bracket, stage.stage,
                                                     table_no, len(seated)))
-            finish = tuple(seated[s] for s in order)
-            result = TableResult(
-                bracket=bracket, stage=stage, table=table_no, entrants=seated,
-                profiles=tuple(profiles[e] for e in seated), game_seed=gseed, game=game,
-                finish=finish, decided_by=decided_by(game, order, boundary))
-            tables.append(result)
-            for pos, e in enumerate(finish):
-                last[e] = (stage, pos + 1)
-            going_on.extend(result.advancers)
+            finish = tuple([seated[s] for s in order])
+            tables.append(TableResult(
+                bracket, stage, table_no, seated, tuple([profiles[e] for e in seated]), gseed,
+                game, finish, decided_by(game, order, boundary)))
+            for pos, e in enumerate(finish, 1):
+                last[e] = (stage, pos)
+            if not stage.is_final:  # TableResult.advancers
+                going_on.extend(finish[:stage.advance])
         current = going_on
     return tables, _standings(last)
 
