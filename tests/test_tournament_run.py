@@ -607,10 +607,57 @@ def test_batches_stop_growing_at_the_round_seat_cap(cup):
     MAX_BATCH_SEAT_ROWS at the cell's rows per tournament (small inserts cost DuckDB twice)."""
     from unostats.runs import tournaments as runs_tournaments
 
-    player = runs_tournaments._Player(cup["scenario"], [], {}, threads=1, fixed=None)
+    player = runs_tournaments._Player(cup["scenario"], [], threads=1, fixed=None)
     assert player._size(None, 16) == runs_tournaments.FIRST_BATCH  # nothing measured yet
     player._pace = 1e6  # table games per second: time alone would allow 187,500 tournaments
     assert player._size(None, 16) == round(1e6 * runs_tournaments.TARGET_BATCH_SECONDS / 16)
     player._seat_rows = 600.0
     assert player._size(None, 16) == round(runs_tournaments.MAX_BATCH_SEAT_ROWS / 600)
     assert player._size(10, 16) == 10 * runs_tournaments.GROWTH  # growth still bounds it
+
+
+def test_the_cycle_collector_stays_paused_while_another_thread_pauses_it():
+    """The playing and the storing thread pause the collector side by side: it comes back on
+    only when the last of them is done."""
+    import gc
+    import threading
+
+    from unostats.runs.tournaments import _cycle_collector_paused
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with _cycle_collector_paused():
+            inside.set()
+            leave.wait(10)
+
+    assert gc.isenabled()
+    with _cycle_collector_paused():
+        thread = threading.Thread(target=other)
+        thread.start()
+        assert inside.wait(10)
+    assert not gc.isenabled()  # the other thread still plays its batch
+    leave.set()
+    thread.join(10)
+    assert gc.isenabled()
+
+
+def test_the_last_batches_of_a_run_taper(cup):
+    """Near the end of a run a batch is at most half of the tournaments left, in equal parts,
+    but not below TAIL_SECONDS of play: the last batch, whose rows and storing nothing
+    overlaps, is small; far from the end the time target alone sizes a batch."""
+    from unostats.runs import tournaments as runs_tournaments
+
+    player = runs_tournaments._Player(cup["scenario"], [], threads=1, fixed=None)
+    tail = 100  # tournaments of 16 table games in TAIL_SECONDS
+    player._pace = tail * 16 / runs_tournaments.TAIL_SECONDS
+    full = round(player._pace * runs_tournaments.TARGET_BATCH_SECONDS / 16)
+    assert player._size(None, 16, 100 * full) == full
+    left, sizes, previous = 1000, [], full
+    while left:
+        size = player._size(previous, 16, left)
+        assert size <= max(math.ceil(left / 2), tail) and size <= left
+        sizes.append(size)
+        left, previous = left - size, size
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] == 500 and sizes[-1] <= tail
+    assert player._size(None, 16, 80) == 80  # less than the tail: one batch

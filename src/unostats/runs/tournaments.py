@@ -3,27 +3,30 @@ stop, resume and progress; the bracket itself is ``tournament.py``.
 
 Each cell (variant x field) plays tournaments ``0 .. games-1`` in order, a batch of them at a
 time (about ``TARGET_BATCH_SECONDS`` of play and at most ``MAX_BATCH_SEAT_ROWS`` round-seat
-rows, or ``batch_size`` tournaments). A batch's
-tournaments play side by side, stage by stage (``tournament.play_tournaments``): the engine plays
-the tables of a stage of every tournament of the batch in one ``simulate_tables_arrow`` call per
-table size, each table's game being game 0 of the game seed the bracket derived, so a tournament
-is a pure function of (scenario, engine version, seed, index). The batch's tournaments step in
-``GROUPS`` groups: while the engine plays one group's stage (it releases the GIL), the bracket's
-Python reads the other's games and draws its next stage. The engine's Arrow tables are
-gathered into the store's order (``_gathered``: one take per table and table size) and the
-tournament rows built column by column, on the thread that plays (``_Player``, every cell's
-batches in turn) while the calling thread stores the batch before. Each batch is written in one
-transaction, so a stop request or a killed process leaves whole tournaments only and a resume
-continues from the tournaments stored. Table games are numbered per cell
-(variant, table size) in the order they are written; that order is fixed (cells in order,
-tournaments in order, tables in play order), so a resumed run equals an uninterrupted one row for
-row.
+rows, or ``batch_size`` tournaments; near the end of the run at most half of what is left, down
+to ``TAIL_SECONDS`` of play, so that the last batch's rows, which nothing overlaps, are few). A
+batch's tournaments play side by side, stage by stage (``tournament.play_tournaments``): the
+engine plays the tables of a stage of every tournament of the batch in one
+``simulate_tables_arrow`` call per table size, each table's game being game 0 of the game seed
+the bracket derived, so a tournament is a pure function of (scenario, engine version, seed,
+index). The batch's tournaments step in ``GROUPS`` groups: while the engine plays one group's
+stage (it releases the GIL), the bracket's Python reads the other's games and draws its next
+stage. A thread of its own (``_Player``, every cell's batches in turn) plays the batches; the
+calling thread turns each played batch into rows (the engine's Arrow tables gathered into the
+store's order, ``_gathered``: one take per table and table size; the tournament rows built column
+by column) and stores it, while the next batch plays. Each batch is written in one transaction,
+so a stop request or a killed process leaves whole tournaments only and a resume continues from
+the tournaments stored. Table games are numbered per cell (variant, table size) in the order
+they are written; that order is fixed (cells in order, tournaments in order, tables in play
+order), so a resumed run equals an uninterrupted one row for row.
 """
 
 from __future__ import annotations
 
 import gc
+import math
 import signal
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -60,7 +63,11 @@ TARGET_BATCH_SECONDS = 3.0
 MAX_BATCH_SEAT_ROWS = 300_000
 FIRST_BATCH = 4  # tournaments in a cell's first batch, which measures their pace
 GROWTH = 8  # a batch is at most this many times the one before
-BATCHES_IN_FLIGHT = 2  # one being stored, one played (or waiting to be stored)
+# The last batches of a run: at most half of the tournaments left, but not below this much play.
+# Nothing overlaps the rows and the storing of the last batch (the engine has nothing left to
+# play): a run of 2 x 500 championships used to end with 0.5 s of them.
+TAIL_SECONDS = 0.25
+BATCHES_IN_FLIGHT = 2  # one being turned into rows and stored, one played (or waiting)
 GROUPS = 2  # a batch's tournaments step in this many groups: one's stage plays, another's is read
 
 
@@ -330,16 +337,15 @@ def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
 
 @dataclass
 class _Played:
-    """A batch of one cell's tournaments, played and turned into rows, ready to store."""
+    """A batch of one cell's tournaments, played, to be turned into rows and stored."""
 
     cell: TournamentCell
     lo: int  # its tournaments: lo .. hi
     hi: int
-    games: dict[int, Any]  # table size -> engine Batch (games numbered to continue the cell)
-    frames: dict[str, pa.Table]
+    results: list[TournamentResult]  # their TableGames' payloads hold the engine's tables
     table_games: int
     rounds: int
-    seconds: float  # the time it took to play and turn into rows
+    seconds: float  # the time it took to play
 
 
 def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
@@ -349,9 +355,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     ``TARGET_BATCH_SECONDS``); ``threads`` play the tables of a stage (results never depend
     on it).
 
-    A thread of its own (``_Player``) plays the batches, cell after cell, while this one stores
-    them (the engine and DuckDB release the GIL, so they overlap); after a stop request, the
-    batch in play is dropped."""
+    A thread of its own (``_Player``) plays the batches, cell after cell, while this one turns
+    them into rows and stores them (the engine and DuckDB release the GIL, so they overlap);
+    after a stop request, the batch in play is dropped."""
     scenario = outcome.scenario
     stop = stop or StopRequest()
     todo = cells(scenario)
@@ -360,8 +366,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     # variant -> table size -> games stored: the number of the cell's next table game
     counters = {v.name: {n: store.completed_games(con, outcome.run_id, v.name, n)
                          for n in scenario.players} for v in scenario.variants}
-    player = _Player(scenario, list(zip(todo, firsts)), counters, threads=threads,
-                     fixed=batch_size)
+    player = _Player(scenario, list(zip(todo, firsts)), threads=threads, fixed=batch_size)
     started = time.perf_counter()
     status = "interrupted"
     outcome.tournaments_played = 0
@@ -374,7 +379,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                                   unit="tournaments")
         player.start()
         for item in player.items(stop):
-            _store(con, outcome, item, progress)
+            _store(con, outcome, item, counters[item.cell.variant.name], progress)
             del item
             player.stored()
         if player.finished:
@@ -405,16 +410,14 @@ class _Player(BatchThread):
     Batch sizes: ``fixed`` tournaments, else about ``TARGET_BATCH_SECONDS`` of play at the pace
     of table games measured so far (in any cell) and at most ``MAX_BATCH_SEAT_ROWS`` round-seat
     rows (at the cell's rows per tournament so far), from ``FIRST_BATCH`` growing at most
-    ``GROWTH``-fold from batch to batch of a cell. Game numbers continue ``counters``
-    (variant -> table size -> next game), in the order the batches are stored."""
+    ``GROWTH``-fold from batch to batch of a cell, and at most half of the run's tournaments
+    left unless that is less than ``TAIL_SECONDS`` of play."""
 
-    def __init__(self, scenario: Scenario, todo: Sequence[tuple[TournamentCell, int]],
-                 counters: dict[str, dict[int, int]], *, threads: int | None,
-                 fixed: int | None) -> None:
+    def __init__(self, scenario: Scenario, todo: Sequence[tuple[TournamentCell, int]], *,
+                 threads: int | None, fixed: int | None) -> None:
         super().__init__("unostats-tournaments", BATCHES_IN_FLIGHT)
         self.scenario = scenario
         self.todo = todo
-        self.counters = counters
         self.threads = threads
         self.fixed = fixed
         self._pace: float | None = None  # table games per second of play, measured
@@ -423,22 +426,23 @@ class _Player(BatchThread):
 
     def run(self) -> None:
         try:
-            for c, first in self.todo:
-                if not self._play_cell(c, first):
+            for i, (c, first) in enumerate(self.todo):
+                later = sum(self.scenario.games - f for _, f in self.todo[i + 1:])
+                if not self._play_cell(c, first, later):
                     return
             self._put(None)
         except BaseException as e:  # handed to the storing thread, which raises it
             self._put(e)
 
-    def _play_cell(self, c: TournamentCell, t: int) -> bool:
+    def _play_cell(self, c: TournamentCell, t: int, later: int) -> bool:
+        """Play the cell's tournaments from ``t``; ``later``: tournaments of the cells after."""
         spec = _spec(self.scenario)
         tables = EngineTables(c.variant, self.threads)
-        counters = self.counters[c.variant.name]
         per_tournament = spec.games_per_tournament(c.field)
         size = None
         self._seat_rows = None
         while t < self.scenario.games:
-            size = self._size(size, per_tournament)
+            size = self._size(size, per_tournament, self.scenario.games - t + later)
             if not self._take_room():
                 return False
             since = time.perf_counter()
@@ -446,16 +450,16 @@ class _Player(BatchThread):
                 results = play_tournaments(spec, c.field, seed=self.scenario.seed,
                                            indices=range(t, min(t + size, self.scenario.games)),
                                            play_tables=tables, groups=GROUPS)
-                games, frames = result_frames(results, spec, counters)
             seconds = time.perf_counter() - since
             played = len(results)
-            item = _Played(c, t, t + played - 1, games, frames, played * per_tournament,
-                           sum(b.rounds.num_rows for b in games.values()), seconds)
-            self._seat_rows = sum(b.round_seats.num_rows for b in games.values()) / played
-            del results  # the engine's tables of the batch: only the gathered rows are kept
+            batches = _engine_batches(results)
+            item = _Played(c, t, t + played - 1, results, played * per_tournament,
+                           sum(b.rounds.num_rows for b in batches), seconds)
+            self._seat_rows = sum(b.round_seats.num_rows for b in batches) / played
+            del results, batches
             if not self._put(item):
                 return False
-            del item, games, frames
+            del item
             t += played
             if self._batches > 0:  # the first batch of a process may include loading the engine
                 rate = played * per_tournament / max(seconds, 1e-6)
@@ -463,8 +467,9 @@ class _Player(BatchThread):
             self._batches += 1
         return True
 
-    def _size(self, previous: int | None, per_tournament: int) -> int:
-        """Tournaments in a cell's next batch (``previous``: in its last, None at its first)."""
+    def _size(self, previous: int | None, per_tournament: int, left: int | None = None) -> int:
+        """Tournaments in a cell's next batch (``previous``: in its last, None at its first;
+        ``left``: tournaments the run has left to play, None: many)."""
         if self.fixed:
             return self.fixed
         if self._pace is None:  # nothing measured yet: start small, then grow
@@ -472,31 +477,57 @@ class _Player(BatchThread):
         want = self._pace * TARGET_BATCH_SECONDS / per_tournament
         if self._seat_rows:
             want = min(want, MAX_BATCH_SEAT_ROWS / self._seat_rows)
+        if left:
+            want = min(want, max(left / 2, self._pace * TAIL_SECONDS / per_tournament))
+            want = math.ceil(left / math.ceil(left / max(1, round(want))))  # no straggler
         want = max(1, round(want))
         return want if previous is None else min(want, GROWTH * previous)
 
 
+def _engine_batches(results: Sequence[TournamentResult]) -> list[Any]:
+    """The engine Batches whose games ``results`` played (each once)."""
+    return list({id(b): b for r in results for b, _ in (t.game.payload for t in r.tables)}
+                .values())
+
+
+_paused = 0  # threads inside _cycle_collector_paused
+_paused_lock = threading.Lock()
+_was_on = False  # the collector's state when the first of them came in
+
+
 @contextmanager
 def _cycle_collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a batch is played and turned into rows, on
-    again after (as it was). A batch's brackets make hundreds of thousands of small objects
-    (tables, standings, tuples), which trigger collections, and each full collection walks
-    every object of the process (the engine's and the libraries' too): a quarter of the
-    bracket's CPU time. Those objects hold no reference cycles (they go when the batch goes),
-    so nothing accumulates meanwhile."""
-    was_on = gc.isenabled()
-    gc.disable()
+    """Python's cyclic garbage collector off while a batch is played or turned into rows, on
+    again after (as it was before the first of the threads that paused it). A batch's brackets
+    make hundreds of thousands of small objects (tables, standings, tuples), which trigger
+    collections, and each full collection walks every object of the process (the engine's and
+    the libraries' too): a quarter of the bracket's CPU time. Those objects hold no reference
+    cycles (they go when the batch goes), so nothing accumulates meanwhile. The playing thread
+    and the storing thread pause it side by side: it stays off until both are done."""
+    global _paused, _was_on
+    with _paused_lock:
+        if _paused == 0:
+            _was_on = gc.isenabled()
+            gc.disable()
+        _paused += 1
     try:
         yield
     finally:
-        if was_on:
-            gc.enable()
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0 and _was_on:
+                gc.enable()
 
 
-def _store(con, outcome: RunOutcome, item: _Played, progress: Progress) -> None:
+def _store(con, outcome: RunOutcome, item: _Played, counters: dict[int, int],
+           progress: Progress) -> None:
+    """Turn a played batch into rows (its table games numbered from ``counters``: table size ->
+    the cell's next game, advanced) and store them."""
     c = item.cell
+    with _cycle_collector_paused():
+        games, frames = result_frames(item.results, _spec(outcome.scenario), counters)
     tournament_store.write_tournaments(con, outcome.run_id, c.variant.name, c.field.name,
-                                       item.games, item.frames)
+                                       games, frames)
     outcome.games_played += item.table_games
     outcome.games_completed += item.table_games
     outcome.rounds_played += item.rounds
