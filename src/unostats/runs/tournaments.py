@@ -24,6 +24,7 @@ order), so a resumed run equals an uninterrupted one row for row.
 from __future__ import annotations
 
 import gc
+import itertools
 import math
 import signal
 import threading
@@ -218,8 +219,8 @@ _ARROW_TYPES = {"BOOLEAN": pa.bool_(), "VARCHAR": pa.string(), "SMALLINT": pa.in
 _LIST_ITEMS = {"SMALLINT[]": pa.int16(), "VARCHAR[]": pa.string()}
 
 
-def _table(values: dict[str, list], columns) -> pa.Table:
-    """Column ``values`` (Python lists) as an Arrow table of ``columns`` (name, store type,
+def _table(values: dict[str, Sequence], columns) -> pa.Table:
+    """Column ``values`` (Python sequences) as an Arrow table of ``columns`` (name, store type,
     nullable)."""
     return pa.table([_list_array(values[c], _LIST_ITEMS[t]) if t in _LIST_ITEMS
                      else pa.array(values[c], _ARROW_TYPES.get(t, pa.int64()))
@@ -231,7 +232,7 @@ def _list_array(values: list[Sequence], items: pa.DataType) -> pa.Array:
     offsets = np.zeros(len(values) + 1, dtype=np.int32)
     np.cumsum(np.fromiter(map(len, values), np.int64, len(values)), out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets),
-                                    pa.array([x for v in values for x in v], items))
+                                    pa.array(list(itertools.chain.from_iterable(values)), items))
 
 
 def _gathered(played: list[tuple[Any, int]], numbers: Sequence[int]) -> Any:
@@ -268,65 +269,83 @@ def _gathered(played: list[tuple[Any, int]], numbers: Sequence[int]) -> Any:
 def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
                   counters: dict[int, int]) -> tuple[dict[int, Any], dict[str, pa.Table]]:
     """The rows of whole tournaments: engine tables per table size (games numbered from
-    ``counters``, which is advanced) and the tournament tables' rows, as Arrow tables."""
+    ``counters``, which is advanced) and the tournament tables' rows, as Arrow tables. The
+    results' rows are named tuples: each table's columns come from one transposition
+    (``zip(*rows)``) rather than a pass per column."""
+    tabled = [t for r in results for t in r.tables]  # TableResults, in play order
+    table_of = [r.index for r in results for _ in r.tables]
+    sizes = [len(t.entrants) for t in tabled]
     played: dict[int, list[tuple[Any, int]]] = {}  # table size -> (engine Batch, game in it)
     numbers: dict[int, list[int]] = {}
     game_of = []  # each table's game number, in the order of the tables
-    for r in results:
-        for t in r.tables:
-            n = len(t.entrants)
-            game = counters.get(n, 0)
-            counters[n] = game + 1
-            played.setdefault(n, []).append(t.game.payload)
-            numbers.setdefault(n, []).append(game)
-            game_of.append(game)
+    for n, t in zip(sizes, tabled):
+        game = counters.get(n, 0)
+        counters[n] = game + 1
+        played.setdefault(n, []).append(t.game.payload)
+        numbers.setdefault(n, []).append(game)
+        game_of.append(game)
     games = {n: _gathered(played[n], numbers[n]) for n in played}
 
-    profiles = [r.field.entrant_profiles() for r in results]
+    profiles_of: dict[int, tuple[str, ...]] = {}  # by field: each entrant's profile
+    for r in results:
+        if id(r.field) not in profiles_of:
+            profiles_of[id(r.field)] = r.field.entrant_profiles()
     finals = [next(t for t in reversed(r.tables) if t.bracket == MAIN) for r in results]
     tours = {
         "tournament": [r.index for r in results],
         "champion": [r.champion for r in results],
-        "champion_profile": [p[r.champion] for r, p in zip(results, profiles)],
+        "champion_profile": [profiles_of[id(r.field)][r.champion] for r in results],
         "champion_decided_by": [f.decided_by for f in finals],
         "consolation_champion": [r.consolation_champion for r in results],
         "consolation_champion_profile": [
-            None if r.consolation_champion is None else p[r.consolation_champion]
-            for r, p in zip(results, profiles)],
-        "games": [r.games() for r in results]}
-    tabled = [(r.index, t) for r in results for t in r.tables]
+            None if r.consolation_champion is None
+            else profiles_of[id(r.field)][r.consolation_champion] for r in results],
+        "games": [len(r.tables) for r in results]}
+
+    (brackets, stages, table_nos, entrants_at, profiles, seeds, _, finish,
+     decided) = zip(*tabled)
+    plans = {id(p): p for p in stages}  # the few StagePlans of the field's brackets
+    stage_no = {k: p.stage for k, p in plans.items()}
+    stage_name = {k: p.name for k, p in plans.items()}
+    advance = {k: p.advance for k, p in plans.items()}
     tables = {
-        "tournament": [i for i, _ in tabled], "bracket": [t.bracket for _, t in tabled],
-        "stage": [t.stage.stage for _, t in tabled],
-        "stage_name": [t.stage.name for _, t in tabled],
-        "table_no": [t.table for _, t in tabled],
-        "players": [len(t.entrants) for _, t in tabled], "game": game_of,
-        "game_seed": [t.game_seed for _, t in tabled],
-        "entrants": [t.entrants for _, t in tabled], "profiles": [t.profiles for _, t in tabled],
-        "advance": [t.stage.advance for _, t in tabled],
-        "finish": [t.finish for _, t in tabled], "advancers": [t.advancers for _, t in tabled],
-        "decided_by": [t.decided_by for _, t in tabled]}
-    entered = [(r, e, e.consolation) for r in results for e in r.entrants]
+        "tournament": table_of, "bracket": brackets,
+        "stage": [stage_no[id(p)] for p in stages],
+        "stage_name": [stage_name[id(p)] for p in stages],
+        "table_no": table_nos, "players": sizes, "game": game_of, "game_seed": seeds,
+        "entrants": entrants_at, "profiles": profiles,
+        "advance": [advance[id(p)] for p in stages],
+        "finish": finish,
+        "advancers": [() if advance[id(p)] == 0 else f[:advance[id(p)]]
+                      for p, f in zip(stages, finish)],  # TableResult.advancers
+        "decided_by": decided}
+
+    entered = [e for r in results for e in r.entrants]
+    (entrant, profile, main, first_table, first_seat, first_position, first_table_players,
+     advanced_first, consolation) = zip(*entered)
+    main_stage, main_stage_name, main_finish, main_place = zip(*main)
+    played_consolation = [c for c in consolation if c is not None]
+    c_stage, c_stage_name, _, c_place = (zip(*played_consolation) if played_consolation
+                                         else ((), (), (), ()))
+    c_stage, c_stage_name, c_place = iter(c_stage), iter(c_stage_name), iter(c_place)
+    champions = [r.champion for r in results for _ in r.entrants]
+    c_champions = [r.consolation_champion for r in results for _ in r.entrants]
+    policy_of = {name: spec.profiles[name].policy for name in set(profile)}
     entrants = {
-        "tournament": [r.index for r, _, _ in entered],
-        "entrant": [e.entrant for _, e, _ in entered],
-        "profile": [e.profile for _, e, _ in entered],
-        "policy": [spec.profiles[e.profile].policy for _, e, _ in entered],
-        "stage": [e.main.stage for _, e, _ in entered],
-        "stage_name": [e.main.stage_name for _, e, _ in entered],
-        "finish": [e.main.finish for _, e, _ in entered],
-        "place": [e.main.place for _, e, _ in entered],
-        "is_champion": [e.entrant == r.champion for r, e, _ in entered],
-        "first_table": [e.first_table for _, e, _ in entered],
-        "first_seat": [e.first_seat for _, e, _ in entered],
-        "first_position": [e.first_position for _, e, _ in entered],
-        "first_table_players": [e.first_table_players for _, e, _ in entered],
-        "advanced_first": [e.advanced_first for _, e, _ in entered],
-        "consolation_stage": [None if c is None else c.stage for _, _, c in entered],
-        "consolation_stage_name": [None if c is None else c.stage_name for _, _, c in entered],
-        "consolation_place": [None if c is None else c.place for _, _, c in entered],
-        "is_consolation_champion": [e.entrant == r.consolation_champion
-                                    for r, e, _ in entered]}
+        "tournament": [r.index for r in results for _ in r.entrants],
+        "entrant": entrant, "profile": profile,
+        "policy": [policy_of[p] for p in profile],
+        "stage": main_stage, "stage_name": main_stage_name, "finish": main_finish,
+        "place": main_place,
+        "is_champion": [e == c for e, c in zip(entrant, champions)],
+        "first_table": first_table, "first_seat": first_seat,
+        "first_position": first_position, "first_table_players": first_table_players,
+        "advanced_first": advanced_first,
+        "consolation_stage": [None if c is None else next(c_stage) for c in consolation],
+        "consolation_stage_name": [None if c is None else next(c_stage_name)
+                                   for c in consolation],
+        "consolation_place": [None if c is None else next(c_place) for c in consolation],
+        "is_consolation_champion": [e == c for e, c in zip(entrant, c_champions)]}
     rows = {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": entrants}
     frames = {name: _table(rows[name], tournament_store.COLUMNS[name])
               for name in tournament_store.BATCH_TABLES}
