@@ -644,8 +644,9 @@ def test_the_cycle_collector_stays_paused_while_another_thread_pauses_it():
 
 def test_the_last_batches_of_a_run_taper(cup):
     """Near the end of a run a batch is at most half of the tournaments left, in equal parts,
-    but not below TAIL_SECONDS of play: the last batch, whose rows and storing nothing
-    overlaps, is small; far from the end the time target alone sizes a batch."""
+    but not below TAIL_SECONDS of play nor TAIL_SEAT_ROWS round-seat rows: the last batch,
+    whose rows and storing nothing overlaps, is small; far from the end the time target alone
+    sizes a batch."""
     from unostats.runs import tournaments as runs_tournaments
 
     player = runs_tournaments._Player(cup["scenario"], [], threads=1, fixed=None)
@@ -661,3 +662,7 @@ def test_the_last_batches_of_a_run_taper(cup):
         left, previous = left - size, size
     assert sizes == sorted(sizes, reverse=True) and sizes[0] == 500 and sizes[-1] <= tail
     assert player._size(None, 16, 80) == 80  # less than the tail: one batch
+    player._seat_rows = runs_tournaments.TAIL_SEAT_ROWS / 300  # a row group is 300 tournaments
+    assert player._size(None, 16, 280) == 280  # less than a row group: one batch
+    assert player._size(None, 16, 500) == 250  # two, in equal parts
+    assert player._size(None, 16, 900) == 450
