@@ -120,13 +120,14 @@ def own_points(scoring):
     return scoring == C.SCORING_OWN_POINTS_LOW_WINS or scoring == C.SCORING_OWN_POINTS_LOSE_AT
 
 
-@kernel
+@kernel(inline=True)
 def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
                  round_seat_out, row):
     """R1, R7 hand points; R2, R3/R4, R5 or R6 scoring, R8; the round's records (row ``row`` of
     the round outputs) and its trace events. Returns the points of the round: what it added to
     all scores. Leaves every ``st.hand`` entry 0 (cleared as its points are summed, so
-    ``new_round`` need not pass over the hands again); ``hcol`` and ``hsize`` stay as they were."""
+    ``new_round`` need not pass over the hands again); ``hcol`` and ``hsize`` stay as they were.
+    Inlined into the game loop, its one caller (as ``new_round``)."""
     n = st.n
     winner = st.winner
     lone_zero = opt.lone_zero_value
