@@ -12,7 +12,7 @@ cards".
 
 from .. import cards as K
 from .. import codes as C
-from ._cards import add, draw, everyone_draws, lay_down
+from ._cards import add, draw, draw_traced, everyone_draws, lay_down
 from ._jit import kernel
 from ._layout import DISCARDS
 from ._numbers import has_number_effect, number_effect, owes_cover, swap_hands, swap_one
@@ -20,8 +20,8 @@ from ._penalties import draw_four_pends, draw_two_pends, escalate, put_on_chain
 from ._rng import uniform
 from ._scoring import end_of_move
 from ._table import (
-    FIRST_BLACK, WD4, ev, in_round, is_number, is_restricted, next_seat, rank_of, reverse,
-    skip_seat,
+    FIRST_BLACK, WD4, ev, in_round, is_number, is_restricted, next_seat, rank_of, reverse_traced,
+    skip_seat, skip_seat_traced,
 )
 
 
@@ -104,13 +104,15 @@ def _challenge(st, opt, player, t, guilty, colour_before, state):
 
 
 @kernel(inline=True)
-def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, state):
+def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, state,
+           tracing):
     """A1 and its variants: the effect of a move (``count`` cards t by ``player``; ``in_turn``:
     played in its turn, not out of turn; ``guilty``: the player held the colour ``colour_before``
     it played a black card on; ``jumper``: the seat that jumped in on it under jump_in extreme,
     else -1). Returns (the seat that acts next, state); ``st.cover`` is set when the player must
-    now cover its 8 (N6). Inlined into its callers: a call for every action card passed every
-    option and spilled the turn loop's state (a tenth of a turn's time)."""
+    now cover its 8 (N6). Traced if ``tracing`` (the turn loop's flag). Inlined into its
+    callers: a call for every action card passed every option and spilled the turn loop's state
+    (a tenth of a turn's time)."""
     rank = rank_of(t)
     victim = next_seat(st, player)
     if rank != K.SKIP:
@@ -122,19 +124,19 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         run = st.skip_run if opt.stack_skip != 0 and in_turn else 0
         st.skip_run = run + count
         if run + count == 1 and opt.skip_escape == 0:  # A1, inline: no call for the common case
-            return skip_seat(st, victim), state
+            return skip_seat_traced(st, victim, tracing), state
         return _skip_players(st, opt, player, run + count, t, state)
     if rank == K.REVERSE:
         if count == 2:
             return victim, state  # A2: two Reverses cancel
         if pending:  # A6 back: the penalty is now owed by the next seat in the new direction
-            reverse(st)
+            reverse_traced(st, tracing)
             return next_seat(st, player), state
         if st.escalation > 0:
             return escalate(st, player, t, count, jumper, state)
         if st.left == 2:  # A1: with two players (in the round) a Reverse acts as a Skip
-            return skip_seat(st, victim), state
-        reverse(st)
+            return skip_seat_traced(st, victim, tracing), state
+        reverse_traced(st, tracing)
         return next_seat(st, player), state
     if rank == K.DRAW_TWO:
         if draw_two_pends(opt) or pending:
@@ -142,9 +144,9 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
             return victim, state
         if opt.reverse_deflects == C.DEFLECT_EXTREME:
             return escalate(st, player, t, count, jumper, state)
-        _, state = draw(st, victim, 2 * count if victim != jumper else 0, C.DRAW_DRAW_TWO,
-                        state)
-        return skip_seat(st, victim), state
+        _, state = draw_traced(st, victim, 2 * count if victim != jumper else 0, C.DRAW_DRAW_TWO,
+                              state, tracing)
+        return skip_seat_traced(st, victim, tracing), state
     if owes_cover(opt, t) and jumper < 0:  # N6: its player covers it next (no turn)
         st.cover = 1
         return player, state
@@ -159,14 +161,14 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         if draw_four_pends(opt) or pending:
             put_on_chain(st, opt, False, count)
             return victim, state
-        _, state = draw(st, victim, 4, C.DRAW_DRAW_FOUR, state)
-        return skip_seat(st, victim), state
+        _, state = draw_traced(st, victim, 4, C.DRAW_DRAW_FOUR, state, tracing)
+        return skip_seat_traced(st, victim, tracing), state
     if t < FIRST_BLACK:  # N1, N2: numbers
         state = number_effect(st, opt, player, t, state)
         return victim, state
     if t == K.BLANK and opt.blank_effect == C.BLANK_DRAW_TEN:  # D3
-        _, state = draw(st, victim, 10, C.DRAW_BLANK, state)
-        return skip_seat(st, victim), state
+        _, state = draw_traced(st, victim, 10, C.DRAW_BLANK, state, tracing)
+        return skip_seat_traced(st, victim, tracing), state
     if t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4: every other seat, in playing order
         state = everyone_draws(st, player, 1 if t == K.HIT_ALL_ONE else 2, C.DRAW_HIT_ALL, False,
                                state)

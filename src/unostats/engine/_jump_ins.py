@@ -125,12 +125,13 @@ def effects_after_jump_ins(st, opt, p, card, count, guilty, colour_before, jumps
     top = st.jump_card
     if opt.jump_in != C.JUMP_IN_EXTREME:
         return effect(st, opt, st.jumpers[jumps - 1], top, 1, False, st.jump_guilty != 0,
-                      st.jump_colour, -1, state)
+                      st.jump_colour, -1, state, st.tracing != 0)
     nxt, state = effect(st, opt, p, card, count, True, guilty, colour_before, st.jumpers[0],
-                        state)
+                        state, st.tracing != 0)
     i = 0
     while i < jumps and st.winner < 0:
         after = st.jumpers[i + 1] if i + 1 < jumps else -1
-        nxt, state = effect(st, opt, st.jumpers[i], top, 1, False, False, BLACK, after, state)
+        nxt, state = effect(st, opt, st.jumpers[i], top, 1, False, False, BLACK, after, state,
+                            st.tracing != 0)
         i += 1
     return nxt, state

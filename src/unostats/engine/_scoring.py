@@ -32,11 +32,11 @@ def _h2o_bonus(t):
 
 @kernel
 def _hand_emptied(st, opt, s, state):
-    """Seat s has emptied its hand. R10 seven_rounds: unless it was its last hand it takes a new
-    one of one card fewer (``new_hand``, then refill draws) and stays in the round. R9
+    """Seat s has emptied its hand (counted in ``st.hands``) under R9 or R10 (``end_of_move``
+    ends the round of R1 without a call). R10 seven_rounds: unless it was its last hand it takes
+    a new one of one card fewer (``new_hand``, then refill draws) and stays in the round. R9
     to_the_last: s finishes and leaves the round (a silence it owns ends), which goes on while
     two seats or more are left in it. Returns (whether the round is over, state)."""
-    st.hands[s] += 1
     if opt.round_end == C.ROUND_END_TO_THE_LAST:
         place = st.n - st.left + 1
         st.place[s] = place
@@ -103,7 +103,10 @@ def end_of_move(st, opt, s, t, count, state):
         state = uno_call(st, opt, s, state)
     out = False
     if st.hsize[s] == 0:
-        out, state = _hand_emptied(st, opt, s, state)
+        st.hands[s] += 1
+        out = True  # R1: the round is over (a call for it cost ~1% of the rounds/s at 2 seats)
+        if opt.round_end != C.ROUND_END_FIRST_OUT:  # R9, R10
+            out, state = _hand_emptied(st, opt, s, state)
     if out:
         state = _last_card(st, opt, s, t, count, state)
     else:
@@ -120,13 +123,14 @@ def own_points(scoring):
     return scoring == C.SCORING_OWN_POINTS_LOW_WINS or scoring == C.SCORING_OWN_POINTS_LOSE_AT
 
 
-@kernel
+@kernel(inline=True)
 def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
                  round_seat_out, row):
     """R1, R7 hand points; R2, R3/R4, R5 or R6 scoring, R8; the round's records (row ``row`` of
     the round outputs) and its trace events. Returns the points of the round: what it added to
     all scores. Leaves every ``st.hand`` entry 0 (cleared as its points are summed, so
-    ``new_round`` need not pass over the hands again); ``hcol`` and ``hsize`` stay as they were."""
+    ``new_round`` need not pass over the hands again); ``hcol`` and ``hsize`` stay as they were.
+    Inlined into the game loop, its one caller (as ``new_round``)."""
     n = st.n
     winner = st.winner
     lone_zero = opt.lone_zero_value

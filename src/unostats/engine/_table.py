@@ -149,18 +149,31 @@ def trace_draw(st, s, card, moved, reason):
 
 
 @kernel(inline=True)
-def skip_seat(st, s):
-    """A1: seat s misses its turn; returns the seat after it."""
-    if st.tracing:
+def skip_seat_traced(st, s, tracing):
+    """A1: seat s misses its turn; returns the seat after it. Traced if ``tracing`` (the turn
+    loop's flag: a constant in its untraced version, so the checks fold away)."""
+    if tracing:
         ev(st, C.EV_SKIP, s, -1, -1)
     st.counters[C.C_SKIPS] += 1
     return next_seat(st, s)
 
 
 @kernel(inline=True)
-def reverse(st):
-    """A1: the direction of play flips."""
+def skip_seat(st, s):
+    """``skip_seat_traced``, traced as ``st.tracing`` says."""
+    return skip_seat_traced(st, s, st.tracing != 0)
+
+
+@kernel(inline=True)
+def reverse_traced(st, tracing):
+    """A1: the direction of play flips (traced if ``tracing``)."""
     st.dir = -st.dir
     st.counters[C.C_DIRECTION_CHANGES] += 1
-    if st.tracing:
+    if tracing:
         ev(st, C.EV_DIRECTION, -1, st.dir, -1)
+
+
+@kernel(inline=True)
+def reverse(st):
+    """``reverse_traced``, traced as ``st.tracing`` says."""
+    reverse_traced(st, st.tracing != 0)

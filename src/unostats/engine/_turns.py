@@ -13,7 +13,11 @@ twice from its one source, with the flag a constant (``_round_with_hooks``,
 straight from the card to its effect (10-14% more rounds/s on one core; the flag tested inside one
 loop gained 2-5%, the hooks' code staying in it). The flag is derived from the rule table, not from
 a list of the options the hooks read: an option counts as acting in them unless named in
-``_NOT_IN_HOOKS``, so a new rule runs the hooks until it is listed there.
+``_NOT_IN_HOOKS``, so a new rule runs the hooks until it is listed there. The version without the
+hooks is also the untraced one: a traced game plays the version with them (hooks that no option
+turns on do nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of
+the helpers inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...), and the other
+passes the constant False, so its event checks fold away too (4-6% more rounds/s on one core).
 
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
 threads: the function releases the GIL). It is compiled once, for every rule set (the round
@@ -26,7 +30,9 @@ from .. import cards as K
 from .. import codes as C
 from .. import rules
 from ._actions import effect, has_effect
-from ._cards import draw, draw_turn, first_card_effect, lay_down, new_round, stays_first, top_card
+from ._cards import (
+    draw_traced, draw_turn, first_card_effect, lay_down_traced, new_round, stays_first, top_card,
+)
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
 from ._layout import RO_LOSER
@@ -66,15 +72,16 @@ def _hooked(opt):
 
 
 @kernel(inline=True)
-def _play_round(st, opt, hooked, p, trace, state):
+def _play_round(st, opt, hooked, tracing, p, trace, state):
     """The turns of a round from seat p until a seat wins (``st.winner``) or the turn cap; the
-    move hooks are played when ``hooked`` (``_hooked(opt)``). Returns (turns, state)."""
+    move hooks are played when ``hooked`` (``_hooked(opt)``), events traced when ``tracing``
+    (``st.tracing``). Returns (turns, state)."""
     turns = 0
     covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
     in_turn = True  # the move is p's turn (not a jump-in's cover)
     covers = 0  # N6: the covers of this turn's chain
     while turns < opt.max_turns or covering:
-        if st.tracing:
+        if tracing:
             flush(st, trace)
         answer = -1
         if covering:
@@ -90,7 +97,7 @@ def _play_round(st, opt, hooked, p, trace, state):
                 if not answering:
                     continue  # paid, without a turn
             turns += 1
-            if st.tracing:
+            if tracing:
                 ev(st, C.EV_TURN, p, -1, -1)
             if hooked and opt.silence != C.SILENCE_NONE:
                 state = silence_at_turn(st, opt, p, state)
@@ -115,12 +122,12 @@ def _play_round(st, opt, hooked, p, trace, state):
                 st.escalation = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
                 st.skip_run = 0  # and a Skip run (A7)
                 if opt.draw == C.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
-                    drawn, state = draw(st, p, 1, C.DRAW_NORMAL, state)
+                    drawn, state = draw_traced(st, p, 1, C.DRAW_NORMAL, state, tracing)
                     card, state = if_playable(st, opt, drawn, p, state)
                 else:
                     card, state = draw_turn(st, opt, p, threat, state)
             if card < 0:
-                if st.tracing:
+                if tracing:
                     ev(st, C.EV_PASS, p, -1, -1)
                 p = next_seat(st, p)
                 continue
@@ -129,13 +136,13 @@ def _play_round(st, opt, hooked, p, trace, state):
         guilty = holds_colour(st, p, st.col)
         colour_before = st.col
         start_rank = st.rank
-        lay_down(st, opt, p, card, C.EV_PLAY, -1)
+        lay_down_traced(st, opt, p, card, C.EV_PLAY, -1, tracing)
         count = 1
         cover = covering  # A2 and N3 add no card to a cover
         covering = False
         if hooked and opt.double_action != 0 and not cover and rank_of(card) >= K.SKIP \
                 and card < FIRST_BLACK and st.hand[p, card] > 0:  # A2: its twin too
-            lay_down(st, opt, p, card, C.EV_PLAY, -1)
+            lay_down_traced(st, opt, p, card, C.EV_PLAY, -1, tracing)
             count = 2
         if hooked and answer < 0 and not cover and count == 1:  # N3: nor to an answer
             state = extras(st, opt, p, card, colour_before, start_rank, state)
@@ -162,7 +169,8 @@ def _play_round(st, opt, hooked, p, trace, state):
                 p = next_seat(st, p)
             continue
         if jumps == 0:
-            p, state = effect(st, opt, p, card, count, in_turn, guilty, colour_before, -1, state)
+            p, state = effect(st, opt, p, card, count, in_turn, guilty, colour_before, -1, state,
+                              tracing)
         else:
             p, state = effects_after_jump_ins(st, opt, p, card, count, guilty, colour_before,
                                               jumps, state)
@@ -177,14 +185,15 @@ def _play_round(st, opt, hooked, p, trace, state):
 
 @kernel
 def _round_with_hooks(st, opt, p, trace, state):
-    """``_play_round`` with the move hooks (compiled with the flag constant)."""
-    return _play_round(st, opt, True, p, trace, state)
+    """``_play_round`` with the move hooks (compiled with the flag constant), traced as
+    ``st.tracing`` says."""
+    return _play_round(st, opt, True, st.tracing != 0, p, trace, state)
 
 
 @kernel
 def _round_without_hooks(st, opt, p, trace, state):
-    """``_play_round`` without the move hooks: LLVM folds them away."""
-    return _play_round(st, opt, False, p, trace, state)
+    """``_play_round`` without the move hooks and untraced: LLVM folds both away."""
+    return _play_round(st, opt, False, False, p, trace, state)
 
 
 @kernel
@@ -258,7 +267,7 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
                 p, state = first_card_effect(st, opt, top, dealer, p, state)
             first = p
             start_direction = st.dir
-            if hooked:
+            if hooked or st.tracing:
                 turns, state = _round_with_hooks(st, opt, p, trace, state)
             else:
                 turns, state = _round_without_hooks(st, opt, p, trace, state)
