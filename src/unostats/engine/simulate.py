@@ -49,6 +49,7 @@ from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, coded_policy
 from ..seats import Seat, WeightedPolicy, resolve_seats
 from . import _cache
+from . import _columns as C
 from . import _layout as L
 from . import _turns as T
 
@@ -586,71 +587,126 @@ def _kernel(inputs: _KernelInputs, table, seed: np.uint64, lo: int, hi: int, gam
                         round_seat_out, _NO_TRACE, -1, inputs.setups)
 
 
-def _ints(values: np.ndarray, dtype, null: int | None = None) -> pa.Array:
-    """Kernel column ``values`` as a new ``dtype`` array (always a copy: the kernel's buffers
-    are reused), entries equal to ``null`` as nulls."""
-    data = values.astype(dtype)
-    return pa.array(data, mask=None if null is None else values == null)
+class _Narrowing:
+    """How one table's columns come out of rows of the kernel (``_columns.narrow``): each is
+    (name, the rows' column, numpy dtype, the value that means null or None, the names its
+    codes stand for or None). ``arrays`` builds them as Arrow arrays that view the narrowed
+    columns (no copy after the one pass); a column with no null in the rows has no bitmap."""
+
+    _WIDTHS = (np.int64, np.int32, np.int16, np.int8)
+
+    def __init__(self, columns: Sequence[tuple[str, int, Any, int | None,
+                                               Sequence[str] | None]]) -> None:
+        take: dict[Any, list[int]] = {w: [] for w in self._WIDTHS}
+        nullable: list[int] = []
+        null_value: list[int] = []
+        self.plan = []  # (name, width, row of its width, bitmap or -1, Arrow type, dictionary)
+        for name, col, dtype, null, names in columns:
+            width = np.dtype(dtype).type
+            bitmap = -1
+            if null is not None:
+                bitmap = len(nullable)
+                nullable.append(col)
+                null_value.append(null)
+            self.plan.append((name, width, len(take[width]), bitmap,
+                              pa.from_numpy_dtype(width),
+                              None if names is None else pa.array(list(names), pa.string())))
+            take[width].append(col)
+        self.take = {w: np.array(cols, dtype=np.int64) for w, cols in take.items()}
+        self.nullable = np.array(nullable, dtype=np.int64)
+        self.null_value = np.array(null_value, dtype=np.int64)
+
+    def arrays(self, rows: np.ndarray) -> dict[str, pa.Array]:
+        """The columns of kernel rows ``rows`` (2-D int64), by name, in the order given."""
+        n = len(rows)
+        out = {w: np.empty((len(self.take[w]), n), dtype=w) for w in self._WIDTHS}
+        bits = np.empty((len(self.nullable), (n + 7) // 8), dtype=np.uint8)
+        nulls = np.empty(len(self.nullable), dtype=np.int64)
+        C.narrow(np.ascontiguousarray(rows), *(a for w in self._WIDTHS
+                                                for a in (self.take[w], out[w])),
+                 self.nullable, self.null_value, bits, nulls)
+        arrays = {}
+        for name, width, k, bitmap, type_, names in self.plan:
+            data = out[width][k]
+            if bitmap >= 0 and nulls[bitmap]:
+                arr = pa.Array.from_buffers(type_, n, [pa.py_buffer(bits[bitmap]),
+                                                       pa.py_buffer(data)],
+                                            null_count=int(nulls[bitmap]))
+            else:
+                arr = pa.array(data)  # a view of the narrowed column
+            if names is not None:
+                arr = pa.DictionaryArray.from_arrays(arr, names, safe=False)
+            arrays[name] = arr
+        return arrays
 
 
 def _named(codes_: np.ndarray, names: Sequence[str]) -> pa.Array:
     """Codes 0..len(names)-1 as a dictionary column of their names (no string per row)."""
     return pa.DictionaryArray.from_arrays(pa.array(codes_.astype(np.int8)),
-                                          pa.array(list(names), pa.string()))
+                                          pa.array(list(names), pa.string()), safe=False)
+
+
+_GAMES = _Narrowing([
+    ("game", L.GO_GAME, np.int64, None, None),
+    ("rounds", L.GO_ROUNDS, np.int32, None, None),
+    ("turns", L.GO_TURNS, np.int64, None, None),
+    ("first_seat", L.GO_FIRST, np.int8, None, None),
+    ("winner_seat", L.GO_WINNER, np.int8, -1, None),
+    ("margin", L.GO_MARGIN, np.int32, None, None),
+    ("ended_by", L.GO_ENDED_BY, np.int8, None, codes.GAME_END_NAMES),
+])
+_GAME_SEATS = _Narrowing([
+    ("final_score", L.GS_FINAL_SCORE, np.int32, None, None),
+    ("rank", L.GS_RANK, np.int8, None, None),
+])
+_ROUNDS = _Narrowing([
+    ("game", L.RO_GAME, np.int64, None, None),
+    ("round", L.RO_ROUND, np.int32, None, None),
+    ("dealer_seat", L.RO_DEALER, np.int8, None, None),
+    ("first_seat", L.RO_FIRST, np.int8, None, None),
+    ("winner_seat", L.RO_WINNER, np.int8, -1, None),
+    ("winner_position", L.RO_WINNER_POS, np.int8, -1, None),
+    *((name, L.RO_COUNTERS + i, np.int32, None, None) for i, name in enumerate(codes.COUNTER_NAMES)),
+    ("points", L.RO_POINTS, np.int32, None, None),
+    ("ended_by", L.RO_ENDED_BY, np.int8, None, codes.ROUND_END_NAMES),
+    ("loser_seat", L.RO_LOSER, np.int8, -1, None),
+    ("largest_penalty", L.RO_LARGEST_PENALTY, np.int32, None, None),
+])
+_ROUND_SEATS = _Narrowing([
+    ("position", L.RS_POSITION, np.int8, None, None),
+    ("cards_left", L.RS_CARDS_LEFT, np.int16, None, None),
+    ("hand_points", L.RS_HAND_POINTS, np.int32, None, None),
+    ("score_after", L.RS_SCORE_AFTER, np.int32, None, None),
+    ("hands_emptied", L.RS_HANDS_EMPTIED, np.int8, None, None),
+    ("finish_place", L.RS_FINISH_PLACE, np.int8, 0, None),
+])
 
 
 def _tables(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_rows) -> Batch:
     """The batch's four tables (schemas in the module docstring) from the kernel's rows."""
     n = inputs.players
     n_games, n_rounds = len(game_rows), len(round_rows)
-    games = pa.table({
-        "game": _ints(game_rows[:, L.GO_GAME], np.int64),
-        "rounds": _ints(game_rows[:, L.GO_ROUNDS], np.int32),
-        "turns": _ints(game_rows[:, L.GO_TURNS], np.int64),
-        "first_seat": _ints(game_rows[:, L.GO_FIRST], np.int8),
-        "winner_seat": _ints(game_rows[:, L.GO_WINNER], np.int8, null=-1),
-        "margin": _ints(game_rows[:, L.GO_MARGIN], np.int32),
-        "ended_by": _named(game_rows[:, L.GO_ENDED_BY], codes.GAME_END_NAMES),
-    })
+    games = _GAMES.arrays(game_rows)
+    game_column = games["game"].to_numpy()
     seat_ids = np.tile(np.arange(n, dtype=np.int8), n_games)
     policy_names = list(dict.fromkeys(inputs.policies))
     policy_of_seat = np.array([policy_names.index(p) for p in inputs.policies], dtype=np.int8)
-    game_seats = pa.table({
-        "game": pa.array(np.repeat(game_rows[:, L.GO_GAME], n)),
+    game_seats = {
+        "game": pa.array(np.repeat(game_column, n)),
         "seat": pa.array(seat_ids),
         "policy": _named(np.tile(policy_of_seat, n_games), policy_names),
-        "final_score": _ints(game_seat_rows[:, :, L.GS_FINAL_SCORE].reshape(-1), np.int32),
-        "rank": _ints(game_seat_rows[:, :, L.GS_RANK].reshape(-1), np.int8),
+        **_GAME_SEATS.arrays(game_seat_rows.reshape(n_games * n, L.N_GS)),
         "is_winner": pa.array(np.repeat(game_rows[:, L.GO_WINNER], n) == seat_ids),
         "is_loser": pa.array(game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1) != 0),
-    })
-    rounds = pa.table({
-        "game": _ints(round_rows[:, L.RO_GAME], np.int64),
-        "round": _ints(round_rows[:, L.RO_ROUND], np.int32),
-        "dealer_seat": _ints(round_rows[:, L.RO_DEALER], np.int8),
-        "first_seat": _ints(round_rows[:, L.RO_FIRST], np.int8),
-        "winner_seat": _ints(round_rows[:, L.RO_WINNER], np.int8, null=-1),
-        "winner_position": _ints(round_rows[:, L.RO_WINNER_POS], np.int8, null=-1),
-        **{name: _ints(round_rows[:, L.RO_COUNTERS + i], np.int32)
-           for i, name in enumerate(codes.COUNTER_NAMES)},
-        "points": _ints(round_rows[:, L.RO_POINTS], np.int32),
-        "ended_by": _named(round_rows[:, L.RO_ENDED_BY], codes.ROUND_END_NAMES),
-        "loser_seat": _ints(round_rows[:, L.RO_LOSER], np.int8, null=-1),
-        "largest_penalty": _ints(round_rows[:, L.RO_LARGEST_PENALTY], np.int32),
-    })
-    seat = seat_rows.reshape(n_rounds * n, L.N_RS)
-    round_seats = pa.table({
-        "game": pa.array(np.repeat(round_rows[:, L.RO_GAME], n)),
-        "round": pa.array(np.repeat(round_rows[:, L.RO_ROUND].astype(np.int32), n)),
+    }
+    rounds = _ROUNDS.arrays(round_rows)
+    round_seats = {
+        "game": pa.array(np.repeat(rounds["game"].to_numpy(), n)),
+        "round": pa.array(np.repeat(rounds["round"].to_numpy(), n)),
         "seat": pa.array(np.tile(np.arange(n, dtype=np.int8), n_rounds)),
-        "position": _ints(seat[:, L.RS_POSITION], np.int8),
-        "cards_left": _ints(seat[:, L.RS_CARDS_LEFT], np.int16),
-        "hand_points": _ints(seat[:, L.RS_HAND_POINTS], np.int32),
-        "score_after": _ints(seat[:, L.RS_SCORE_AFTER], np.int32),
-        "hands_emptied": _ints(seat[:, L.RS_HANDS_EMPTIED], np.int8),
-        "finish_place": _ints(seat[:, L.RS_FINISH_PLACE], np.int8, null=0),
-    })
-    return Batch(games, game_seats, rounds, round_seats)
+        **_ROUND_SEATS.arrays(seat_rows.reshape(n_rounds * n, L.N_RS)),
+    }
+    return Batch(pa.table(games), pa.table(game_seats), pa.table(rounds), pa.table(round_seats))
 
 
 def _frames(tables: Batch) -> Batch:
