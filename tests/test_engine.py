@@ -479,3 +479,21 @@ def test_first_player_advantage_is_visible_with_two_players():
     rounds = play(REFERENCE_RULES, 2, Seat(), 5000, seed=5)[2]
     wins = np.bincount(rounds["winner_position"].to_numpy(), minlength=2)
     assert wins[0] > wins[1]
+
+
+def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_threads():
+    from unostats.engine import simulate
+    estimate = simulate._RoundsEstimate()
+    estimate.add(100, 1000)  # 10 rounds a game: 65,536 round seats at 4 players = 1,638 games
+    ranges = [(0, 10_000), (10_000, 13_000)]
+    plan = simulate._Plan(ranges, 4, 2, estimate)
+    parts = list(iter(plan.next, None))
+    assert [lo for lo, _, _ in parts[1:]] == [hi for _, hi, _ in parts[:-1]]  # no gap, no overlap
+    assert parts[0][0] == 0 and parts[-1][1] == 13_000
+    assert [hi for _, hi, last in parts if last] == [10_000, 13_000]  # batches end parts
+    sizes = [hi - lo for lo, hi, _ in parts]
+    assert max(sizes) == 1638
+    tail = sizes[sizes.index(max(sizes[-8:])):]  # the last parts: a thread's share of the rest
+    assert tail == sorted(tail, reverse=True) and tail[-2] <= simulate.MIN_PART_GAMES * 2
+    one = list(iter(simulate._Plan(ranges, 4, 1, estimate).next, None))  # one thread: full parts
+    assert all(hi - lo == 1638 for lo, hi, last in one if not last)
