@@ -11,7 +11,6 @@ from memory; here once, a tile of rows at a time while it is in the cache. No ru
 
 from ._jit import kernel
 
-
 TILE = 1024  # rows narrowed column by column at a time (about 220 kB of round rows: in L2)
 
 
