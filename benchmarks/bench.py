@@ -194,10 +194,16 @@ class EngineResult:
     rounds: int
     turns: int
     seconds: float  # best repetition
+    cpu_seconds: float = 0.0  # the process's CPU time in that repetition (all threads)
 
     @property
     def rounds_per_s(self) -> float:
         return self.rounds / self.seconds
+
+    @property
+    def cpu_rounds_per_s(self) -> float:
+        """Rounds per CPU second: wall time on a loaded machine counts other work too."""
+        return self.rounds / self.cpu_seconds if self.cpu_seconds else 0.0
 
     @property
     def turns_per_s(self) -> float:
@@ -216,19 +222,22 @@ class EngineResult:
         return self.turns / self.rounds
 
 
-def play(rules, players: int, games: int, threads: int, seed: int = 1) -> tuple[float, int, int]:
-    """Play ``games`` games; return (seconds spent inside simulate_batches, rounds, turns)."""
+def play(rules, players: int, games: int, threads: int,
+         seed: int = 1) -> tuple[float, int, int, float]:
+    """Play ``games`` games; return (seconds spent inside simulate_batches, rounds, turns, the
+    process's CPU seconds meanwhile)."""
     from unostats.engine.simulate import Seat, simulate_batches
 
     batches = simulate_batches(rules=rules, players=players, seats=Seat("random"), games=games,
                                seed=seed, threads=threads)
-    seconds, rounds, turns = 0.0, 0, 0
+    seconds, rounds, turns, cpu = 0.0, 0, 0, 0.0
     while True:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         batch = next(batches, None)
         seconds += time.perf_counter() - t0
+        cpu += time.process_time() - c0
         if batch is None:
-            return seconds, rounds, turns
+            return seconds, rounds, turns, cpu
         rounds += batch.rounds.height
         turns += int(batch.rounds["turns"].sum())
 
@@ -239,16 +248,16 @@ def measure(rules, players: int, threads: int | Sequence[int], target_rounds: in
     A sequence of thread counts: each rep runs them in turn (1, 2, 1, 2, ...), so a busy
     moment of the machine falls on all of them alike; the best run of each counts."""
     counts = [threads] if isinstance(threads, int) else list(threads)
-    _, rounds, _ = play(rules, players, 50, counts[0])
+    _, rounds, _, _ = play(rules, players, 50, counts[0])
     games = max(1, math.ceil(target_rounds * 50 / max(rounds, 1)))
     for t in counts[1:]:
         play(rules, players, 50, t)
     best: dict[int, EngineResult] = {}
     for _ in range(reps):
         for t in counts:
-            seconds, rounds, turns = play(rules, players, games, t)
+            seconds, rounds, turns, cpu = play(rules, players, games, t)
             if t not in best or seconds < best[t].seconds:
-                best[t] = EngineResult(players, t, games, rounds, turns, seconds)
+                best[t] = EngineResult(players, t, games, rounds, turns, seconds, cpu)
     return best[threads] if isinstance(threads, int) else best
 
 
@@ -650,6 +659,11 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
         print(line(r))
     print(f"targets: engine/C per core >= {TARGET_RATIO}x, 2-thread speed-up >= {TARGET_SPEEDUP}x;"
           " C figures are CPU time on one pinned core, engine figures wall time")
+    cpu = [f"{p}p {_si(e.cpu_rounds_per_s)}" for p in PLAYERS
+           if (e := engine.get((p, 1))) and e.cpu_seconds]
+    if cpu:  # on a loaded machine wall time also counts the others' work; CPU time does not
+        print("engine rounds per CPU second, 1 thread (the process's CPU time in the best run):",
+              ", ".join(cpu))
     for p in PLAYERS:
         e, ref = engine.get((p, 1)), c.get(p)
         if e and ref and abs(e.mean_turns / ref.mean_turns - 1) > 0.02:
@@ -820,6 +834,7 @@ def figures(engine, c, official, option_costs, startup_info, cli=None) -> dict:
         rows.append({
             "players": p, "threads": t,
             "engine_rounds_per_s": e.rounds_per_s, "engine_ns_per_turn": e.ns_per_turn,
+            "engine_cpu_rounds_per_s": e.cpu_rounds_per_s,
             "c_rounds_per_s": ref.rounds_per_s if ref else None,
             "ratio": e.rounds_per_s / (t * ref.rounds_per_s) if ref else None,
             "speedup": e.rounds_per_s / one.rounds_per_s if one and t > 1 else None,

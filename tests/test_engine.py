@@ -380,8 +380,7 @@ def test_one_thread_equals_two_threads():
 
 
 def test_two_threads_equal_one_when_parts_play_while_others_are_copied(monkeypatch):
-    # Small parts: with two threads each part plays while the one before it is copied out of
-    # the other buffer set (a shared set would be overwritten under the copy).
+    # Small parts: with two threads several parts play at once, each on its own thread.
     from unostats.engine import simulate
     monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 120)
     seats = mixed_seats(4)
@@ -390,8 +389,8 @@ def test_two_threads_equal_one_when_parts_play_while_others_are_copied(monkeypat
 
 
 def test_parts_of_several_batches_play_at_once_with_the_same_rows(monkeypatch):
-    # Tiny parts and batches: with two threads the queue of chunks runs on from one batch into
-    # the next (two parts in flight, one per buffer set) while each part is copied out.
+    # Tiny parts and batches: with two threads the queue of parts runs on from one batch into
+    # the next.
     from unostats.engine import simulate
     monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 40)
     seats = mixed_seats(3)
@@ -405,17 +404,21 @@ def test_parts_of_several_batches_play_at_once_with_the_same_rows(monkeypatch):
         frames_equal(a, b)
 
 
-@pytest.mark.parametrize("threads", [1, 2])  # 1: each part is one kernel call
-def test_chunks_that_run_out_of_round_rows_play_again_with_the_same_rows(monkeypatch, threads):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_steps_and_parts_that_run_out_of_rows_play_on_with_the_same_rows(monkeypatch, threads):
+    # A tiny estimate sizes every part's columns too small (they grow) and asks each engine call
+    # for more games than its rows hold (the call stops early and the next plays on); a step's
+    # rows shorter than a game (they double).
     from unostats.engine import simulate
     seats = mixed_seats(4)
     expected = play({}, 4, seats, 300, seed=4, threads=1 if threads == 2 else 2)
     calls = []
     kernel = simulate._kernel
     monkeypatch.setattr(simulate, "_kernel", lambda *a: calls.append(a[4]) or kernel(*a))
-    monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)  # tiny buffers
+    monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)
+    monkeypatch.setattr(simulate, "STEP_SEAT_ROWS", 8)
     frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=threads))
-    assert len(calls) > len(set(calls))  # some chunk ran out of rows and played its rest again
+    assert len(calls) > len(set(calls))  # some call ran out of rows and the next played on
 
 
 def test_batch_size_changes_nothing():
@@ -476,3 +479,21 @@ def test_first_player_advantage_is_visible_with_two_players():
     rounds = play(REFERENCE_RULES, 2, Seat(), 5000, seed=5)[2]
     wins = np.bincount(rounds["winner_position"].to_numpy(), minlength=2)
     assert wins[0] > wins[1]
+
+
+def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_threads():
+    from unostats.engine import simulate
+    estimate = simulate._RoundsEstimate()
+    estimate.add(100, 1000)  # 10 rounds a game: 65,536 round seats at 4 players = 1,638 games
+    ranges = [(0, 10_000), (10_000, 13_000)]
+    plan = simulate._Plan(ranges, 4, 2, estimate)
+    parts = list(iter(plan.next, None))
+    assert [lo for lo, _, _ in parts[1:]] == [hi for _, hi, _ in parts[:-1]]  # no gap, no overlap
+    assert parts[0][0] == 0 and parts[-1][1] == 13_000
+    assert [hi for _, hi, last in parts if last] == [10_000, 13_000]  # batches end parts
+    sizes = [hi - lo for lo, hi, _ in parts]
+    assert max(sizes) == 1638
+    tail = sizes[sizes.index(max(sizes[-8:])):]  # the last parts: a thread's share of the rest
+    assert tail == sorted(tail, reverse=True) and tail[-2] <= simulate.MIN_PART_GAMES * 2
+    one = list(iter(simulate._Plan(ranges, 4, 1, estimate).next, None))  # one thread: full parts
+    assert all(hi - lo == 1638 for lo, hi, last in one if not last)

@@ -32,9 +32,10 @@ from __future__ import annotations
 import collections
 import math
 import queue
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -49,6 +50,7 @@ from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, coded_policy
 from ..seats import Seat, WeightedPolicy, resolve_seats
 from . import _cache
+from . import _columns as C
 from . import _layout as L
 from . import _turns as T
 
@@ -103,12 +105,14 @@ def simulate_arrow(
     ahead: bool = True,
 ) -> Iterator[Batch]:
     """The games of ``simulate_batches`` as pyarrow Tables built straight from the kernel's
-    arrays (one cast copy per column; the storage path hands them to DuckDB as they are).
+    rows (narrowed once into the columns the Arrow arrays view; the storage path hands them to
+    DuckDB as they are).
 
     Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
-    rounds at 4 players) into two sets of kernel buffers allocated once and reused, each part's columns
-    copied out at once (about 200 bytes a round at 4 players, against 400 in the kernel's int64
-    rows). ``ahead``: with more than one
+    rounds at 4 players), each part by one thread a step of ``STEP_SEAT_ROWS`` at a time into
+    kernel rows the thread reuses, each step's rows narrowed into the part's columns at once
+    (about 200 bytes a round at 4 players, against 400 in the kernel's int64 rows); at most
+    ``PARTS_AHEAD`` parts per thread are played ahead of the caller. ``ahead``: with more than one
     thread, the next batch plays while the caller uses this one (a caller that stores batches
     on a thread of its own already overlaps, and saves a batch of memory with ``ahead=False``).
     """
@@ -135,8 +139,10 @@ def simulate_arrow(
             batch = None  # not held while the next one is made
 
 
-PART_SEAT_ROWS = 65_536  # round-seat rows per part of simulate_arrow (buffers' size)
-CHUNKS_PER_THREAD = 4  # with threads: chunks of games per part and thread (<= 256 games)
+PART_SEAT_ROWS = 65_536  # round-seat rows per part of simulate_arrow (one Arrow chunk)
+STEP_SEAT_ROWS = 8_192  # round-seat rows of one engine call within a part (a thread's rows)
+MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
+PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
 
 def _next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
@@ -146,6 +152,11 @@ def _next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
         tables.append(table)
         if last:
             break
+    return _joined(tables)
+
+
+def _joined(tables: Sequence[Batch]) -> Batch:
+    """Parts' tables one after the other (each part stays a chunk: no copy)."""
     if len(tables) == 1:
         return tables[0]
     return Batch(*(pa.concat_tables(columns) for columns in zip(*tables)))
@@ -153,131 +164,115 @@ def _next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
 
 def _play_parts(inputs: _KernelInputs, seed: int,
                 ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[Batch, bool]]:
-    """The games of ``ranges`` (the batches' games) as tables of parts of about
-    PART_SEAT_ROWS round-seat rows, in order, each with whether it ends its batch.
+    """The games of ``ranges`` (the batches' games) as the tables of parts (``_Plan``), in
+    order, each with whether it ends its batch.
 
-    With more threads than one, the threads play the chunks of games of two parts at a time,
-    each part into one of two buffer sets, from one queue that runs from batch to batch: while
-    the caller copies one part's columns out, the threads play the next part, and the part
-    after that is queued as soon as the copy is done, so the threads never wait at the end of
-    a part or a batch for the copy."""
+    A part is played by one thread from start to end (``_Scratch.play``: engine calls of a step
+    of games each, whose rows are narrowed into the part's columns at once, in one GIL-free call
+    each). With more threads than one, the threads take parts from one queue that runs on from
+    batch to batch, ``PARTS_AHEAD`` per thread ahead of the caller: no thread waits for another
+    or for the caller's copy, and a thread takes the GIL only a few times per step."""
     estimate = _RoundsEstimate()
-    buffers = (_Buffers(inputs.players), _Buffers(inputs.players))
+    plan = _Plan(ranges, inputs.players, _threads, estimate)
+    scratches: queue.SimpleQueue[_Scratch] = queue.SimpleQueue()  # one per thread at work
 
-    def plans() -> Iterator[tuple[int, int, bool]]:
-        for lo, hi in ranges:
-            while lo < hi:
-                b = min(hi, lo + max(1, int(PART_SEAT_ROWS / (inputs.players
-                                                              * estimate.per_game()))))
-                yield lo, b, b == hi
-                lo = b
+    def play(lo: int, hi: int) -> Batch:
+        try:
+            scratch = scratches.get_nowait()
+        except queue.Empty:
+            scratch = _Scratch(inputs)
+        try:
+            return scratch.play(seed, lo, hi, estimate)
+        finally:
+            scratches.put(scratch)
 
     if _threads == 1:
-        table = inputs.tables(1)
-        for lo, hi, last in plans():
-            part = _Part(inputs, seed, lo, hi, estimate, buffers[0])
-            for c in range(len(part.starts)):
-                part.play(c, table[0])
-            yield _tables(inputs, *part.rows()), last
+        while (part := plan.next()) is not None:
+            yield play(part[0], part[1]), part[2]
         return
-    tables = queue.SimpleQueue()  # a TABLE record per thread: the kernel's own state
-    for table in inputs.tables(_threads):
-        tables.put(table)
-
-    def play(part: _Part, c: int) -> None:
-        table = tables.get()
-        try:
-            part.play(c, table)
-        finally:
-            tables.put(table)
-
-    planned = plans()
-    inflight: collections.deque[tuple[_Part, list, bool]] = collections.deque()
+    inflight: collections.deque[tuple[Future, bool]] = collections.deque()
     with ThreadPoolExecutor(_threads) as pool:
-        def launch(k: int) -> None:
-            plan = next(planned, None)
-            if plan is not None:
-                lo, hi, last = plan
-                part = _Part(inputs, seed, lo, hi, estimate, buffers[k % 2])
-                inflight.append((part, [pool.submit(play, part, c)
-                                        for c in range(len(part.starts))], last))
-        launch(0)
-        launch(1)
-        k = 2
-        while inflight:
-            part, futures, last = inflight.popleft()
-            for f in futures:
-                f.result()
-            done = _tables(inputs, *part.rows())
-            launch(k)  # into the buffer set this part's columns were copied out of
-            k += 1
-            yield done, last
+        def submit() -> None:
+            part = plan.next()
+            if part is not None:
+                inflight.append((pool.submit(play, part[0], part[1]), part[2]))
+        for _ in range(PARTS_AHEAD * _threads):
+            submit()
+        try:
+            while inflight:
+                future, last = inflight.popleft()
+                done = future.result()
+                submit()
+                yield done, last
+        finally:  # a caller that stops early waits for no part it did not take
+            for future, _ in inflight:
+                future.cancel()
 
 
-class _Part:
-    """Games [lo, hi) played in chunks of games into ``buffers`` (chunk c's round rows from
-    c * round_cap), by any thread, in any order; ``rows`` then holds them in order."""
+class _Plan:
+    """The parts of ``ranges``' games, in order: about PART_SEAT_ROWS round-seat rows each (by
+    the rounds per game seen so far), never across the end of a range (a batch); with threads,
+    at most a thread's share of the games still to plan (not under MIN_PART_GAMES), so the
+    parts shrink at the end of the run and the threads finish together. Any cut plays the same
+    games: a game's rows depend on nothing but its index."""
 
-    def __init__(self, inputs: _KernelInputs, seed: int, lo: int, hi: int,
-                 estimate: _RoundsEstimate, buffers: _Buffers | None = None) -> None:
-        games = hi - lo
-        # One thread plays the part in one call: its rounds need no moving together after.
-        chunk = max(1, games if _threads == 1 else
-                    min(256, math.ceil(games / (CHUNKS_PER_THREAD * _threads))))
-        self.inputs, self.seed, self.lo, self.estimate = inputs, np.uint64(seed), lo, estimate
-        self.starts = np.arange(lo, hi, chunk, dtype=np.int64)
-        self.ends = np.minimum(self.starts + chunk, hi)
-        self.round_cap = int(chunk * estimate.per_game() * 1.5) + 64
-        self.out = (buffers or _Buffers(inputs.players)).take(games,
-                                                              len(self.starts) * self.round_cap)
-        self.done = np.zeros(len(self.starts), dtype=np.int64)
-        self.rounds = np.zeros(len(self.starts), dtype=np.int64)
+    def __init__(self, ranges: Sequence[tuple[int, int]], players: int, threads: int,
+                 estimate: _RoundsEstimate) -> None:
+        self.ranges = collections.deque(ranges)
+        self.players, self.threads, self.estimate = players, threads, estimate
+        self.left = sum(hi - lo for lo, hi in ranges)
 
-    def play(self, c: int, table) -> None:
-        """Play chunk c with ``table`` (a TABLE record no other thread uses meanwhile)."""
-        out, inputs = self.out, self.inputs
-        lo, hi = int(self.starts[c]), int(self.ends[c])
-        g0, r0, cap = lo - self.lo, c * self.round_cap, self.round_cap
-        self.done[c], self.rounds[c] = _kernel(
-            inputs, table, self.seed, lo, hi, out.game[g0:g0 + hi - lo],
-            out.game_seat[g0:g0 + hi - lo], out.round[r0:r0 + cap], out.round_seat[r0:r0 + cap])
+    def next(self) -> tuple[int, int, bool] | None:
+        """(lo, hi, whether hi ends its range) of the next part, or None after the last."""
+        if not self.ranges:
+            return None
+        lo, end = self.ranges[0]
+        games = max(1, int(PART_SEAT_ROWS / (self.players * self.estimate.per_game())))
+        if self.threads > 1:
+            games = min(games, max(MIN_PART_GAMES, math.ceil(self.left / self.threads)))
+        hi = min(end, lo + games)
+        self.left -= hi - lo
+        if hi == end:
+            self.ranges.popleft()
+        else:
+            self.ranges[0] = (hi, end)
+        return lo, hi, hi == end
 
-    def rows(self):
-        """The kernel's rows of the part's games, once every chunk played: (game, game_seat,
-        round, round_seat), views of the buffers (valid until their next use) unless a chunk
-        ran out of round rows and had to be played again with more."""
-        out, starts, ends, done, rounds = self.out, self.starts, self.ends, self.done, self.rounds
-        games = int(ends[-1] - starts[0])
-        if (starts + done == ends).all():  # no retry: close the gaps between chunks in place
-            n = 0
-            for c in range(len(starts)):
-                r0, k = c * self.round_cap, int(rounds[c])
-                if r0 != n:
-                    out.round[n:n + k] = out.round[r0:r0 + k]
-                    out.round_seat[n:n + k] = out.round_seat[r0:r0 + k]
-                n += k
-            self.estimate.add(games, n)
-            return out.game, out.game_seat, out.round[:n], out.round_seat[:n]
-        round_parts, seat_parts = [], []
-        for c in range(len(starts)):
-            r0 = c * self.round_cap
-            round_parts.append(out.round[r0:r0 + rounds[c]])
-            seat_parts.append(out.round_seat[r0:r0 + rounds[c]])
-            next_game, end, cap = int(starts[c] + done[c]), int(ends[c]), self.round_cap
-            while next_game < end:  # this chunk ran out of room: play the rest again, larger
-                cap *= 2
-                room = _Outputs(0, cap, self.inputs.players)
-                g0, g1 = next_game - self.lo, end - self.lo
-                d, r = _kernel(self.inputs, self.inputs.tables(1)[0], self.seed, next_game, end,
-                               out.game[g0:g1], out.game_seat[g0:g1], room.round,
-                               room.round_seat)
-                round_parts.append(room.round[:r])
-                seat_parts.append(room.round_seat[:r])
-                next_game += int(d)
-        round_rows = np.concatenate(round_parts)
-        seat_rows = np.concatenate(seat_parts)
-        self.estimate.add(games, len(round_rows))
-        return out.game, out.game_seat, round_rows, seat_rows
+
+class _Scratch:
+    """What one thread plays parts with: a TABLE record of its own, and the kernel's int64 rows
+    of a part's games and of one step's rounds (reused from part to part; grown when short)."""
+
+    def __init__(self, inputs: _KernelInputs) -> None:
+        self.inputs = inputs
+        self.table = inputs.tables(1)[0]
+        self.games = _Outputs(0, 0, inputs.players)
+        self.step = _Outputs(0, max(1, STEP_SEAT_ROWS // inputs.players), inputs.players)
+
+    def play(self, seed: int, lo: int, hi: int, estimate: _RoundsEstimate) -> Batch:
+        """Games [lo, hi) as tables, played a step of games at a time: each step's round rows
+        are narrowed into the part's columns while they are still in the cache."""
+        inputs, n = self.inputs, self.inputs.players
+        if len(self.games.game) < hi - lo:
+            self.games = _Outputs(hi - lo, 0, n)
+        game, game_seat = self.games.game[:hi - lo], self.games.game_seat[:hi - lo]
+        per_game = estimate.per_game()
+        room = int((hi - lo) * per_game * 1.25) + 64
+        rounds, seats = _ROUNDS.start(room), _ROUND_SEATS.start(room * n)
+        g = lo
+        while g < hi:
+            step = self.step
+            e = min(hi, g + max(1, int(len(step.round) / (1.25 * per_game))))
+            done, r = _kernel(inputs, self.table, np.uint64(seed), g, e, game[g - lo:],
+                              game_seat[g - lo:], step.round, step.round_seat)
+            if done == 0:  # one game has more rounds than the step holds
+                self.step = _Outputs(0, 2 * len(step.round), n)
+                continue
+            rounds.add(step.round[:r])
+            seats.add(step.round_seat[:r].reshape(r * n, L.N_RS))
+            g += int(done)
+        estimate.add(hi - lo, rounds.n)
+        return _batch(inputs, game, game_seat, rounds, seats)
 
 
 def simulate_tables(**kwargs: Any) -> Batch:
@@ -338,12 +333,14 @@ def simulate_tables_arrow(
     setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in unique])[which]
     inputs = replace(_KernelInputs.build(rules, players, unique[0]), setups=setups)
     _set_threads(threads)
-    played = _tables(inputs, *_play_part(inputs, 0, 0, k))
-    names = sorted(set(policies))  # the policy column by each game's seats
-    code = np.array([names.index(p) for p in policies], dtype=np.int64)[which]
+    parts = [tables for tables, _ in _play_parts(inputs, 0, [(0, k)])]
+    names = sorted(set(policies))  # the policy column by each game's seats, chunked as played
+    code = np.array([names.index(p) for p in policies], dtype=np.int64)[which].reshape(-1)
+    cuts = np.cumsum([len(t.game_seats) for t in parts])[:-1]
+    played = _joined(parts)
     game_seats = played.game_seats.set_column(
         played.game_seats.schema.get_field_index("policy"), "policy",
-        _named(code.reshape(-1), names))
+        pa.chunked_array([_named(c, names) for c in np.split(code, cuts)]))
     return played._replace(game_seats=game_seats)
 
 
@@ -500,7 +497,7 @@ class _KernelInputs:
         return tables
 
 
-_threads = numba.config.NUMBA_NUM_THREADS  # threads that play chunks of games
+_threads = numba.config.NUMBA_NUM_THREADS  # threads that play parts of games
 
 
 def _set_threads(threads: int | None) -> None:
@@ -517,13 +514,15 @@ class _RoundsEstimate:
     def __init__(self) -> None:
         self.games = 0
         self.rounds = 0
+        self.lock = threading.Lock()  # parts end on any thread
 
     def per_game(self) -> float:
         return self.rounds / self.games if self.games else 16.0
 
     def add(self, games: int, rounds: int) -> None:
-        self.games += games
-        self.rounds += rounds
+        with self.lock:
+            self.games += games
+            self.rounds += rounds
 
 
 class _Outputs:
@@ -534,45 +533,6 @@ class _Outputs:
         self.game_seat = np.zeros((games, players, L.N_GS), dtype=np.int64)
         self.round = np.zeros((rounds, L.N_RO), dtype=np.int64)
         self.round_seat = np.zeros((rounds, players, L.N_RS), dtype=np.int64)
-
-
-class _Buffers:
-    """Kernel outputs reused from batch to batch, grown when a batch needs more. (Fresh arrays
-    per batch cost a page fault per 4 kB, a tenth of a run's time.) Not cleared: the kernel
-    writes every column of every row it reports."""
-
-    def __init__(self, players: int) -> None:
-        self.players = players
-        self.held = _Outputs(0, 0, players)
-
-    def take(self, games: int, rounds: int) -> _Outputs:
-        held = self.held
-        if len(held.game) < games or len(held.round) < rounds:
-            self.held = held = _Outputs(max(games, len(held.game)),
-                                        max(rounds, len(held.round)), self.players)
-        out = _Outputs.__new__(_Outputs)
-        out.game, out.game_seat = held.game[:games], held.game_seat[:games]
-        out.round, out.round_seat = held.round[:rounds], held.round_seat[:rounds]
-        return out
-
-
-def _play_part(inputs: _KernelInputs, seed: int, lo: int, hi: int) -> tuple:
-    """Games [lo, hi) as one part (``_Part.rows``), its chunks played by the threads."""
-    part = _Part(inputs, seed, lo, hi, _RoundsEstimate())
-    workers = min(_threads, len(part.starts))
-    tables = inputs.tables(workers)
-    chunks = iter(range(len(part.starts)))  # shared: each chunk is taken once
-
-    def work(w: int) -> None:
-        for c in chunks:
-            part.play(c, tables[w])
-
-    if workers == 1:
-        work(0)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(work, range(workers)))
-    return part.rows()
 
 
 _NO_TRACE = np.zeros((1, 4), dtype=np.int64)
@@ -586,71 +546,169 @@ def _kernel(inputs: _KernelInputs, table, seed: np.uint64, lo: int, hi: int, gam
                         round_seat_out, _NO_TRACE, -1, inputs.setups)
 
 
-def _ints(values: np.ndarray, dtype, null: int | None = None) -> pa.Array:
-    """Kernel column ``values`` as a new ``dtype`` array (always a copy: the kernel's buffers
-    are reused), entries equal to ``null`` as nulls."""
-    data = values.astype(dtype)
-    return pa.array(data, mask=None if null is None else values == null)
+class _Narrowing:
+    """How one table's columns come out of rows of the kernel (``_columns.narrow``): each is
+    (name, the rows' column, numpy dtype, the value that means null or None, the names its
+    codes stand for or None). ``start`` makes the columns to fill (``_Columns``)."""
+
+    WIDTHS = (np.int64, np.int32, np.int16, np.int8)
+
+    def __init__(self, columns: Sequence[tuple[str, int, Any, int | None,
+                                               Sequence[str] | None]]) -> None:
+        take: dict[Any, list[int]] = {w: [] for w in self.WIDTHS}
+        nullable: list[int] = []
+        null_value: list[int] = []
+        self.plan = []  # (name, width, row of its width, bitmap or -1, Arrow type, dictionary)
+        for name, col, dtype, null, names in columns:
+            width = np.dtype(dtype).type
+            bitmap = -1
+            if null is not None:
+                bitmap = len(nullable)
+                nullable.append(col)
+                null_value.append(null)
+            self.plan.append((name, width, len(take[width]), bitmap,
+                              pa.from_numpy_dtype(width),
+                              None if names is None else pa.array(list(names), pa.string())))
+            take[width].append(col)
+        self.take = {w: np.array(cols, dtype=np.int64) for w, cols in take.items()}
+        self.nullable = np.array(nullable, dtype=np.int64)
+        self.null_value = np.array(null_value, dtype=np.int64)
+
+    def start(self, room: int) -> _Columns:
+        """Empty columns for ``room`` rows (more are made room for as they come)."""
+        return _Columns(self, room)
+
+
+class _Columns:
+    """A table's columns filled from kernel rows, a step at a time (``add``)."""
+
+    def __init__(self, narrowing: _Narrowing, room: int) -> None:
+        self.narrowing = narrowing
+        self.n = 0
+        self.room = room
+        self.out = {w: np.empty((len(narrowing.take[w]), room), dtype=w)
+                    for w in narrowing.WIDTHS}
+        self.bits = np.zeros((len(narrowing.nullable), (room + 7) // 8), dtype=np.uint8)
+        self.nulls = np.zeros(len(narrowing.nullable), dtype=np.int64)
+
+    def add(self, rows: np.ndarray) -> None:
+        """Append the columns of kernel rows ``rows`` (2-D int64)."""
+        nar = self.narrowing
+        if self.n + len(rows) > self.room:
+            self._grow(max(2 * self.room, self.n + len(rows)))
+        C.narrow(np.ascontiguousarray(rows), self.n,
+                 *(a for w in nar.WIDTHS for a in (nar.take[w], self.out[w])),
+                 nar.nullable, nar.null_value, self.bits, self.nulls)
+        self.n += len(rows)
+
+    def _grow(self, room: int) -> None:
+        n, self.room = self.n, room
+        for w, old in self.out.items():
+            self.out[w] = np.empty((len(old), room), dtype=w)
+            self.out[w][:, :n] = old[:, :n]
+        bits = np.zeros((len(self.bits), (room + 7) // 8), dtype=np.uint8)
+        bits[:, :self.bits.shape[1]] = self.bits
+        self.bits = bits
+
+    def arrays(self) -> dict[str, pa.Array]:
+        """The columns by name, in the order given, as Arrow arrays viewing them (no copy); a
+        column without nulls has no bitmap."""
+        n = self.n
+        arrays = {}
+        for name, width, k, bitmap, type_, names in self.narrowing.plan:
+            data = self.out[width][k, :n]
+            if bitmap >= 0 and self.nulls[bitmap]:
+                arr = pa.Array.from_buffers(
+                    type_, n, [pa.py_buffer(self.bits[bitmap, :(n + 7) // 8]),
+                               pa.py_buffer(data)], null_count=int(self.nulls[bitmap]))
+            else:
+                arr = pa.array(data)
+            if names is not None:
+                arr = pa.DictionaryArray.from_arrays(arr, names, safe=False)
+            arrays[name] = arr
+        return arrays
 
 
 def _named(codes_: np.ndarray, names: Sequence[str]) -> pa.Array:
     """Codes 0..len(names)-1 as a dictionary column of their names (no string per row)."""
     return pa.DictionaryArray.from_arrays(pa.array(codes_.astype(np.int8)),
-                                          pa.array(list(names), pa.string()))
+                                          pa.array(list(names), pa.string()), safe=False)
+
+
+_GAMES = _Narrowing([
+    ("game", L.GO_GAME, np.int64, None, None),
+    ("rounds", L.GO_ROUNDS, np.int32, None, None),
+    ("turns", L.GO_TURNS, np.int64, None, None),
+    ("first_seat", L.GO_FIRST, np.int8, None, None),
+    ("winner_seat", L.GO_WINNER, np.int8, -1, None),
+    ("margin", L.GO_MARGIN, np.int32, None, None),
+    ("ended_by", L.GO_ENDED_BY, np.int8, None, codes.GAME_END_NAMES),
+])
+_GAME_SEATS = _Narrowing([
+    ("final_score", L.GS_FINAL_SCORE, np.int32, None, None),
+    ("rank", L.GS_RANK, np.int8, None, None),
+])
+_ROUNDS = _Narrowing([
+    ("game", L.RO_GAME, np.int64, None, None),
+    ("round", L.RO_ROUND, np.int32, None, None),
+    ("dealer_seat", L.RO_DEALER, np.int8, None, None),
+    ("first_seat", L.RO_FIRST, np.int8, None, None),
+    ("winner_seat", L.RO_WINNER, np.int8, -1, None),
+    ("winner_position", L.RO_WINNER_POS, np.int8, -1, None),
+    *((name, L.RO_COUNTERS + i, np.int32, None, None)
+      for i, name in enumerate(codes.COUNTER_NAMES)),
+    ("points", L.RO_POINTS, np.int32, None, None),
+    ("ended_by", L.RO_ENDED_BY, np.int8, None, codes.ROUND_END_NAMES),
+    ("loser_seat", L.RO_LOSER, np.int8, -1, None),
+    ("largest_penalty", L.RO_LARGEST_PENALTY, np.int32, None, None),
+])
+_ROUND_SEATS = _Narrowing([
+    ("position", L.RS_POSITION, np.int8, None, None),
+    ("cards_left", L.RS_CARDS_LEFT, np.int16, None, None),
+    ("hand_points", L.RS_HAND_POINTS, np.int32, None, None),
+    ("score_after", L.RS_SCORE_AFTER, np.int32, None, None),
+    ("hands_emptied", L.RS_HANDS_EMPTIED, np.int8, None, None),
+    ("finish_place", L.RS_FINISH_PLACE, np.int8, 0, None),
+])
 
 
 def _tables(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_rows) -> Batch:
     """The batch's four tables (schemas in the module docstring) from the kernel's rows."""
+    rounds, seats = _ROUNDS.start(len(round_rows)), _ROUND_SEATS.start(seat_rows[:, :, 0].size)
+    rounds.add(round_rows)
+    seats.add(seat_rows.reshape(-1, L.N_RS))
+    return _batch(inputs, game_rows, game_seat_rows, rounds, seats)
+
+
+def _batch(inputs: _KernelInputs, game_rows, game_seat_rows, rounds: _Columns,
+           seats: _Columns) -> Batch:
+    """The four tables of the kernel's game rows and the round and round-seat columns."""
     n = inputs.players
-    n_games, n_rounds = len(game_rows), len(round_rows)
-    games = pa.table({
-        "game": _ints(game_rows[:, L.GO_GAME], np.int64),
-        "rounds": _ints(game_rows[:, L.GO_ROUNDS], np.int32),
-        "turns": _ints(game_rows[:, L.GO_TURNS], np.int64),
-        "first_seat": _ints(game_rows[:, L.GO_FIRST], np.int8),
-        "winner_seat": _ints(game_rows[:, L.GO_WINNER], np.int8, null=-1),
-        "margin": _ints(game_rows[:, L.GO_MARGIN], np.int32),
-        "ended_by": _named(game_rows[:, L.GO_ENDED_BY], codes.GAME_END_NAMES),
-    })
+    n_games, n_rounds = len(game_rows), rounds.n
+    games = _GAMES.start(n_games)
+    games.add(game_rows)
+    games = games.arrays()
     seat_ids = np.tile(np.arange(n, dtype=np.int8), n_games)
     policy_names = list(dict.fromkeys(inputs.policies))
     policy_of_seat = np.array([policy_names.index(p) for p in inputs.policies], dtype=np.int8)
-    game_seats = pa.table({
-        "game": pa.array(np.repeat(game_rows[:, L.GO_GAME], n)),
+    final = _GAME_SEATS.start(n_games * n)
+    final.add(game_seat_rows.reshape(n_games * n, L.N_GS))
+    game_seats = {
+        "game": pa.array(np.repeat(games["game"].to_numpy(), n)),
         "seat": pa.array(seat_ids),
         "policy": _named(np.tile(policy_of_seat, n_games), policy_names),
-        "final_score": _ints(game_seat_rows[:, :, L.GS_FINAL_SCORE].reshape(-1), np.int32),
-        "rank": _ints(game_seat_rows[:, :, L.GS_RANK].reshape(-1), np.int8),
+        **final.arrays(),
         "is_winner": pa.array(np.repeat(game_rows[:, L.GO_WINNER], n) == seat_ids),
         "is_loser": pa.array(game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1) != 0),
-    })
-    rounds = pa.table({
-        "game": _ints(round_rows[:, L.RO_GAME], np.int64),
-        "round": _ints(round_rows[:, L.RO_ROUND], np.int32),
-        "dealer_seat": _ints(round_rows[:, L.RO_DEALER], np.int8),
-        "first_seat": _ints(round_rows[:, L.RO_FIRST], np.int8),
-        "winner_seat": _ints(round_rows[:, L.RO_WINNER], np.int8, null=-1),
-        "winner_position": _ints(round_rows[:, L.RO_WINNER_POS], np.int8, null=-1),
-        **{name: _ints(round_rows[:, L.RO_COUNTERS + i], np.int32)
-           for i, name in enumerate(codes.COUNTER_NAMES)},
-        "points": _ints(round_rows[:, L.RO_POINTS], np.int32),
-        "ended_by": _named(round_rows[:, L.RO_ENDED_BY], codes.ROUND_END_NAMES),
-        "loser_seat": _ints(round_rows[:, L.RO_LOSER], np.int8, null=-1),
-        "largest_penalty": _ints(round_rows[:, L.RO_LARGEST_PENALTY], np.int32),
-    })
-    seat = seat_rows.reshape(n_rounds * n, L.N_RS)
-    round_seats = pa.table({
-        "game": pa.array(np.repeat(round_rows[:, L.RO_GAME], n)),
-        "round": pa.array(np.repeat(round_rows[:, L.RO_ROUND].astype(np.int32), n)),
+    }
+    rounds = rounds.arrays()
+    round_seats = {
+        "game": pa.array(np.repeat(rounds["game"].to_numpy(), n)),
+        "round": pa.array(np.repeat(rounds["round"].to_numpy(), n)),
         "seat": pa.array(np.tile(np.arange(n, dtype=np.int8), n_rounds)),
-        "position": _ints(seat[:, L.RS_POSITION], np.int8),
-        "cards_left": _ints(seat[:, L.RS_CARDS_LEFT], np.int16),
-        "hand_points": _ints(seat[:, L.RS_HAND_POINTS], np.int32),
-        "score_after": _ints(seat[:, L.RS_SCORE_AFTER], np.int32),
-        "hands_emptied": _ints(seat[:, L.RS_HANDS_EMPTIED], np.int8),
-        "finish_place": _ints(seat[:, L.RS_FINISH_PLACE], np.int8, null=0),
-    })
-    return Batch(games, game_seats, rounds, round_seats)
+        **seats.arrays(),
+    }
+    return Batch(pa.table(games), pa.table(game_seats), pa.table(rounds), pa.table(round_seats))
 
 
 def _frames(tables: Batch) -> Batch:
