@@ -27,8 +27,10 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # tables store an integer cell id (tables `cells`, `stored_games` ...), the views `games` ... look
 # the cell columns up; 9: the stored results rows keep their small bounded columns packed in one
 # BIGINT, ``slots`` (``games.SLOTS``), which the views decode; 10: more of them packed, several
-# per BIGINT (``games.WORDS``: game and round in one, two counters in one ...), encoded with numpy.
-SCHEMA_VERSION = 10
+# per BIGINT (``games.WORDS``: game and round in one, two counters in one ...), encoded with numpy;
+# 11: the seats' policies coded in game_seats' word (names in the table ``policies``), and the
+# words whose fields fit 31 bits stored as INTEGERs.
+SCHEMA_VERSION = 11
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
