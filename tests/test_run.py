@@ -458,3 +458,17 @@ def test_a_policy_written_as_data_is_stored_by_its_name_with_its_weights(tmp_pat
     assert policy == {"name": "keep-black", "colour": "most_held", "ties": "random",
                       "weights": {"colour_held": 2.0, "points": 1.0, "wild": -1000.0,
                                   "wild_draw_four": -1000.0}}
+
+
+def test_on_one_cpu_the_engine_plays_one_batch_at_a_time(monkeypatch):
+    """On a single CPU the next batch is not played while one is stored (the overlap gains
+    nothing there); with more CPUs one batch is stored while the next is played."""
+    from unostats.runs import games as plain
+
+    room = []
+    monkeypatch.setattr(plain.BatchThread, "__init__",
+                        lambda self, name, in_flight: room.append(in_flight))
+    for cpus, want in (({0}, 1), ({0, 1}, 2), ({3, 5, 7}, 2)):
+        monkeypatch.setattr(plain.os, "sched_getaffinity", lambda pid, c=cpus: c, raising=False)
+        plain._Producer([], seed=1, threads=1, batch_games=None)
+        assert room.pop() == want, cpus

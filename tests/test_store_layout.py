@@ -1,4 +1,5 @@
-"""The results file's layout (schema 10: most columns packed, several per BIGINT)
+"""The results file's layout (schema 11: most columns packed, several per word; the seats'
+policies coded)
 against the layout before it (schema 8: every frame column stored as it is): a real run's views
 give exactly the rows, columns and types the old layout's views gave; a value that does not fit
 its packed field fails the batch and stores nothing."""
@@ -18,11 +19,14 @@ from unostats.store.sql import table_ddl
 
 # Rule variants whose packed columns take many values: R9 (finish places, hands emptied), R10
 # (several hands emptied a round), capped rounds and games (ended_by 'cap', no winners), losers,
-# and house rules that challenge, jump in, swap, slap and break silences (the paired counters).
+# and house rules that challenge, jump in, swap, slap and break silences (the paired counters);
+# seats of several policies, one written as data (the policy codes).
 SCENARIO = """name: layout
 seed: 7
 games: 60
 players: [2, 5]
+seats: [{policy: random}, {policy: strategist}, {policy: first_legal}, {policy: random},
+        {policy: {name: keep-wilds, weights: {wild: -5}}}]
 variants:
   - name: standard
   - name: to the last
@@ -168,5 +172,35 @@ def test_each_kind_of_field_refuses_what_it_cannot_hold(tmp_path, table, column,
             store.write_batch(con, run_id, "standard", 4, ok)
             got = con.sql(f"SELECT {column} FROM {table} ORDER BY game, round").pl()[column]
             assert got.to_list() == getattr(ok, table).sort("game", "round")[column].to_list()
+    finally:
+        con.close()
+
+
+def test_each_policy_name_gets_one_code_and_a_failed_batch_adds_none(tmp_path):
+    from test_store import make_batch, start
+
+    def with_policies(batch, names):
+        seats = batch.game_seats
+        batch.game_seats = seats.with_columns(
+            pl.Series("policy", [names[i % len(names)] for i in range(len(seats))]))
+        return batch
+
+    con = store.open_store(tmp_path / "t.duckdb", read_only=False)
+    try:
+        run_id = start(con)
+        store.write_batch(con, run_id, "standard", 4, with_policies(make_batch(0, 3), ["b", "a"]))
+        bad = with_policies(make_batch(3, 3), ["c", "a"])
+        bad.round_seats = bad.round_seats.with_columns(pl.lit(5000).alias("cards_left"))
+        with pytest.raises(store.StoreError, match="cards_left = 5000 .*0 to 4095"):
+            store.write_batch(con, run_id, "standard", 4, bad)
+        assert con.sql("SELECT code, policy FROM policies ORDER BY code").fetchall() == \
+            [(0, "a"), (1, "b")]
+        batch = with_policies(make_batch(3, 3), ["c", "a", "d\u00e9j\u00e0 vu"])
+        store.write_batch(con, run_id, "standard", 4, batch)
+        assert con.sql("SELECT code, policy FROM policies ORDER BY code").fetchall() == \
+            [(0, "a"), (1, "b"), (2, "c"), (3, "d\u00e9j\u00e0 vu")]
+        got = con.sql("SELECT policy FROM game_seats ORDER BY game, seat").fetchall()
+        want = (["b", "a"] * 6)[:12] + (["c", "a", "d\u00e9j\u00e0 vu"] * 4)
+        assert [p for p, in got] == want
     finally:
         con.close()

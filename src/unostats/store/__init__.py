@@ -33,7 +33,8 @@ Tables (logical keys in brackets; the modules list the columns):
 - ``games`` [run_id, variant, players, game], ``game_seats`` [... game, seat],
   ``rounds`` [... game, round], ``round_seats`` [... game, round, seat]: the engine's frames
   (``engine.simulate``) under their cell's columns. These four are views: the rows are stored
-  in ``stored_games`` ... with an integer ``cell`` (``cells`` [cell]: run_id, variant, players).
+  in ``stored_games`` ... with an integer ``cell`` (``cells`` [cell]: run_id, variant, players)
+  and a seat's policy as a code (``policies`` [code]: policy).
 - Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
   ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments``.
 - League runs add ``league_fits`` [run_id, variant, players, policy] and its view

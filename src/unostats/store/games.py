@@ -97,15 +97,17 @@ RESULT_KEYS = {
 #
 # DuckDB's write costs about the same per stored value whatever the value (measured on 293k rounds
 # at 4 players, one thread: ~25-35 ns a value, a constant column included; compression ~30% of
-# it). So columns of a row are stored packed, several in one BIGINT, a *word*: each word of
-# ``WORDS[table]`` lists its fields (name, bits) from bit 0 up. (The cell id stays a column of its
+# it). So columns of a row are stored packed, several in one BIGINT, a *word* (an INTEGER where
+# its fields fit 31 bits: ``_word_type``): each word of ``WORDS[table]`` lists its fields
+# (name, bits) from bit 0 up. (The cell id stays a column of its
 # own: stored constant within a batch, DuckDB scans it as a constant vector and the views look its
 # cell columns up once a vector; decoded from a word it cost readers a lookup per row, 3x the
 # time of a GROUP BY over the cell columns.) The views decode the fields; nothing is lost:
 #
 # - a small bounded field (``bits`` < 32) holds a code from 0 to 2**bits - 1: a NULL is the
 #   all-ones code, a name (ended_by) its index in the names, a boolean 0/1; seats, positions and
-#   ranks are < 10 and hands_emptied <= hand_size <= 20 by the rule table;
+#   ranks are < 10, hands_emptied <= hand_size <= 20 and cards_left <= the deck's 2,360 cards
+#   at most (40 of each kind) by the rule table; a policy is its code in ``policies``;
 # - an INTEGER field (32 bits) holds any INTEGER: value + 2**31, or the value itself (signed)
 #   at the top of a word, which the views take with an arithmetic shift;
 # - a value outside its field fails the whole batch (nothing of it stored), as a CAST would.
@@ -119,7 +121,12 @@ RESULT_KEYS = {
 # (``_stored_frame``, ~0.1 us a round at 4 players); the rows go to DuckDB as Arrow columns.
 # Measured against schema 9 (its slots encoded by SQL in the INSERT), benchmarks/store_bench.py
 # --tables, 30k games of the official rules, alternated: 1.94/2.11 -> 1.82/2.00 us a round
-# (rounds 23 stored values a row -> 18), the file 16.8 -> 18.4 MB.
+# (rounds 23 stored values a row -> 18), the file 16.8 -> 18.4 MB. Schema 11 codes the seats'
+# policies (a VARCHAR column before: DuckDB analysed and compressed its strings per batch) and
+# stores the words of games, game_seats and round_seats as INTEGERs: simulate one core,
+# reference rules, 150k games at 4 players, CPU per round, 7 pairs A B in fresh processes:
+# median 4.04 -> 3.71 us; readers of round_seats ~2x faster (a 4-byte word to decode), a GROUP
+# BY policy over 400k seats 2.7 -> 7 ms (the name looked up per row).
 CELLS_DDL = """CREATE TABLE IF NOT EXISTS cells (
   cell INTEGER PRIMARY KEY,
   run_id VARCHAR NOT NULL,
@@ -129,6 +136,14 @@ CELLS_DDL = """CREATE TABLE IF NOT EXISTS cells (
 )"""
 STORED = {name: f"stored_{name}" for name in FRAME_COLUMNS}
 _NAMES = {("games", "ended_by"): codes.GAME_END_NAMES, ("rounds", "ended_by"): codes.ROUND_END_NAMES}
+# A seat's policy is a name (a bundled policy's or one written as data), stored as its code in
+# ``policies``: each name the file holds gets the next code when a batch first stores it.
+POLICY_BITS = 16
+POLICIES_DDL = """CREATE TABLE IF NOT EXISTS policies (
+  code INTEGER PRIMARY KEY,
+  policy VARCHAR NOT NULL UNIQUE
+)"""
+_POLICY = ("game_seats", "policy")
 _INT = 32  # the bits of an INTEGER field
 # The counters of a round that most rules leave at 0 (challenges, jump-ins, swaps ...), two in a
 # word; the others (turns, cards, points ...), which vary and which readers read most, stay
@@ -137,13 +152,14 @@ _QUIET_PAIRS = (("challenges", "challenges_won"), ("uno_penalties", "jump_ins"),
                 ("hand_swaps", "card_swaps"), ("slaps", "silence_breaks"))
 WORDS: dict[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
     "games": (("slots", (("first_seat", 4), ("winner_seat", 4), ("ended_by", 1))),),
-    "game_seats": (("slots", (("seat", 4), ("rank", 4), ("is_winner", 1), ("is_loser", 1))),),
+    "game_seats": (("slots", (("seat", 4), ("rank", 4), ("is_winner", 1), ("is_loser", 1),
+                              ("policy", POLICY_BITS))),),
     "rounds": (("slots", (("dealer_seat", 4), ("first_seat", 4), ("winner_seat", 4),
                           ("winner_position", 4), ("loser_seat", 4), ("ended_by", 1),
                           ("mistakes", _INT))),
                *((f"{a}_{b}", ((a, _INT), (b, _INT))) for a, b in _QUIET_PAIRS)),
     "round_seats": (("slots", (("seat", 4), ("position", 4), ("finish_place", 4),
-                               ("hands_emptied", 5), ("cards_left", 16))),),
+                               ("hands_emptied", 5), ("cards_left", 12))),),
 }
 
 
@@ -154,12 +170,20 @@ def _packed(table: str) -> set[str]:
 def _stored_columns(table: str) -> tuple[tuple[str, str, bool], ...]:
     """The stored table's columns: the cell id, the words, then the frame's columns not in one."""
     packed = _packed(table)
-    return (("cell", "INTEGER", False), *((w, "BIGINT", False) for w, _ in WORDS[table]),
+    return (("cell", "INTEGER", False), *((w, _word_type(fields), False)
+                                          for w, fields in WORDS[table]),
             *(c for c in FRAME_COLUMNS[table] if c[0] not in packed))
+
+
+def _word_type(fields: tuple[tuple[str, int], ...]) -> str:
+    """An INTEGER word where its fields' codes (all >= 0) fit in 31 bits, else a BIGINT: DuckDB
+    appends a 4-byte value in about two thirds of the time of an 8-byte one."""
+    return "INTEGER" if sum(bits for _, bits in fields) <= 31 else "BIGINT"
 
 
 TABLES_DDL = [
     CELLS_DDL,
+    POLICIES_DDL,
     *(table_ddl(STORED[t], _stored_columns(t)) for t in FRAME_COLUMNS),
 ]
 
@@ -206,6 +230,8 @@ def _decode(table: str, name: str) -> str:
     code = f"({shifted} & {field.mask})" if not field.top else shifted
     if field.bits == _INT:
         return f"CAST({code} - {1 << 31} AS {field.sql_type}) AS {name}"
+    if (table, name) == _POLICY:
+        return f"(SELECT list(policy ORDER BY code) FROM policies)[{code} + 1] AS {name}"
     if (table, name) in _NAMES:
         whens = " ".join(f"WHEN {i} THEN {sql_literal(v)}"
                          for i, v in enumerate(_NAMES[table, name]))
@@ -237,11 +263,13 @@ class _Outside(ValueError):
     """A frame column's value that its field (or type) cannot hold."""
 
 
-def _stored_frame(table: str, frame: pa.Table) -> pa.Table:
+def _stored_frame(table: str, frame: pa.Table,
+                  names: Mapping[tuple[str, str], tuple[str, ...]] = _NAMES) -> pa.Table:
     """Frame ``table`` as the stored table's columns after ``cell``: its words, then the columns
     stored as they are (cast by the INSERT). Raises StoreError if a value does not fit its
     field. A word is the sum of its fields' codes times 2**offset, built in place with numpy,
-    chunk by chunk of the Arrow columns (no concatenated copies)."""
+    chunk by chunk of the Arrow columns (no concatenated copies). ``names``: the names each
+    named field codes by its index (``_NAMES``, and the file's policies)."""
     fields = _fields(table)
     n = frame.num_rows
     columns = {}
@@ -250,10 +278,10 @@ def _stored_frame(table: str, frame: pa.Table) -> pa.Table:
         value = np.full(n, _bias(table, word), np.int64)
         try:
             for name, _ in members:
-                _add_codes(table, name, fields[name], frame.column(name), value, scratch)
+                _add_codes(table, name, fields[name], frame.column(name), value, scratch, names)
         except _Outside as e:
             raise StoreError(f"cannot store the batch's {table}: {e}") from None
-        columns[word] = value
+        columns[word] = value if _word_type(members) == "BIGINT" else value.astype(np.int32)
     packed = _packed(table)
     for name, _, _ in FRAME_COLUMNS[table]:
         if name not in packed:
@@ -270,13 +298,13 @@ def _bias(table: str, word: str) -> int:
 
 
 def _add_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray, out: np.ndarray,
-               scratch: np.ndarray) -> None:
+               scratch: np.ndarray, names: Mapping[tuple[str, str], tuple[str, ...]]) -> None:
     """Add frame column ``name``'s codes (an INTEGER field: its values), times 2**offset, to
     ``out``. Integer columns go chunk by chunk from the Arrow buffers (a chunk all NULL adds its
     NULL code at once), the range checked only where the column's type allows values outside
     the field; names, booleans, chunks with NULLs and values out of range take ``_code``."""
-    if (table, name) in _NAMES or not pa.types.is_integer(column.type):
-        codes_ = _code(table, name, field, column)
+    if (table, name) in names or not pa.types.is_integer(column.type):
+        codes_ = _code(table, name, field, column, names)
         np.left_shift(codes_, field.offset, out=scratch)
         np.add(out, scratch, out=out)
         return
@@ -292,12 +320,12 @@ def _add_codes(table: str, name: str, field: _Field, column: pa.ChunkedArray, ou
             rows += field.mask << field.offset
             continue
         if chunk.null_count:
-            values = _code(table, name, field, chunk)
+            values = _code(table, name, field, chunk, names)
         else:
             values = chunk.to_numpy()
             info = np.iinfo(values.dtype)
             if (info.min < lo or info.max > hi) and (values.min() < lo or values.max() > hi):
-                values = _code(table, name, field, chunk)  # raises, naming the value
+                values = _code(table, name, field, chunk, names)  # raises, naming it
         np.left_shift(values, field.offset, out=part, dtype=np.int64)
         np.add(rows, part, out=rows)
 
@@ -309,14 +337,15 @@ def _range(field: _Field) -> tuple[int, int]:
     return 0, field.mask - 1 if field.nullable else field.mask
 
 
-def _code(table: str, name: str, field: _Field, column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+def _code(table: str, name: str, field: _Field, column: pa.ChunkedArray | pa.Array,
+          names: Mapping[tuple[str, str], tuple[str, ...]]) -> np.ndarray:
     """The codes of frame column ``name`` (or of one chunk of it) in its field, as int64 (not
     yet shifted; an INTEGER field's values as they are): the general path (names, booleans,
     NULLs); raises ``_Outside`` naming the first value that does not fit."""
     n = len(column)
-    names = _NAMES.get((table, name))
-    if names is not None:
-        code = _name_codes(column, names)
+    named = names.get((table, name))
+    if named is not None:
+        code = _name_codes(column, named)
         bad = code < 0
     elif pa.types.is_null(column.type):  # all NULL (a polars column of None)
         code, bad = np.full(n, field.mask, np.int64), np.full(n, not field.nullable)
@@ -335,7 +364,7 @@ def _code(table: str, name: str, field: _Field, column: pa.ChunkedArray | pa.Arr
             else:
                 bad |= is_null
     if bad.any():
-        raise _Outside(_outside(table, name, field, column, bad))
+        raise _Outside(_outside(field, name, column, bad, named))
     return code
 
 
@@ -359,11 +388,10 @@ def _name_codes(column: pa.ChunkedArray, names: tuple[str, ...]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
-def _outside(table: str, name: str, field: _Field, column: pa.ChunkedArray,
-             bad: np.ndarray) -> str:
+def _outside(field: _Field, name: str, column: pa.ChunkedArray, bad: np.ndarray,
+             names: tuple[str, ...] | None) -> str:
     """The message for the rows ``bad`` of ``column``: the first such value and what fits."""
     value = column[int(np.argmax(bad))].as_py()
-    names = _NAMES.get((table, name))
     if names is not None:
         holds = "one of " + ", ".join(names)
     elif field.sql_type == "BOOLEAN":
@@ -379,13 +407,43 @@ def _outside(table: str, name: str, field: _Field, column: pa.ChunkedArray,
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pa.Table, cell: int) -> None:
-    """Append frame ``table``'s rows (``_stored_frame``) to its stored table."""
-    stored = _stored_frame(table, frame)
+    """Append frame ``table``'s rows (``_stored_frame``) to its stored table (the seats'
+    policies coded by ``policies``, new names added to it)."""
+    names = _NAMES
+    if table == _POLICY[0]:
+        names = {**_NAMES, _POLICY: _policy_names(con, frame.column(_POLICY[1]))}
+    stored = _stored_frame(table, frame, names)
     types = {n: t for n, t, _ in FRAME_COLUMNS[table]}
     select = ", ".join([f"CAST({int(cell)} AS INTEGER)"] + [
         name if name not in types else f"CAST({name} AS {types[name]})"
         for name in stored.column_names])
     con.from_arrow(stored).project(select).insert_into(STORED[table])
+
+
+def _policy_names(con: duckdb.DuckDBPyConnection, column: pa.ChunkedArray) -> tuple[str, ...]:
+    """Every policy name of ``policies`` by code, after adding those of ``column`` it lacked
+    (inside the caller's transaction: a batch that fails adds none)."""
+    stored = [name for name, in con.execute("SELECT policy FROM policies ORDER BY code").fetchall()]
+    new = sorted(_distinct_names(column) - set(stored))
+    if len(stored) + len(new) > 1 << POLICY_BITS:
+        raise StoreError(f"cannot store the batch's game_seats: the file would hold more than "
+                         f"{1 << POLICY_BITS:,} policy names")
+    if new:
+        con.executemany("INSERT INTO policies VALUES (?, ?)",
+                        [[len(stored) + i, name] for i, name in enumerate(new)])
+    return (*stored, *new)
+
+
+def _distinct_names(column: pa.ChunkedArray) -> set[str]:
+    """The names in a string or dictionary column (NULLs left out), a dictionary's through the
+    codes its rows use."""
+    out: set[str] = set()
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            used = pc.unique(chunk.indices).drop_null()
+            chunk = chunk.dictionary.take(used)
+        out.update(pc.unique(chunk.cast(pa.string())).drop_null().to_pylist())
+    return out
 
 
 # Quantiles are quantile_cont (linear interpolation, numpy's default); sd is the sample sd.
