@@ -8,14 +8,14 @@ A producer thread drives the engine (``simulate_arrow``: Arrow tables built stra
 kernel's reused output buffers) and hands batches over a queue of one; the calling thread stores
 each batch (``store.write_batch``, one transaction per batch, DuckDB scanning the Arrow columns in
 place) while the engine plays the next (on more than one CPU: ``batches_in_flight``). DuckDB
-releases the GIL while it inserts and the batch kernel is compiled with ``nogil=True``, so the two overlap (on 2 cores the engine's threads and
-DuckDB's then share the CPU).
+releases the GIL while it inserts and the batch kernel is compiled with ``nogil=True``, so the
+two overlap (on 2 cores the engine's threads and DuckDB's then share the CPU).
 
 Memory stays flat: at most ``batches_in_flight()`` batches' tables exist at once (the engine
 starts a batch only when the writer has stored the one before last), plus each engine
 thread's reused kernel rows and the parts in flight (``engine.simulate.STEP_SEAT_ROWS``,
-``PART_SEAT_ROWS``, ``PARTS_AHEAD``), and a batch holds at most
-``MAX_BATCH_SEAT_ROWS`` round-seat rows (150,000 rounds at 4 players, about 30 MB of tables);
+``PART_SEAT_ROWS``, ``PARTS_AHEAD``), and a batch holds at most ``MAX_BATCH_SEAT_ROWS``
+round-seat rows (150,000 rounds at 4 players, about 30 MB of tables);
 DuckDB's own memory is capped by ``store.open_store``.
 
 Batch sizes adapt to about ``TARGET_BATCH_SECONDS`` of engine time (measured games/s) within
