@@ -1,8 +1,8 @@
-"""The results file's layout (schema 11: most columns packed, several per word; the seats'
-policies coded)
-against the layout before it (schema 8: every frame column stored as it is): a real run's views
-give exactly the rows, columns and types the old layout's views gave; a value that does not fit
-its packed field fails the batch and stores nothing."""
+"""The results file's layout (schema 12: most columns packed, several per word; the seats'
+policies coded; the rows also by cell id) against the layout before it (schema 8: every frame
+column stored as it is): a real run's views give exactly the rows, columns and types the old
+layout's views gave; a value that does not fit its packed field fails the batch and stores
+nothing."""
 
 from __future__ import annotations
 
@@ -101,6 +101,11 @@ def test_a_runs_views_equal_the_old_layouts_rows(tmp_path):
             got, want = new.sql(f"SELECT * FROM {name}").fetchall(), \
                 old.sql(f"SELECT * FROM {name}").fetchall()  # no ORDER BY: the stored order
             assert len(got) == len(want) > 0 and got == want, name
+            # the same rows by cell id, the cell columns joined
+            by_cell = new.sql(f"SELECT c.run_id, c.variant, c.players, b.* EXCLUDE (cell) "
+                              f"FROM {store.BY_CELL[name]} b JOIN cells c USING (cell)")
+            assert by_cell.columns == new.sql(f"SELECT * FROM {name}").columns
+            assert sorted(by_cell.fetchall(), key=repr) == sorted(want, key=repr), name
         # the packed columns take more than one value each (the comparison means something;
         # no seat makes mistakes: test_each_kind_of_field... stores values in that one)
         for name, words in store.games.WORDS.items():

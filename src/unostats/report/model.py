@@ -41,6 +41,7 @@ from ..kinds import ReportSection, report_sections
 from ..rules import RULE_OPTIONS
 from ..runs import compare
 from ..stats import Estimate, TestResult
+from ..store import BY_CELL
 
 QUANTILES = (("p10", 0.10), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99))
 # An ablation variant is named after another variant of its run, the base, and the rule it
@@ -334,15 +335,26 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
 
 
 class _Query:
-    """Runs SQL restricted to the report's runs: ``{runs}`` in the text becomes the filter."""
+    """Runs SQL restricted to the report's runs: ``{runs}`` in the text becomes the filter on
+    run_id, ``{cells}`` the filter on the cell id of the rows read by cell (``rounds_by_cell``
+    ...: ``store.BY_CELL``), which ``by_cell`` names."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]):
         self.con = con
         self.params = {f"run{i}": r for i, r in enumerate(run_ids)}
         self.filter = "run_id IN (" + ", ".join(f"${k}" for k in self.params) + ")"
+        self.cells = f"cell IN (SELECT cell FROM cells WHERE {self.filter})"
 
     def __call__(self, sql: str) -> pl.DataFrame:
-        return self.con.sql(sql.replace("{runs}", self.filter), params=self.params).pl()
+        sql = sql.replace("{runs}", self.filter).replace("{cells}", self.cells)
+        return self.con.sql(sql, params=self.params).pl()
+
+    def by_cell(self, sql: str) -> pl.DataFrame:
+        """``sql``, whose first column is ``cell``, with the cell columns (run_id, variant,
+        players) in its place, ordered by all columns. (A GROUP BY on the cell id, then a join
+        to the few rows it gives: 3x less CPU than grouping the rows by their cell columns.)"""
+        return self(f"SELECT c.run_id, c.variant, c.players, x.* EXCLUDE (cell) FROM ({sql}) x "
+                    "JOIN cells c USING (cell) ORDER BY ALL")
 
 
 def _run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
@@ -368,16 +380,16 @@ def _run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
 
 
 def _cells(q: _Query, runs: Sequence[RunSummary]) -> tuple[Cell, ...]:
-    df = q("""
-        WITH g AS (SELECT run_id, variant, players, count(*) AS games FROM games
-                   WHERE {runs} GROUP BY ALL),
-             r AS (SELECT run_id, variant, players, count(*) AS rounds FROM rounds
-                   WHERE {runs} GROUP BY ALL)
+    df = q(f"""
+        WITH g AS (SELECT cell, count(*) AS games FROM {BY_CELL['games']}
+                   WHERE {{cells}} GROUP BY ALL),
+             r AS (SELECT cell, count(*) AS rounds FROM {BY_CELL['rounds']}
+                   WHERE {{cells}} GROUP BY ALL)
         SELECT v.run_id, v.variant, v.players, v.description,
                coalesce(g.games, 0) AS games, coalesce(r.rounds, 0) AS rounds
-        FROM variants v LEFT JOIN g USING (run_id, variant, players)
-        LEFT JOIN r USING (run_id, variant, players)
-        WHERE v.{runs}""")
+        FROM variants v LEFT JOIN cells c USING (run_id, variant, players)
+        LEFT JOIN g USING (cell) LEFT JOIN r USING (cell)
+        WHERE v.{{runs}}""")
     run_rank = {r.run_id: i for i, r in enumerate(runs)}
     order = {r.run_id: {name: i for i, name in enumerate(r.variant_order)} for r in runs}
     rows = sorted(df.iter_rows(named=True), key=lambda row: (
@@ -413,9 +425,8 @@ def _key(row: Mapping[str, Any]) -> CellKey:
 
 def _value_counts(q: _Query, keys: Sequence[CellKey], table: str, expr: str,
                   where: str = "TRUE") -> dict[CellKey, Distribution]:
-    df = q(f"""SELECT run_id, variant, players, {expr} AS v, count(*) AS n FROM {table}
-               WHERE {{runs}} AND ({where}) AND {expr} IS NOT NULL
-               GROUP BY ALL ORDER BY run_id, variant, players, v""")
+    df = q.by_cell(f"""SELECT cell, {expr} AS v, count(*) AS n FROM {BY_CELL[table]}
+                       WHERE {{cells}} AND ({where}) AND {expr} IS NOT NULL GROUP BY ALL""")
     return _distributions(df, keys)
 
 
@@ -454,8 +465,8 @@ def _num(x: Any) -> float:
 
 def _capped_counts(q: _Query, table: str) -> dict[CellKey, int]:
     """Rows ended by the safety cap per cell (few or none: a cheap filtered count)."""
-    df = q(f"""SELECT run_id, variant, players, count(*) AS n FROM {table}
-               WHERE {{runs}} AND ended_by = 'cap' GROUP BY ALL""")
+    df = q.by_cell(f"""SELECT cell, count(*) AS n FROM {BY_CELL[table]}
+                       WHERE {{cells}} AND ended_by = 'cap' GROUP BY ALL""")
     return {_key(r): int(r["n"]) for r in df.iter_rows(named=True)}
 
 
@@ -536,14 +547,14 @@ def _round_wins(q: _Query, keys: Sequence[CellKey]
     ``win_rate_by_position``'s (which reads the rounds twice more): n = the cell's rounds with a
     winner, every position 0..players-1 (0 wins where none), the rate wins / n and the bounds of
     the store's SQL macros wilson_lo and wilson_hi, on the same BIGINT counts."""
-    counts = q("""
+    counts = q.by_cell(f"""
         WITH joint AS MATERIALIZED (
-          SELECT run_id, variant, players, points, winner_position, count(*) AS n
-          FROM rounds WHERE {runs} AND ended_by = 'win' GROUP BY ALL)
-        SELECT 'points' AS part, run_id, variant, players, points AS v, sum(n) AS n
+          SELECT cell, points, winner_position, count(*) AS n
+          FROM {BY_CELL['rounds']} WHERE {{cells}} AND ended_by = 'win' GROUP BY ALL)
+        SELECT cell, 'points' AS part, points AS v, sum(n) AS n
         FROM joint GROUP BY ALL
         UNION ALL
-        SELECT 'position', run_id, variant, players, winner_position, sum(n)
+        SELECT cell, 'position', winner_position, sum(n)
         FROM joint WHERE winner_position IS NOT NULL GROUP BY ALL""")
     points = _distributions(counts.filter(pl.col("part") == "points"), keys)
     won = {(_key(r), r["v"]): int(r["n"]) for r in
@@ -595,9 +606,9 @@ def _position_rates(df: pl.DataFrame, keys: Sequence[CellKey],
 
 
 def _rank_scores(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, tuple]:
-    df = q("""SELECT run_id, variant, players, rank, count(*) AS n, avg(final_score) AS mean,
-                stddev_samp(final_score) / sqrt(count(*)) AS se
-              FROM game_seats WHERE {runs} GROUP BY ALL ORDER BY ALL""")
+    df = q.by_cell(f"""SELECT cell, rank, count(*) AS n, avg(final_score) AS mean,
+                         stddev_samp(final_score) / sqrt(count(*)) AS se
+                       FROM {BY_CELL['game_seats']} WHERE {{cells}} GROUP BY ALL""")
     out: dict[CellKey, list] = {}
     for row in df.iter_rows(named=True):
         est = stats.mean_interval(_num(row["mean"]), _num(row["se"]), int(row["n"]))
@@ -608,11 +619,11 @@ def _rank_scores(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, tuple]:
 def _standings_spread(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Estimate]:
     """Mean over games of the sd of the final scores within a game (as score_spread defines it),
     with its standard error over games."""
-    df = q("""SELECT run_id, variant, players, count(score_sd) AS n, avg(score_sd) AS mean,
-                stddev_samp(score_sd) / sqrt(count(score_sd)) AS se
-              FROM (SELECT run_id, variant, players, game, stddev_samp(final_score) AS score_sd
-                    FROM game_seats WHERE {runs} GROUP BY ALL)
-              GROUP BY ALL""")
+    df = q.by_cell(f"""SELECT cell, count(score_sd) AS n, avg(score_sd) AS mean,
+                         stddev_samp(score_sd) / sqrt(count(score_sd)) AS se
+                       FROM (SELECT cell, game, stddev_samp(final_score) AS score_sd
+                             FROM {BY_CELL['game_seats']} WHERE {{cells}} GROUP BY ALL)
+                       GROUP BY ALL""")
     out = {_key(r): stats.mean_interval(_num(r["mean"]), _num(r["se"]), int(r["n"]))
            for r in df.iter_rows(named=True)}
     return {k: out[k] for k in keys if k in out}

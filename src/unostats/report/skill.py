@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
 
 from .. import stats
 from ..stats import Estimate
+from ..store import BY_CELL
 from .format import fmt_estimate, fmt_pct
 from .plotting import new_figure
 
@@ -72,39 +73,42 @@ class SkillSection:
 
 # The mixed tables' seats: each seat's policies first (a few rows a cell), so the full scan of
 # game_seats groups on the seat and the policy only (8.8M rounds, one cell: 0.64 -> ~0.1 s of
-# CPU against a count(DISTINCT policy) per seat over every row).
-_MIXED = """
+# CPU against a count(DISTINCT policy) per seat over every row); the rows read by cell id
+# (``store.BY_CELL``), the cell columns joined to the few cells found.
+_MIXED = f"""
 seats AS (
-  SELECT run_id, variant, players, seat, policy FROM game_seats WHERE run_id IN ({ids})
+  SELECT cell, seat, policy FROM {BY_CELL['game_seats']}
+  WHERE cell IN (SELECT cell FROM cells WHERE run_id IN ({{ids}}))
   GROUP BY ALL
 ), fixed AS (  -- the seats that keep one policy in every game of their cell, and that policy
-  SELECT run_id, variant, players, seat, min(policy) AS policy FROM seats
+  SELECT cell, seat, min(policy) AS policy FROM seats
   GROUP BY ALL HAVING count(*) = 1
 ), mixed AS (  -- the cells whose every seat is fixed, with more than one policy
-  SELECT run_id, variant, players FROM fixed GROUP BY ALL
+  SELECT cell FROM fixed JOIN cells USING (cell) GROUP BY ALL
   HAVING count(*) = any_value(players) AND count(DISTINCT policy) > 1
 ), seat_policy AS (
-  SELECT * FROM fixed JOIN mixed USING (run_id, variant, players)
+  SELECT * FROM fixed JOIN mixed USING (cell)
 )"""
 _ANY_MIXED = f"WITH {_MIXED} SELECT count(*) FROM mixed"
 _SHARES = f"""
 WITH {_MIXED}, groups AS (
-  SELECT run_id, variant, players, policy, count(*) AS seats FROM seat_policy GROUP BY ALL
+  SELECT cell, policy, count(*) AS seats FROM seat_policy GROUP BY ALL
 ), round_wins AS (
-  SELECT run_id, variant, players, sp.policy, count(*) AS wins
-  FROM rounds r JOIN seat_policy sp USING (run_id, variant, players)
+  SELECT cell, sp.policy, count(*) AS wins
+  FROM {BY_CELL['rounds']} r JOIN seat_policy sp USING (cell)
   WHERE r.ended_by = 'win' AND r.winner_seat = sp.seat GROUP BY ALL
 ), game_wins AS (
-  SELECT run_id, variant, players, sp.policy, count(*) AS wins
-  FROM games g JOIN seat_policy sp USING (run_id, variant, players)
+  SELECT cell, sp.policy, count(*) AS wins
+  FROM {BY_CELL['games']} g JOIN seat_policy sp USING (cell)
   WHERE g.winner_seat = sp.seat GROUP BY ALL
 )
-SELECT g.run_id, g.variant, g.players, g.policy, g.seats,
+SELECT c.run_id, c.variant, c.players, g.policy, g.seats,
   coalesce(rw.wins, 0) AS round_wins, coalesce(gw.wins, 0) AS game_wins
 FROM groups g
-LEFT JOIN round_wins rw USING (run_id, variant, players, policy)
-LEFT JOIN game_wins gw USING (run_id, variant, players, policy)
-ORDER BY g.run_id, g.variant, g.players, g.policy
+JOIN cells c USING (cell)
+LEFT JOIN round_wins rw USING (cell, policy)
+LEFT JOIN game_wins gw USING (cell, policy)
+ORDER BY c.run_id, c.variant, c.players, g.policy
 """
 
 

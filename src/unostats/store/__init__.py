@@ -47,6 +47,7 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import write_problem
 from .games import (
+    BY_CELL,
     FRAME_COLUMNS,
     RESULT_KEYS,
     VIEWS,
@@ -81,7 +82,7 @@ from .sql import StoreError, UnknownRunError
 from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [
-    "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
+    "BY_CELL", "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
     "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
     "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",

@@ -29,8 +29,9 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # BIGINT, ``slots`` (``games.SLOTS``), which the views decode; 10: more of them packed, several
 # per BIGINT (``games.WORDS``: game and round in one, two counters in one ...), encoded with numpy;
 # 11: the seats' policies coded in game_seats' word (names in the table ``policies``), and the
-# words whose fields fit 31 bits stored as INTEGERs.
-SCHEMA_VERSION = 11
+# words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
+# rows by cell id, ``games.BY_CELL``), which the standard views and the report read.
+SCHEMA_VERSION = 12
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
@@ -58,9 +59,8 @@ WRITER_SETTINGS = (("max_vacuum_tasks", "0"), ("block_allocator_memory", f"'{WRI
 # use, then the views (first the results tables' views over the stored rows, which the others
 # read).
 SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *leagues.TABLES_DDL,
-              *MACROS_DDL, *games.CELL_VIEWS_DDL, *games.VIEWS_DDL, *tournaments.VIEWS_DDL,
-              *leagues.VIEWS_DDL,
-              *durations.VIEWS_DDL)
+              *MACROS_DDL, *games.CELL_VIEWS_DDL, *games.BY_CELL_VIEWS_DDL, *games.VIEWS_DDL,
+              *tournaments.VIEWS_DDL, *leagues.VIEWS_DDL, *durations.VIEWS_DDL)
 
 
 # --- Opening -----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ interval (mean ± 1.96 SE), times the pace.
 - ``durations``: per cell and ``unit`` ('round' or 'game'): n, the pace, the mean duration in
   minutes with its 95% interval, the median and p90, and the method. Every round and game
   counts, including those ended by a safety cap (at the cap), as ``round_length`` and
-  ``game_length`` count them.
+  ``game_length`` count them (read by cell: ``games.BY_CELL``).
 - ``tournament_durations``: per tournament cell (variant x field), each stage's longest table
   (tables of a stage play at the same time; ``tournament_stage_length``) and the evening (the
   first stage, then the longer of the later main stages and the consolation, which plays beside
@@ -39,19 +39,19 @@ def _minutes(mean: str, se: str, p50: str, p90: str) -> str:
 VIEWS_DDL = [
     f"""CREATE OR REPLACE VIEW durations AS
 WITH pace AS ({_PACE}), units AS (
-  SELECT run_id, variant, players, 'round' AS unit, turns FROM rounds
+  SELECT cell, 'round' AS unit, turns FROM rounds_by_cell
   UNION ALL
-  SELECT run_id, variant, players, 'game' AS unit, turns FROM games
+  SELECT cell, 'game' AS unit, turns FROM games_by_cell
 ), agg AS (
-  SELECT run_id, variant, players, unit, count(*) AS n, avg(turns) AS mean_turns,
+  SELECT cell, unit, count(*) AS n, avg(turns) AS mean_turns,
     stddev_samp(turns) / sqrt(count(*)) AS se_turns,
     quantile_cont(turns, 0.5) AS p50_turns, quantile_cont(turns, 0.9) AS p90_turns
-  FROM units GROUP BY run_id, variant, players, unit
+  FROM units GROUP BY cell, unit
 )
-SELECT a.run_id, a.variant, a.players, a.unit, a.n, p.seconds_per_turn,
+SELECT c.run_id, c.variant, c.players, a.unit, a.n, p.seconds_per_turn,
   {_minutes("a.mean_turns", "a.se_turns", "a.p50_turns", "a.p90_turns")}
-FROM agg a JOIN pace p USING (run_id)
-ORDER BY a.run_id, a.variant, a.players, a.unit = 'game'""",
+FROM agg a JOIN cells c USING (cell) JOIN pace p USING (run_id)
+ORDER BY c.run_id, c.variant, c.players, a.unit = 'game'""",
     f"""CREATE OR REPLACE VIEW tournament_durations AS
 WITH pace AS ({_PACE}), parts AS (
   SELECT run_id, variant, field, bracket, step, stage_name AS part, tournaments AS n,

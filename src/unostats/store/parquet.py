@@ -434,6 +434,16 @@ def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> dict[
             registered[source] = data
             body = f"SELECT {columns} FROM {source}"
         con.execute(f"CREATE OR REPLACE VIEW {table} AS {body}")
+    # The rows by cell (``games.BY_CELL``, which the standard views read): the cells numbered
+    # here, in the order of their keys.
+    con.execute("DELETE FROM cells")
+    con.execute("INSERT INTO cells SELECT row_number() OVER (ORDER BY run_id, variant, "
+                "players), * FROM (SELECT DISTINCT run_id, variant, players "
+                f"FROM {BATCHES_TABLE})")
+    for table in games.FRAME_COLUMNS:
+        con.execute(f"CREATE OR REPLACE VIEW {games.BY_CELL[table]} AS SELECT c.cell, "
+                    f"t.* EXCLUDE (run_id, variant, players) FROM {table} t "
+                    "JOIN cells c USING (run_id, variant, players)")
     return registered
 
 
