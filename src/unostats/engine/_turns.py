@@ -7,22 +7,28 @@ in (_jump_ins), and the card's effect decides who acts next (_actions). N6's cov
 seat's next move. docs/engine.md is the specification; engine/referee.py checks traces.
 
 The move hooks (N5 silence, U2 mistake, A2, N3, N6, the U1 call, N4/N5 marks and jump-ins) are
-passed over when no option that may act in them is on (``_hooked``). The round loop is compiled
-twice from its one source, with the flag a constant (``_round_with_hooks``,
-``_round_without_hooks``), and LLVM drops the hooks from the second: the reference rules' turns go
-straight from the card to its effect (10-14% more rounds/s on one core; the flag tested inside one
-loop gained 2-5%, the hooks' code staying in it). The flag is derived from the rule table, not from
-a list of the options the hooks read: an option counts as acting in them unless named in
-``_NOT_IN_HOOKS``, so a new rule runs the hooks until it is listed there. The version without the
-hooks is also the untraced one: a traced game plays the version with them (hooks that no option
-turns on do nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of
-the helpers inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...), and the other
-passes the constant False, so its event checks fold away too (4-6% more rounds/s on one core).
+passed over when no option that may act in them is on (``hook_level``). The round loop is compiled
+three times from its one source, the hooks it plays a constant of each (``_round_loop``): none
+(``_round_without_hooks``: the reference rules' turns go straight from the card to its effect,
+10-14% more rounds/s on one core than with the hooks; a flag tested inside one loop gained 2-5%),
+the end of every move only (``_round_move_end_hook``: the official rules, whose U1 call is the only
+hook they turn on), or all (``_round_with_hooks``). Numba prunes the branches of the hooks a
+version passes over before typing them, so it compiles none of their helpers. The level is derived
+from the rule table, not from a list of the options the hooks read: an option counts as acting in
+every hook unless named in ``_NOT_IN_HOOKS`` (none) or ``_AT_MOVE_END`` (the end of a move only),
+so a new rule runs all the hooks until it is listed there. The versions with fewer hooks are also
+untraced: a traced game plays the version with all of them (hooks that no option turns on do
+nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of the helpers
+inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the
+constant False, so their event checks fold away too (4-6% more rounds/s on one core).
 
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
-threads: the function releases the GIL). It is compiled once, for every rule set (the round
-loop in its two versions).
+threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``:
+one per round loop, each releasing the GIL). Each is compiled the first time a game needs it and
+cached on its own, so a run compiles only the loops its rules play (engine/compiled.py).
 """
+
+import functools
 
 from .. import cards as K
 from .. import codes as C
@@ -66,6 +72,7 @@ _HOOKS_OF = tuple(NO_HOOKS if o.key in _NOT_IN_HOOKS else MOVE_END if o.key in _
                   else ALL_HOOKS for o in rules.RULE_OPTIONS)
 
 
+@functools.cache  # play_games asks at every call: 0.5 us for a rule set seen before, not 3.6
 def hook_level(opt) -> int:
     """The hooks the rule options ``opt`` need: NO_HOOKS, MOVE_END or ALL_HOOKS."""
     return max((level for code, level in zip(opt, _HOOKS_OF) if code != 0), default=NO_HOOKS)
