@@ -424,7 +424,7 @@ def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypa
     assert logged == [engine_cache.compile_message(17.0), "engine compiled in 16.5 s"]
     assert "about 17 s" in logged[0]
     assert engine_cache.prepare_engine(Log()) is None and len(logged) == 2  # once per process
-    assert "about 20 s on 2 cores" in engine_cache.compile_message(None)  # before any compile
+    assert "about 15 s on 2 cores" in engine_cache.compile_message(None)  # before any compile
 
 
 WEIGHTED = """\

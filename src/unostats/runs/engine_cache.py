@@ -18,7 +18,7 @@ _checked: set[int] = set()  # the entry points found or compiled (once per proce
 def compile_message(estimate_s: float | None) -> str:
     """What a cold start says: the time the last compile took here, else a typical one."""
     took = (f"about {estimate_s:.0f} s last time" if estimate_s is not None
-            else "about 20 s on 2 cores")
+            else "about 15 s on 2 cores")
     return f"compiling the engine (once per unostats version and machine; {took})..."
 
 
