@@ -436,17 +436,33 @@ def test_games_resume_from_any_index():
 
 def test_turns_without_the_move_hooks_equal_turns_with_them():
     # The reference rules turn on no option of the move hooks, so their turns skip the hooks;
-    # uno_slap acts only after an UNO call (none without uno_penalty) but turns the hooks on.
+    # the official rules' U1 call (uno_penalty) needs only the end of every move; uno_slap acts
+    # only after an UNO call (none without uno_penalty) but turns every hook on.
     from unostats.engine import _layout, _turns
     hooked = RULE_SETS["reference"] | {"uno_slap": 2}
 
-    def flag(rules):
-        return _turns._hooked.py_func(_layout.options_record(RuleSet.from_mapping(rules)))
+    def level(rules):
+        return _turns.hook_level(_layout.options_record(RuleSet.from_mapping(rules)))
 
-    assert not flag(RULE_SETS["reference"]) and flag(hooked) and flag({})
+    assert level(RULE_SETS["reference"]) == _turns.NO_HOOKS
+    assert level({}) == level({"uno_penalty": 4}) == _turns.MOVE_END
+    assert level(hooked) == level({"jump_in": "numbers"}) == _turns.ALL_HOOKS
     seats = mixed_seats(4)
     frames_equal(play(RULE_SETS["reference"], 4, seats, 300, seed=4),
                  play(hooked, 4, seats, 300, seed=4))
+
+
+def test_each_loop_plays_the_games_of_the_loop_with_every_hook(monkeypatch):
+    # play_games picks the round loop (entry point) by the options' hook level: the official
+    # rules play the loop with the end-of-move hook only, the reference rules the one without
+    # hooks. Forced to the loop with every hook, they play the same games.
+    from unostats.engine import _turns
+    seats = mixed_seats(4)
+    own = {name: play(rules, 4, seats, 200, seed=6)
+           for name, rules in (("official", {}), ("reference", RULE_SETS["reference"]))}
+    monkeypatch.setattr(_turns, "hook_level", lambda opt: _turns.ALL_HOOKS)
+    frames_equal(own["official"], play({}, 4, seats, 200, seed=6))
+    frames_equal(own["reference"], play(RULE_SETS["reference"], 4, seats, 200, seed=6))
 
 
 def test_same_seed_same_rows_and_different_seeds_differ():

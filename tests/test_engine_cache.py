@@ -55,31 +55,36 @@ def test_kernels_cache_under_the_keyed_directory():
 # the compiled turn loop's module, its reference-count operations and the blocks they sit in.
 _PROBE = """
 import json, re, sys, warnings
-from unostats.engine import _cache, simulate
+from unostats.engine import _cache, compiled
+from unostats.rules import RuleSet
 assert _cache.__file__.startswith(sys.argv[1])
-seconds = simulate.ensure_compiled()
+# every entry point (one per round loop), or the reference rules' only
+seconds = compiled.compile_for(None if sys.argv[2] == "all" else
+                               [RuleSet.from_mapping({"uno_penalty": 0})])
 nrt = {}
 if seconds is not None:
     from unostats.engine import _turns
-    ir = _turns.play_games.inspect_llvm(_turns.play_games.signatures[0])
-    for name, body in re.findall(r"define [^@]*@(\\S+?)\\((.*?)\\n}\\n", ir, flags=re.S):
-        label, where = "B0", []
-        for line in body.split("\\n"):
-            m = re.match(r"^([\\w.]+):", line)
-            label = m.group(1) if m else label
-            if "@NRT_incref" in line or "@NRT_decref" in line:
-                where.append(label)
-        if where and not name.startswith("_ZN7cpython"):
-            nrt[re.sub(r"B\\d.*", "", name)] = where
+    for entry in (e for e in _turns._ENTRIES if e.signatures):  # the ones compiled
+        ir = entry.inspect_llvm(entry.signatures[0])
+        for name, body in re.findall(r"define [^@]*@(\\S+?)\\((.*?)\\n}\\n", ir, flags=re.S):
+            label, where = "B0", []
+            for line in body.split("\\n"):
+                m = re.match(r"^([\\w.]+):", line)
+                label = m.group(1) if m else label
+                if "@NRT_incref" in line or "@NRT_decref" in line:
+                    where.append(label)
+            if where and not name.startswith("_ZN7cpython"):
+                nrt[re.sub(r"B\\d.*", "", name)] = where
 print(json.dumps({"seconds": seconds, "nrt": nrt}))
 """
 
 
-def _compile_in(copy: Path, cache: Path) -> dict:
-    """Run ensure_compiled() on the copy with its own cache base (see _PROBE)."""
+def _compile_in(copy: Path, cache: Path, entries: str = "all") -> dict:
+    """Compile the engine's entry points (``all``, or ``one``) on the copy with its own cache
+    base (see _PROBE)."""
     env = {**os.environ, "PYTHONPATH": str(copy.parent), "UNOSTATS_CACHE_DIR": str(cache)}
     env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run([sys.executable, "-c", _PROBE, str(copy)], env=env,
+    done = subprocess.run([sys.executable, "-c", _PROBE, str(copy), entries], env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -93,18 +98,32 @@ def test_an_edited_constant_recompiles_the_engine(copy, tmp_path):
     # functions given arrays count them, the turn loop once per round (on entry for its trace).
     nrt = cold["nrt"]
     assert {re.sub(r"^_ZN\d+unostats\d+engine\d+_\w+?\d+", "", n) for n in nrt} <= {
-        "play_games", "_round_with_hooks", "_round_without_hooks", "flush"}, nrt
-    # Each version of the round loop (with and without the move hooks, _turns.py) counts twice
-    # on entry (B0: the version's own count of its trace, then the inlined loop's) and on its
-    # exits, once per round; since the kernels below the entry point are optimised as
-    # one module (_jit.py's link-only libraries), the trace's flush is inlined into it too, with
-    # its increment and decrements, on the branch taken only when a game is traced (``if
-    # st.tracing: flush(...)``). The per-turn cost: ``make bench``.
-    for version in ("_round_with_hooks", "_round_without_hooks"):
-        loop = next(v for n, v in nrt.items() if n.endswith(version))
-        assert loop.count("B0") == 2 and len(loop) <= 8, (version, len(loop), loop)
+        "play_games_with_hooks", "play_games_move_end_hook", "play_games_without_hooks",
+        "_round_with_hooks", "_round_move_end_hook", "_round_without_hooks", "flush"}, nrt
+    # An entry point (one per round loop: its move hooks none, at move end, all; _turns.py)
+    # counts each array it is given on entry and on its two exits (6 x 3), and the trace around
+    # each of its two flushes, on the branch taken only when a game is traced (``if st.tracing:
+    # flush(...)``). LLVM inlines a round loop called once into its entry point (that of the
+    # loop with every hook stays a function of its own: it counts its trace on entry, on its
+    # exit and around its flush). Nothing counts per turn or per round: ``make bench``.
+    for name, where in nrt.items():
+        assert len(where) <= (24 if "play_games" in name else 8), (name, len(where), where)
+    assert sum("play_games" in name for name in nrt) == 3, nrt
     assert _compile_in(copy, cache)["seconds"] is None  # warm: loaded
     _edit(copy / "codes.py", "N_COUNTERS = 17", "N_COUNTERS = 17  # edited")
-    assert _compile_in(copy, cache)["seconds"] is not None  # the edit compiles afresh
+    assert _compile_in(copy, cache, "one")["seconds"] is not None  # the edit compiles afresh
     assert len(list(cache.glob("engine-*"))) == 2
     assert all(float((d / "compile_seconds").read_text()) > 0 for d in cache.glob("engine-*"))
+
+
+def test_a_run_compiles_the_entry_points_its_rules_play():
+    from unostats.engine import _turns, compiled
+    from unostats.rules import RuleSet
+
+    official, reference = RuleSet.from_mapping({}), RuleSet.from_mapping({"uno_penalty": 0})
+    assert compiled.levels([official]) == {_turns.MOVE_END}
+    assert compiled.levels([official, reference]) == {_turns.MOVE_END, _turns.NO_HOOKS}
+    assert compiled.levels([reference], traced=True) == {_turns.NO_HOOKS, _turns.ALL_HOOKS}
+    assert compiled.levels(None) == {_turns.NO_HOOKS, _turns.MOVE_END, _turns.ALL_HOOKS}
+    for level, rules in compiled._EXAMPLES.items():  # the stand-ins when rules are not known
+        assert compiled.levels([rules]) == {level}

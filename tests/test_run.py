@@ -405,6 +405,7 @@ def test_sigkill_leaves_whole_batches_and_resumes_identically(tmp_path, big_refe
 
 
 def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypatch):
+    from unostats.engine import compiled
     from unostats.engine import simulate as engine
     from unostats.runs import engine_cache
 
@@ -414,16 +415,16 @@ def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypa
         def log(self, text):
             logged.append(text)
 
-    monkeypatch.setattr(engine_cache, "_checked", False)
+    monkeypatch.setattr(engine_cache, "_checked", set())
     # prepare_engine imports the engine when it runs (commands that only read start without it)
-    monkeypatch.setattr(engine, "engine_is_cached", lambda: False)
+    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced: False)
     monkeypatch.setattr(engine, "compile_estimate", lambda: 17.0)
-    monkeypatch.setattr(engine, "ensure_compiled", lambda: 16.5)
+    monkeypatch.setattr(compiled, "compile_for", lambda rule_sets, traced: 16.5)
     assert engine_cache.prepare_engine(Log()) == 16.5
     assert logged == [engine_cache.compile_message(17.0), "engine compiled in 16.5 s"]
     assert "about 17 s" in logged[0]
     assert engine_cache.prepare_engine(Log()) is None and len(logged) == 2  # once per process
-    assert "about 20 s on 2 cores" in engine_cache.compile_message(None)  # before any compile
+    assert "about 15 s on 2 cores" in engine_cache.compile_message(None)  # before any compile
 
 
 WEIGHTED = """\

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Iterable
 from importlib.metadata import version
 from pathlib import Path
 
@@ -54,9 +55,11 @@ def cache_dir() -> Path:
     return base_dir() / f"engine-{key()}"
 
 
-def is_warm() -> bool:
-    """Has this engine been compiled and cached? (Its entry point's index file exists.)"""
-    return any(cache_dir().rglob("_turns.play_games-*.nbi"))
+def is_warm(entries: Iterable[str] = ("play_games_with_hooks",)) -> bool:
+    """Have these entry points of the engine (_turns.entry_name) been compiled and cached?
+    (Each one's index file exists.) By default the one a traced game plays."""
+    folder = cache_dir()
+    return all(any(folder.rglob(f"_turns.{name}-*.nbi")) for name in entries)
 
 
 def compile_estimate() -> float | None:

@@ -20,6 +20,8 @@ callers and optimised and compiled once, with the entry point, the only kernel P
 the only one cached.
 """
 
+import gc
+
 import numba
 from numba import njit, types
 from numba.core import codegen as _codegen
@@ -125,3 +127,10 @@ def kernel(fn=None, *, inline=False, entry=False):
         d.get_call_template = plain_call_template
         return d
     return wrap(fn) if fn is not None else wrap
+
+
+# The objects of the imports so far (numpy, Numba, pyarrow: about 55,000, nearly all alive until
+# the process ends) go to the collector's permanent generation: no collection traverses them
+# again, nor the interpreter's last one at exit, which otherwise took about a fifth of a cached
+# start-up's CPU time (0.15-0.2 s of 0.9 s, measured).
+gc.freeze()

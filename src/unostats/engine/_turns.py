@@ -7,24 +7,28 @@ in (_jump_ins), and the card's effect decides who acts next (_actions). N6's cov
 seat's next move. docs/engine.md is the specification; engine/referee.py checks traces.
 
 The move hooks (N5 silence, U2 mistake, A2, N3, N6, the U1 call, N4/N5 marks and jump-ins) are
-passed over when no option that may act in them is on (``_hooked``). The round loop is compiled
-twice from its one source, with the flag a constant (``_round_with_hooks``,
-``_round_without_hooks``), and LLVM drops the hooks from the second: the reference rules' turns go
-straight from the card to its effect (10-14% more rounds/s on one core; the flag tested inside one
-loop gained 2-5%, the hooks' code staying in it). The flag is derived from the rule table, not from
-a list of the options the hooks read: an option counts as acting in them unless named in
-``_NOT_IN_HOOKS``, so a new rule runs the hooks until it is listed there. The version without the
-hooks is also the untraced one: a traced game plays the version with them (hooks that no option
-turns on do nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of
-the helpers inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...), and the other
-passes the constant False, so its event checks fold away too (4-6% more rounds/s on one core).
+passed over when no option that may act in them is on (``hook_level``). The round loop is compiled
+three times from its one source, the hooks it plays a constant of each (``_round_loop``): none
+(``_round_without_hooks``: the reference rules' turns go straight from the card to its effect,
+10-14% more rounds/s on one core than with the hooks; a flag tested inside one loop gained 2-5%),
+the end of every move only (``_round_move_end_hook``: the official rules, whose U1 call is the only
+hook they turn on), or all (``_round_with_hooks``). Numba prunes the branches of the hooks a
+version passes over before typing them, so it compiles none of their helpers. The level is derived
+from the rule table, not from a list of the options the hooks read: an option counts as acting in
+every hook unless named in ``_NOT_IN_HOOKS`` (none) or ``_AT_MOVE_END`` (the end of a move only),
+so a new rule runs all the hooks until it is listed there. The versions with fewer hooks are also
+untraced: a traced game plays the version with all of them (hooks that no option turns on do
+nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of the helpers
+inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the
+constant False, so their event checks fold away too (4-6% more rounds/s on one core).
 
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
-threads: the function releases the GIL). It is compiled once, for every rule set (the round
-loop in its two versions).
+threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``:
+one per round loop, each releasing the GIL). Each is compiled the first time a game needs it and
+cached on its own, so a run compiles only the loops its rules play (engine/compiled.py).
 """
 
-import numpy as np
+import functools
 
 from .. import cards as K
 from .. import codes as C
@@ -54,146 +58,156 @@ _NOT_IN_HOOKS = frozenset({
     "skip_escape", "seven_zero", "five_swap", "scoring", "target_score", "lone_zero_value",
     "h2o_bonus", "round_end", "max_turns", "max_rounds", "blank_effect", "custom_wild_effect",
 })
-# 1 for each field of ``opt`` (the rule table's order) that may act in a hook when not 0 (every
-# such option's code 0 is "off": none, False, 0).
-_IN_HOOKS = np.array([o.key not in _NOT_IN_HOOKS for o in rules.RULE_OPTIONS], dtype=np.uint8)
+# Options whose only hook is the end of every move (``end_of_move``: the U1 call when a hand is
+# down to one card). With no other option of the hooks on, each move ends there and the other
+# hooks are passed over.
+_AT_MOVE_END = frozenset({"uno_penalty"})
+# The hooks a round loop plays: none (every move that keeps cards in hand ends with nothing to
+# do), the end of every move, or all of them.
+NO_HOOKS, MOVE_END, ALL_HOOKS = 0, 1, 2
+_LEVEL = ("without_hooks", "move_end_hook", "with_hooks")  # names of the compiled loops
+# Per field of ``opt`` (the rule table's order), the hooks it may act in when not 0 (every
+# option's code 0 is "off": none, False, 0).
+_HOOKS_OF = tuple(NO_HOOKS if o.key in _NOT_IN_HOOKS else MOVE_END if o.key in _AT_MOVE_END
+                  else ALL_HOOKS for o in rules.RULE_OPTIONS)
 
 
-@kernel
-def _hooked(opt):
-    """Is any option that may act in the move hooks on?"""
-    hooked = False
-    i = 0
-    for code in opt:
-        if code != 0 and _IN_HOOKS[i]:
-            hooked = True
-        i += 1
-    return hooked
+@functools.cache  # play_games asks at every call: 0.5 us for a rule set seen before, not 3.6
+def hook_level(opt) -> int:
+    """The hooks the rule options ``opt`` need: NO_HOOKS, MOVE_END or ALL_HOOKS."""
+    return max((level for code, level in zip(opt, _HOOKS_OF) if code != 0), default=NO_HOOKS)
 
 
-@kernel(inline=True)
-def _play_round(st, opt, hooked, tracing, p, trace, state):
-    """The turns of a round from seat p until a seat wins (``st.winner``) or the turn cap; the
-    move hooks are played when ``hooked`` (``_hooked(opt)``), events traced when ``tracing``
-    (``st.tracing``). Returns (turns, state)."""
-    turns = 0
-    covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
-    in_turn = True  # the move is p's turn (not a jump-in's cover)
-    covers = 0  # N6: the covers of this turn's chain
-    while turns < opt.max_turns or covering:
-        if tracing:
-            flush(st, trace)
-        answer = -1
-        if covering:
-            covers += 1
-            if covers > st.ncards:  # N6: 8s covering 8s recycled from the discards: the cap
-                break
-        else:
-            covers = 0
-            in_turn = True
-            answering = False
-            if st.pending > 0:  # A3-A6: answer the pending penalty, or pay it
-                answering, p, state = pay_unless_answered(st, opt, p, state)
-                if not answering:
-                    continue  # paid, without a turn
-            turns += 1
+def entry_name(level: int) -> str:
+    """The name of the entry point playing the hooks of ``level`` (its cache files')."""
+    return f"play_games_{_LEVEL[level]}"
+
+
+def _round_loop(level):
+    """The round loop playing the hooks of ``level``; traced (as ``st.tracing`` says) with all
+    of them, else never. ``hooked`` and ``ends_every_move`` are constants of the compiled
+    function: Numba prunes the branches they close before typing them, so a loop compiles none
+    of the helpers of the hooks it passes over, and LLVM folds a constant ``tracing`` away."""
+    hooked = level == ALL_HOOKS
+    ends_every_move = level >= MOVE_END
+
+    def play_round(st, opt, p, trace, state):
+        """The turns of a round from seat p until a seat wins (``st.winner``) or the turn cap;
+        with the hooks, events are traced when ``st.tracing``. Returns (turns, state)."""
+        tracing = st.tracing != 0 if hooked else False
+        turns = 0
+        covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
+        in_turn = True  # the move is p's turn (not a jump-in's cover)
+        covers = 0  # N6: the covers of this turn's chain
+        while turns < opt.max_turns or covering:
             if tracing:
-                ev(st, C.EV_TURN, p, -1, -1)
-            if hooked and opt.silence != C.SILENCE_NONE:
-                state = silence_at_turn(st, opt, p, state)
-            if hooked and opt.mistake_penalty > 0:
-                state = mistake(st, opt, p, state)
-            if answering:
-                answer, state = answer_pending(st, opt, p, state)
-        card = answer
-        if answer < 0:
-            card, threat, state = choose_card(st, opt, p, state)
-            if card < 0 and covering:  # N6: draw until it can cover
-                eight = top_card(st)
-                card, state = draw_cover(st, opt, p, state)
-                if card < 0:  # the duty lapsed and the 8's move ends
-                    state = end_of_move(st, opt, p, eight, 1, state)
-                    if st.winner >= 0:
-                        break
-                    covering = False
+                flush(st, trace)
+            answer = -1
+            if covering:
+                covers += 1
+                if covers > st.ncards:  # N6: 8s covering 8s recycled from the discards: the cap
+                    break
+            else:
+                covers = 0
+                in_turn = True
+                answering = False
+                if st.pending > 0:  # A3-A6: answer the pending penalty, or pay it
+                    answering, p, state = pay_unless_answered(st, opt, p, state)
+                    if not answering:
+                        continue  # paid, without a turn
+                turns += 1
+                if tracing:
+                    ev(st, C.EV_TURN, p, -1, -1)
+                if hooked and opt.silence != C.SILENCE_NONE:
+                    state = silence_at_turn(st, opt, p, state)
+                if hooked and opt.mistake_penalty > 0:
+                    state = mistake(st, opt, p, state)
+                if answering:
+                    answer, state = answer_pending(st, opt, p, state)
+            card = answer
+            if answer < 0:
+                card, threat, state = choose_card(st, opt, p, state)
+                if card < 0 and covering:  # N6: draw until it can cover
+                    eight = top_card(st)
+                    card, state = draw_cover(st, opt, p, state)
+                    if card < 0:  # the duty lapsed and the 8's move ends
+                        state = end_of_move(st, opt, p, eight, 1, state)
+                        if st.winner >= 0:
+                            break
+                        covering = False
+                        p = next_seat(st, p)
+                        continue
+                if card < 0:
+                    st.escalation = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
+                    st.skip_run = 0  # and a Skip run (A7)
+                    if opt.draw == C.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
+                        drawn, state = draw_traced(st, p, 1, C.DRAW_NORMAL, state, tracing)
+                        card, state = if_playable(st, opt, drawn, p, state)
+                    else:
+                        card, state = draw_turn(st, opt, p, threat, state)
+                if card < 0:
+                    if tracing:
+                        ev(st, C.EV_PASS, p, -1, -1)
                     p = next_seat(st, p)
                     continue
-            if card < 0:
-                st.escalation = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
-                st.skip_run = 0  # and a Skip run (A7)
-                if opt.draw == C.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
-                    drawn, state = draw_traced(st, p, 1, C.DRAW_NORMAL, state, tracing)
-                    card, state = if_playable(st, opt, drawn, p, state)
-                else:
-                    card, state = draw_turn(st, opt, p, threat, state)
-            if card < 0:
-                if tracing:
-                    ev(st, C.EV_PASS, p, -1, -1)
-                p = next_seat(st, p)
-                continue
 
-        # The move: P4 judges a black card on the hand it was played from.
-        guilty = holds_colour(st, p, st.col)
-        colour_before = st.col
-        start_rank = st.rank
-        lay_down_traced(st, opt, p, card, C.EV_PLAY, -1, tracing)
-        count = 1
-        cover = covering  # A2 and N3 add no card to a cover
-        covering = False
-        if hooked and opt.double_action != 0 and not cover and rank_of(card) >= K.SKIP \
-                and card < FIRST_BLACK and st.hand[p, card] > 0:  # A2: its twin too
+            # The move: P4 judges a black card on the hand it was played from.
+            guilty = holds_colour(st, p, st.col)
+            colour_before = st.col
+            start_rank = st.rank
             lay_down_traced(st, opt, p, card, C.EV_PLAY, -1, tracing)
-            count = 2
-        if hooked and answer < 0 and not cover and count == 1:  # N3: nor to an answer
-            state = extras(st, opt, p, card, colour_before, start_rank, state)
+            count = 1
+            cover = covering  # A2 and N3 add no card to a cover
+            covering = False
+            if hooked and opt.double_action != 0 and not cover and rank_of(card) >= K.SKIP \
+                    and card < FIRST_BLACK and st.hand[p, card] > 0:  # A2: its twin too
+                lay_down_traced(st, opt, p, card, C.EV_PLAY, -1, tracing)
+                count = 2
+            if hooked and answer < 0 and not cover and count == 1:  # N3: nor to an answer
+                state = extras(st, opt, p, card, colour_before, start_rank, state)
 
-        # The end of the move (an 8 under N6: with its cover's, or a jump-in's), jump-ins. Without
-        # the hooks, a move that keeps cards in hand ends with nothing to do.
-        eight = hooked and owes_cover(opt, card)
-        if not eight and (hooked or st.hsize[p] == 0):
-            state = end_of_move(st, opt, p, card, count, state)
+            # The end of the move (an 8 under N6: with its cover's, or a jump-in's), jump-ins. Without
+            # the hooks, a move that keeps cards in hand ends with nothing to do.
+            eight = hooked and owes_cover(opt, card)
+            if not eight and (ends_every_move or st.hsize[p] == 0):
+                state = end_of_move(st, opt, p, card, count, state)
+                if st.winner >= 0:
+                    break
+            jumps = 0
+            if hooked:
+                jumps, state = jump_ins(st, opt, p, state)
+                if st.winner >= 0:
+                    break
+
+            # A1 and its variants: the effect decides who acts next.
+            if not has_effect(opt, card, jumps):
+                st.skip_run = 0  # a number card ends a Skip run (A7) and a +2/Reverse sequence
+                st.escalation = 0
+                covering = eight  # N6: its player covers it next
+                if not eight:
+                    p = next_seat(st, p)
+                continue
+            if jumps == 0:
+                p, state = effect(st, opt, p, card, count, in_turn, guilty, colour_before, -1, state,
+                                  tracing)
+            else:
+                p, state = effects_after_jump_ins(st, opt, p, card, count, guilty, colour_before,
+                                                  jumps, state)
             if st.winner >= 0:
                 break
-        jumps = 0
-        if hooked:
-            jumps, state = jump_ins(st, opt, p, state)
-            if st.winner >= 0:
-                break
+            if st.cover:  # N6: a jumper covers the 8 it jumped in with
+                st.cover = 0
+                covering = True
+                in_turn = False
+        return turns, state
 
-        # A1 and its variants: the effect decides who acts next.
-        if not has_effect(opt, card, jumps):
-            st.skip_run = 0  # a number card ends a Skip run (A7) and a +2/Reverse sequence
-            st.escalation = 0
-            covering = eight  # N6: its player covers it next
-            if not eight:
-                p = next_seat(st, p)
-            continue
-        if jumps == 0:
-            p, state = effect(st, opt, p, card, count, in_turn, guilty, colour_before, -1, state,
-                              tracing)
-        else:
-            p, state = effects_after_jump_ins(st, opt, p, card, count, guilty, colour_before,
-                                              jumps, state)
-        if st.winner >= 0:
-            break
-        if st.cover:  # N6: a jumper covers the 8 it jumped in with
-            st.cover = 0
-            covering = True
-            in_turn = False
-    return turns, state
+    play_round.__name__ = play_round.__qualname__ = f"_round_{_LEVEL[level]}"
+    return kernel(play_round)
 
 
-@kernel
-def _round_with_hooks(st, opt, p, trace, state):
-    """``_play_round`` with the move hooks (compiled with the flag constant), traced as
-    ``st.tracing`` says."""
-    return _play_round(st, opt, True, st.tracing != 0, p, trace, state)
-
-
-@kernel
-def _round_without_hooks(st, opt, p, trace, state):
-    """``_play_round`` without the move hooks and untraced: LLVM folds both away."""
-    return _play_round(st, opt, False, False, p, trace, state)
+_round_without_hooks = _round_loop(NO_HOOKS)
+_round_move_end_hook = _round_loop(MOVE_END)
+_round_with_hooks = _round_loop(ALL_HOOKS)
 
 
 @kernel
@@ -210,7 +224,6 @@ def _seat_game(st, setups, g):
     return seed_stream(setups[g].seed, setups[g].stream)
 
 
-@kernel(entry=True)
 def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
                round_seat_out, trace, first_dealer, setups):
     """Play games [game_lo, game_hi) into the outputs (rows from 0).
@@ -229,71 +242,92 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
     whose rounds would not fit in ``round_out`` is not started, so the caller can play the rest
     again with more room; results are the same because every game seeds its own stream.
     """
-    n = st.n
-    acceptable = 0  # S2: cards that may stay as the first discard
-    for i in range(st.ncards):
-        acceptable += stays_first(st.full[i], opt.first_card)
-    st.acceptable = acceptable
-    hooked = _hooked(opt)
-    capacity = round_out.shape[0]
-    r_pos = 0
-    for g in range(game_lo, game_hi):
-        gi = g - game_lo
-        g_start = r_pos
-        if setups.shape[0] > 0:
-            state = _seat_game(st, setups, g)
-        else:
-            state = seed_stream(seed, g)
-        st.side_key = side_key(state)
-        st.side_n = 0
-        st.scores[:] = 0
-        st.lost[:] = 0
-        dealer, state = bounded(state, n)
-        if first_dealer >= 0:
-            dealer = first_dealer
-        first_player = step(dealer, 1, n)
-        total_turns = 0
-        ended_by = C.GAME_END_CAP
-        first_seat = -1
-        r = 0
-        for r in range(1, opt.max_rounds + 1):
-            if r_pos >= capacity:
-                return gi, g_start
-            if st.tracing:
-                ev(st, C.EV_ROUND_START, dealer, r, -1)
-            top, state = new_round(st, opt, dealer, state)
-            p = first_player
-            if opt.first_card != C.FIRST_CARD_NUMBER_ONLY and rank_of(top) >= K.SKIP:
-                p, state = first_card_effect(st, opt, top, dealer, p, state)
-            first = p
-            start_direction = st.dir
-            if hooked or st.tracing:
-                turns, state = _round_with_hooks(st, opt, p, trace, state)
+    entry = _ENTRIES[ALL_HOOKS if st["tracing"] else hook_level(opt)]
+    return entry(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
+                 round_seat_out, trace, first_dealer, setups)
+
+
+def _game_loop(level):
+    """``play_games`` compiled with the round loop of ``level``: each its own entry point,
+    compiled when first called and cached, so a run compiles only the hooks its rules need (a
+    traced game: all of them)."""
+    hooked = level == ALL_HOOKS
+    ends_every_move = level >= MOVE_END
+
+    def games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
+              round_seat_out, trace, first_dealer, setups):
+        n = st.n
+        acceptable = 0  # S2: cards that may stay as the first discard
+        for i in range(st.ncards):
+            acceptable += stays_first(st.full[i], opt.first_card)
+        st.acceptable = acceptable
+        capacity = round_out.shape[0]
+        r_pos = 0
+        for g in range(game_lo, game_hi):
+            gi = g - game_lo
+            g_start = r_pos
+            if setups.shape[0] > 0:
+                state = _seat_game(st, setups, g)
             else:
-                turns, state = _round_without_hooks(st, opt, p, trace, state)
-            finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
-                         round_seat_out, r_pos)
+                state = seed_stream(seed, g)
+            st.side_key = side_key(state)
+            st.side_n = 0
+            st.scores[:] = 0
+            st.lost[:] = 0
+            dealer, state = bounded(state, n)
+            if first_dealer >= 0:
+                dealer = first_dealer
+            first_player = step(dealer, 1, n)
+            total_turns = 0
+            ended_by = C.GAME_END_CAP
+            first_seat = -1
+            r = 0
+            for r in range(1, opt.max_rounds + 1):
+                if r_pos >= capacity:
+                    return gi, g_start
+                if st.tracing:
+                    ev(st, C.EV_ROUND_START, dealer, r, -1)
+                top, state = new_round(st, opt, dealer, state)
+                p = first_player
+                if opt.first_card != C.FIRST_CARD_NUMBER_ONLY and rank_of(top) >= K.SKIP:
+                    p, state = first_card_effect(st, opt, top, dealer, p, state)
+                first = p
+                start_direction = st.dir
+                if hooked:  # constants: the loops of the other levels are not compiled here
+                    turns, state = _round_with_hooks(st, opt, p, trace, state)
+                elif ends_every_move:
+                    turns, state = _round_move_end_hook(st, opt, p, trace, state)
+                else:
+                    turns, state = _round_without_hooks(st, opt, p, trace, state)
+                finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
+                             round_seat_out, r_pos)
+                if st.tracing:
+                    flush(st, trace)
+                if r == 1:
+                    first_seat = first
+                total_turns += turns
+                r_pos += 1
+                reached = False
+                for s in range(n):
+                    if st.scores[s] >= opt.target_score:
+                        reached = True
+                if reached:
+                    ended_by = C.GAME_END_TARGET
+                    break
+                if opt.scoring == C.SCORING_LAZY and st.winner >= 0:
+                    # R6: the round's loser deals, its winner starts
+                    dealer = round_out[r_pos - 1, RO_LOSER]
+                    first_player = st.winner
+                else:
+                    dealer = step(dealer, 1, n)
+                    first_player = step(dealer, 1, n)
+            finish_game(st, opt, g, r, total_turns, first_seat, ended_by, game_out, game_seat_out, gi)
             if st.tracing:
                 flush(st, trace)
-            if r == 1:
-                first_seat = first
-            total_turns += turns
-            r_pos += 1
-            reached = False
-            for s in range(n):
-                if st.scores[s] >= opt.target_score:
-                    reached = True
-            if reached:
-                ended_by = C.GAME_END_TARGET
-                break
-            if opt.scoring == C.SCORING_LAZY and st.winner >= 0:
-                # R6: the round's loser deals, its winner starts
-                dealer = round_out[r_pos - 1, RO_LOSER]
-                first_player = st.winner
-            else:
-                dealer = step(dealer, 1, n)
-                first_player = step(dealer, 1, n)
-        finish_game(st, opt, g, r, total_turns, first_seat, ended_by, game_out, game_seat_out, gi)
-        if st.tracing:
-            flush(st, trace)
-    return game_hi - game_lo, r_pos
+        return game_hi - game_lo, r_pos
+
+    games.__name__ = games.__qualname__ = entry_name(level)
+    return kernel(entry=True)(games)
+
+
+_ENTRIES = tuple(_game_loop(level) for level in (NO_HOOKS, MOVE_END, ALL_HOOKS))

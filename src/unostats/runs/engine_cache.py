@@ -4,32 +4,43 @@ when a run prepares it, so commands that only read the store (report, query) sta
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from .progress import Progress
 
-_checked = False  # once per process
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+
+_checked: set[int] = set()  # the entry points found or compiled (once per process)
 
 
 def compile_message(estimate_s: float | None) -> str:
     """What a cold start says: the time the last compile took here, else a typical one."""
     took = (f"about {estimate_s:.0f} s last time" if estimate_s is not None
-            else "about 20 s on 2 cores")
+            else "about 15 s on 2 cores")
     return f"compiling the engine (once per unostats version and machine; {took})..."
 
 
-def prepare_engine(progress: Progress | None) -> float | None:
-    """Compile the engine now if its cache is cold, saying so first with the time the last
-    compile took on this machine, and after with the time this one took. Returns the seconds
-    it took, or None when nothing was compiled."""
-    global _checked
-    from ..engine.simulate import compile_estimate, engine_is_cached, ensure_compiled
+def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | None = None, *,
+                   traced: bool = False) -> float | None:
+    """Compile the engine's entry points that games of ``rule_sets`` need (None: rules not
+    known ahead, every entry point; ``traced``: the one traced games play too) if one is not
+    cached, saying so first with the time the last compile took on this machine, and after
+    with the time this one took. Returns the seconds it took, or None when nothing was
+    compiled."""
+    from ..engine import compiled
+    from ..engine.simulate import compile_estimate
 
-    if _checked or engine_is_cached():
-        _checked = True
+    rule_sets = None if rule_sets is None else list(rule_sets)
+    levels = compiled.levels(rule_sets, traced=traced)
+    if levels <= _checked or compiled.is_cached(rule_sets, traced=traced):
+        _checked.update(levels)
         return None
     if progress is not None:
         progress.log(compile_message(compile_estimate()))
-    seconds = ensure_compiled()
-    _checked = True
+    seconds = compiled.compile_for(rule_sets, traced=traced)
+    _checked.update(levels)
     if progress is not None and seconds is not None:
         progress.log(f"engine compiled in {seconds:.1f} s")
     return seconds

@@ -126,7 +126,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     started = time.perf_counter()
     status = "interrupted"
     try:
-        prepare_engine(progress)
+        prepare_engine(progress, [v.rules for v in scenario.variants])
         started = time.perf_counter()  # the run's time and rate leave the compile out
         for job in jobs:
             if job is next(j for j in jobs if j.index == job.index):  # a cell's first job

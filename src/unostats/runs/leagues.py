@@ -83,7 +83,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     started = time.perf_counter()
     status = "interrupted"
     try:
-        prepare_engine(progress)
+        prepare_engine(progress, [c.variant.rules for c in cells])
         started = time.perf_counter()  # the run's time and rate leave the compile out
         for i, (cell, first) in enumerate(zip(cells, firsts)):
             progress.cell_started(str(i), cell_label(cell), first, cell_games(scenario, cell))

@@ -395,7 +395,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     outcome.tournaments_played = 0
     try:
         give_back_large_blocks()
-        prepare_engine(progress)
+        prepare_engine(progress, [v.rules for v in scenario.variants])
         started = time.perf_counter()  # the run's time and rate leave the compile out
         for c, first in zip(todo, firsts):
             progress.cell_started(str(c.index), c.label, first, scenario.games,

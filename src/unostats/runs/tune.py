@@ -295,7 +295,7 @@ def tune(plan: Plan, *, threads: int | None = None, progress: Progress | None = 
     generation being played; the policy reached so far is still evaluated."""
     progress = progress or Progress()
     split = plan.split
-    prepare_engine(progress)
+    prepare_engine(progress, [plan.rules])
     optimiser = _optimiser(plan)
     progress.cell_started("search", f"search, {split.generations} generations",
                           0, split.search_games)
