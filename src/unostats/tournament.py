@@ -32,18 +32,22 @@ every draw, every tie-break lot and every table game's seed comes from its own
 so nothing depends on batch sizes, threads, other fields or where a run resumed. The field key is
 a hash of the field's name, so a field's tournaments do not change when other fields are added.
 The variant is not in the key: the same field under two variants gets the same draws (common
-random numbers make the variants' comparison sharper). ``play_tournaments`` derives the draws
+random numbers make the variants' comparison sharper). ``play_batch`` derives the draws
 and game seeds of all its tournaments at once (``_BatchSeeds``: those SeedSequences' words by
 ``seed_sequences``, without a SeedSequence object per key); ``draw`` and ``game_seed`` derive
 one (tests compare the two). A table's lot is drawn only when two seats tie on everything before
-it (``_finish``): where nothing ties, the lot changes no order.
+it (``_BracketRun.take``): where nothing ties, the lot changes no order.
 
-This module is pure Python with an injectable table player (``play_tournaments(...,
+This module is pure Python and numpy with an injectable table player (``play_batch(...,
 play_tables)``), so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in
-the engine. Tournaments play side by side, stage by stage: the player is handed the tables of a
-stage of many tournaments at once, which the engine plays in one call per table size; with
-``groups`` the tournaments step in groups, one group's tables played on a thread of their own
-while the next stage of another group is drawn (the same results).
+the engine. Tournaments play side by side as columns: a stage of a bracket is drawn, read and
+ranked for all the tournaments of a batch at once (numpy arrays with a row per tournament:
+seats, finishes, what decided, standings and places), and the player is handed the tables of a
+step (the next stage of the main bracket and of the consolation, which starts once the first
+stage is over) of many tournaments at once, which the engine plays in one call per stage and
+table size (``PlayColumns``); with ``groups`` the tournaments step in groups, one group's tables
+played on a thread of its own while the next step of another group is drawn (the same results).
+``play_tournaments`` gives the same tournaments as ``TournamentResult`` objects.
 """
 
 from __future__ import annotations

@@ -6,16 +6,15 @@ time (about ``TARGET_BATCH_SECONDS`` of play and at most ``MAX_BATCH_SEAT_ROWS``
 rows, or ``batch_size`` tournaments; near the end of the run at most half of what is left, down
 to ``TAIL_SECONDS`` of play and ``TAIL_SEAT_ROWS`` rows, so that the last batch's rows, which
 nothing overlaps, are few). A
-batch's tournaments play side by side, stage by stage (``tournament.play_tournaments``): the
-engine plays the tables of a stage of every tournament of the batch in one
-``simulate_tables_arrow`` call per table size, each table's game being game 0 of the game seed
-the bracket derived, so a tournament is a pure function of (scenario, engine version, seed,
-index). The batch's tournaments step in ``GROUPS`` groups: while the engine plays one group's
-stage (it releases the GIL), the bracket's Python reads the other's games and draws its next
-stage. A thread of its own (``_Player``, every cell's batches in turn) plays the batches; the
-calling thread turns each played batch into rows (the engine's Arrow tables gathered into the
-store's order, ``_gathered``: one take per table and table size; the tournament rows built column
-by column) and stores it, while the next batch plays. Each batch is written in one transaction,
+batch's tournaments play side by side, step by step (``tournament.play_batch``): the
+engine (``EngineTables``: ``engine.tables.TablePlayer``) plays the tables of a stage of every
+tournament of the batch in one call per table size, each table's game being game 0 of the game
+seed the bracket derived, so a tournament is a pure function of (scenario, engine version,
+seed, index). A thread of its own (``_Player``, every cell's batches in turn) plays the
+batches; the calling thread turns each played batch into rows (the engine's Arrow tables
+gathered into the store's order, ``_gathered``: one take per table and table size; the
+tournament rows built column by column from the bracket's arrays, ``_Rows``) and stores it,
+while the next batch plays. Each batch is written in one transaction,
 so a stop request or a killed process leaves whole tournaments only and a resume continues from
 the tournaments stored. Table games are numbered per cell (variant, table size) in the order
 they are written; that order is fixed (cells in order, tournaments in order, tables in play
@@ -61,7 +60,7 @@ TARGET_BATCH_SECONDS = 3.0
 # straight to the file, a smaller one to the log and then again at the checkpoint; at 100
 # tournaments a batch (the size a second of play made) storing cost 2.5 times what it costs now.
 MAX_BATCH_SEAT_ROWS = 300_000
-FIRST_BATCH = 4  # tournaments in a cell's first batch, which measures their pace
+FIRST_BATCH = 32  # tournaments in a cell's first batch, which measures their pace (~0.1 s)
 GROWTH = 8  # a batch is at most this many times the one before
 # The last batches of a run: at most half of the tournaments left, but not below this much play
 # nor below TAIL_SEAT_ROWS round-seat rows. Nothing overlaps the rows and the storing of the last
@@ -71,7 +70,11 @@ GROWTH = 8  # a batch is at most this many times the one before
 TAIL_SECONDS = 0.25
 TAIL_SEAT_ROWS = 122_880  # a row group: DuckDB writes an insert of one straight to the file
 BATCHES_IN_FLIGHT = 2  # one being turned into rows and stored, one played (or waiting)
-GROUPS = 2  # a batch's tournaments step in this many groups: one's stage plays, another's is read
+# A batch's tournaments step in this many groups (one's step plays while another's is read).
+# With the bracket as columns a step's Python is a few ms: two groups only doubled the engine
+# calls (bench side by side, 500 per field, CPU of the championship side, 3 runs each: 2
+# groups 3.19-3.30 s, 1 group 2.54-3.17 s).
+GROUPS = 1
 
 
 @dataclass(frozen=True)
