@@ -502,7 +502,7 @@ class TournamentResult:
 @dataclass(frozen=True)
 class _FieldPlan:
     """What every tournament of a field shares: its entrants' profiles and seats, its brackets'
-    plans (derived once per ``play_tournaments``)."""
+    plans (derived once per ``play_batch``)."""
 
     field: Field
     profiles: tuple[str, ...]  # by entrant
@@ -540,7 +540,6 @@ class StageRecord:
             for n in dict.fromkeys(plan.tables)]
         self.games: list[TableGames] = []
         self.finish = np.empty_like(seated)  # entrants best first, table by table
-        self.order = np.empty_like(seated)  # seats best first, table by table
         self.decided = np.empty(seeds.shape, dtype=np.int64)  # index into DECIDED_BY
         self.first_position = np.empty_like(seated)  # each seat's position in round 1
 
@@ -616,7 +615,6 @@ class _BracketRun:
             position = g.first_position.reshape(shape)
             for q, j in enumerate(js):
                 cols = record.columns(j)
-                record.order[:, cols] = order[:, q]
                 record.finish[:, cols] = np.take_along_axis(record.seated[:, cols], order[:, q],
                                                             axis=1)
                 record.decided[:, j] = decided[:, q]
@@ -701,8 +699,8 @@ class PlayedTournaments:
                     games, q, m = r.slot(j)
                     tables.append(TableResult(
                         r.bracket, r.plan, j, seated, tuple(profiles[e] for e in seated),
-                        int(r.seeds[k, j]), games.game(k * m + q), tuple(r.finish[k, cols].tolist()),
-                        DECIDED_BY[int(r.decided[k, j])]))
+                        int(r.seeds[k, j]), games.game(k * m + q),
+                        tuple(r.finish[k, cols].tolist()), DECIDED_BY[int(r.decided[k, j])]))
             entrants = []
             for e in range(self.field.entrants):
                 cons = None
@@ -800,6 +798,8 @@ def play_batch(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence
     runs. The results do not depend on it (nor on the order in which the groups' calls are
     made): tournament t is a pure function of its index."""
     indices = np.asarray(list(indices), dtype=np.int64)
+    if len(indices) == 0:
+        return []
     field = _FieldPlan.of(spec, fld)
     groups = max(1, min(groups, len(indices)))
     bounds = [len(indices) * g // groups for g in range(groups + 1)]
