@@ -95,3 +95,33 @@ def test_bad_calls_are_refused(kwargs, message):
             "seeds": [1, 2], **kwargs}
     with pytest.raises(ValueError, match=message):
         simulate_tables(**args)
+
+
+def test_a_table_player_plays_seats_given_by_index():
+    """``engine.tables.TablePlayer``: seats as indices into a few distinct Seats (one of which
+    sits nowhere), calls of two table sizes on one player (its kernel inputs kept per size):
+    each table is the game ``simulate_batches`` plays for its seats and seed, and the policy
+    column names only the policies that sit."""
+    from unostats.engine.tables import TablePlayer
+
+    rules = RuleSet.from_mapping(RULE_SETS["extreme"])
+    player = TablePlayer(rules, threads=2)
+    seats = [POOL[0], POOL[3], POOL[-1], Seat("strategist")]  # the last sits nowhere
+    rng = np.random.default_rng(11)
+    for players in (4, 2, 4):
+        which = rng.integers(0, 3, size=(10, players))
+        seeds = rng.integers(0, 2**63, 10, dtype=np.uint64)
+        batch = player.play(seats, which, seeds)
+        frames = {name: pl.from_arrow(getattr(batch, name)) for name in batch._fields}
+        assert frames["games"]["game"].to_list() == list(range(10))
+        for i in range(10):
+            alone = one_game(rules, players, [seats[s] for s in which[i]], int(seeds[i]), 0)
+            for name, frame in frames.items():
+                coded = [c for c in ("policy", "ended_by") if c in frame.columns]
+                got = frame.filter(pl.col("game") == i).drop("game")
+                want = getattr(alone, name).drop("game")
+                got, want = (f.with_columns(pl.col(coded).cast(pl.String)) for f in (got, want))
+                assert got.equals(want), (players, name, i)
+        policy = batch.game_seats.column("policy").combine_chunks()
+        assert "strategist" not in policy.dictionary.to_pylist()
+        assert policy.to_pylist() == [seats[s].policy for row in which for s in row]

@@ -286,6 +286,15 @@ def test_each_place_is_one_plus_the_entrants_strictly_better(entrants):
                 assert s.stage_name == names[s.stage]
 
 
+def step_tables(spec, fld) -> list[int]:
+    """Tables per tournament of each step: step s plays the main bracket's stage s and the
+    consolation's stage s - 1 (the consolation starts once the first stage is over)."""
+    main, cons = spec.brackets(fld)
+    return [(len(main[s].tables) if s < len(main) else 0)
+            + (len(cons[s - 1].tables) if 1 <= s <= len(cons) else 0)
+            for s in range(max(len(main), 1 + len(cons)))]
+
+
 @pytest.mark.parametrize("entrants", [5, 36])
 def test_tournaments_side_by_side_equal_each_alone(entrants):
     spec = spec_for({"strong": 2, "weak": entrants - 2})
@@ -295,16 +304,15 @@ def test_tournaments_side_by_side_equal_each_alone(entrants):
     assert [r.index for r in together] == list(range(3, 9))
     for r in together:
         assert r == play_tournament(spec, fld, seed=21, index=r.index, play_tables=FakeTables())
-    # One call per stage step, each with that stage's tables of every tournament.
-    steps = [s for plan in spec.brackets(fld) for s in plan]
-    assert [len(c) for c in fakes.calls] == [6 * len(s.tables) for s in steps]
+    # One call per step, each with that step's tables of every tournament.
+    assert [len(c) for c in fakes.calls] == [6 * n for n in step_tables(spec, fld)]
     assert sum(len(c) for c in fakes.calls) == 6 * spec.games_per_tournament(fld)
 
 
 @pytest.mark.parametrize("groups", [2, 3, 7])
 def test_tournaments_in_groups_equal_them_all_together(groups):
     """Groups stepping on their own (one plays while another is read) give the same results as
-    one call per stage for all; each call holds one group's tables of one stage."""
+    one call per step for all; each call holds one group's tables of one step."""
     spec = spec_for({"strong": 3, "weak": 33})
     fld = spec.fields[0]
     together = play_tournaments(spec, fld, seed=5, indices=range(2, 8), play_tables=FakeTables())
@@ -312,11 +320,10 @@ def test_tournaments_in_groups_equal_them_all_together(groups):
     grouped = play_tournaments(spec, fld, seed=5, indices=range(2, 8), play_tables=fakes,
                                groups=groups)
     assert grouped == together
-    steps = [s for plan in spec.brackets(fld) for s in plan]
     size = [len(range(6 * g // min(groups, 6), 6 * (g + 1) // min(groups, 6)))
             for g in range(min(groups, 6))]
     assert sorted(len(c) for c in fakes.calls) == sorted(
-        n * len(s.tables) for n in size for s in steps)
+        n * tables for n in size for tables in step_tables(spec, fld))
 
 
 def test_a_player_returning_too_few_games_is_refused():

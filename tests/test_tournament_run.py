@@ -665,4 +665,4 @@ def test_the_last_batches_of_a_run_taper(cup):
     player._seat_rows = runs_tournaments.TAIL_SEAT_ROWS / 300  # a row group is 300 tournaments
     assert player._size(None, 16, 280) == 280  # less than a row group: one batch
     assert player._size(None, 16, 500) == 250  # two, in equal parts
-    assert player._size(None, 16, 900) == 450
+    assert player._size(None, 16, 700) == 350  # (below MAX_BATCH_SEAT_ROWS' 366)

@@ -32,18 +32,22 @@ every draw, every tie-break lot and every table game's seed comes from its own
 so nothing depends on batch sizes, threads, other fields or where a run resumed. The field key is
 a hash of the field's name, so a field's tournaments do not change when other fields are added.
 The variant is not in the key: the same field under two variants gets the same draws (common
-random numbers make the variants' comparison sharper). ``play_tournaments`` derives the draws
+random numbers make the variants' comparison sharper). ``play_batch`` derives the draws
 and game seeds of all its tournaments at once (``_BatchSeeds``: those SeedSequences' words by
 ``seed_sequences``, without a SeedSequence object per key); ``draw`` and ``game_seed`` derive
 one (tests compare the two). A table's lot is drawn only when two seats tie on everything before
-it (``_finish``): where nothing ties, the lot changes no order.
+it (``_BracketRun.take``): where nothing ties, the lot changes no order.
 
-This module is pure Python with an injectable table player (``play_tournaments(...,
+This module is pure Python and numpy with an injectable table player (``play_batch(...,
 play_tables)``), so the bracket logic is tested on hand-made games; ``runs.tournaments`` plugs in
-the engine. Tournaments play side by side, stage by stage: the player is handed the tables of a
-stage of many tournaments at once, which the engine plays in one call per table size; with
-``groups`` the tournaments step in groups, one group's tables played on a thread of their own
-while the next stage of another group is drawn (the same results).
+the engine. Tournaments play side by side as columns: a stage of a bracket is drawn, read and
+ranked for all the tournaments of a batch at once (numpy arrays with a row per tournament:
+seats, finishes, what decided, standings and places), and the player is handed the tables of a
+step (the next stage of the main bracket and of the consolation, which starts once the first
+stage is over) of many tournaments at once, which the engine plays in one call per stage and
+table size (``PlayColumns``); with ``groups`` the tournaments step in groups, one group's tables
+played on a thread of its own while the next step of another group is drawn (the same results).
+``play_tournaments`` gives the same tournaments as ``TournamentResult`` objects.
 """
 
 from __future__ import annotations
@@ -52,10 +56,10 @@ import functools
 import hashlib
 import math
 from collections import deque
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -295,7 +299,8 @@ def lot(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int,
 class _BatchSeeds:
     """The game seeds and draw streams of tournaments ``indices`` of a field, every one derived
     at once (``seed_sequences``: the words of ``game_seed`` and ``draw``'s SeedSequences,
-    without a SeedSequence per key). ``of(k)`` is the k-th tournament's share."""
+    without a SeedSequence per key): ``games[(bracket, stage, table)]`` and
+    ``draws[(bracket, stage)]``, a row per tournament."""
 
     def __init__(self, spec: TournamentSpec, fld: Field, seed: int, indices: Sequence[int]):
         ts = np.asarray(list(indices), dtype=np.uint64).reshape(-1, 1)
@@ -319,25 +324,6 @@ class _BatchSeeds:
         states = seed_sequences.generate_state(seed, keys(draws, _DRAW), 4)
         self.draws = {d: states[i * n:(i + 1) * n] for i, d in enumerate(draws)}
 
-    def of(self, k: int) -> _Seeds:
-        return _Seeds(self, k)
-
-
-@dataclass(frozen=True)
-class _Seeds:
-    """One tournament's game seeds and draws (``_BatchSeeds.of``)."""
-
-    batch: _BatchSeeds
-    k: int
-
-    def game(self, bracket: str, stage: int, table: int) -> int:
-        return int(self.batch.games[(bracket, stage, table)][self.k])
-
-    def draw(self, bracket: str, plan: StagePlan,
-             players: Sequence[int]) -> list[tuple[int, ...]]:
-        state = seed_sequences.Seeded(self.batch.draws[(bracket, plan.stage)][self.k])
-        return _deal(_shuffled(np.random.Generator(np.random.PCG64(state)), players), plan)
-
 
 # --- One table ---------------------------------------------------------------------------------
 
@@ -356,44 +342,102 @@ class TableGame(NamedTuple):
         return self.hand_points[seat] if self.hand_points else 0
 
 
+class TableGames(NamedTuple):
+    """The games of ``m`` tables of one size ``n``, row i the i-th table asked: int64 arrays
+    [m, n] per seat (seat order) and [m] per game. ``payload``: what is stored of them (the
+    engine's Batch of the m games, game i = row i), or ``games``: the TableGames a player of
+    single tables returned (``of``)."""
+
+    rank: np.ndarray
+    rounds_won: np.ndarray
+    first_position: np.ndarray
+    rounds: np.ndarray
+    turns: np.ndarray
+    hand_points: np.ndarray
+    payload: Any = None
+    games: Sequence[TableGame] | None = None
+
+    @classmethod
+    def of(cls, games: Sequence[TableGame], n: int) -> TableGames:
+        def seats(values: list[Sequence[int]]) -> np.ndarray:
+            return np.array(values, dtype=np.int64).reshape(len(games), n)
+
+        return cls(seats([g.rank for g in games]), seats([g.rounds_won for g in games]),
+                   seats([g.first_position for g in games]),
+                   np.array([g.rounds for g in games], dtype=np.int64),
+                   np.array([g.turns for g in games], dtype=np.int64),
+                   seats([g.hand_points or (0,) * n for g in games]), games=games)
+
+    def game(self, i: int) -> TableGame:
+        if self.games is not None:
+            return self.games[i]
+        return TableGame(tuple(self.rank[i].tolist()), tuple(self.rounds_won[i].tolist()),
+                         tuple(self.first_position[i].tolist()), int(self.rounds[i]),
+                         int(self.turns[i]), tuple(self.hand_points[i].tolist()),
+                         (self.payload, i))
+
+
 TableAsk = tuple[tuple[Seat, ...], int]  # a table to play: its seats and its game's seed
-# The games of many tables (any sizes), in order. The engine plays them together (runs.tournaments).
+# The games of many tables (any sizes), in order: a player of single tables.
 PlayTables = Callable[[Sequence[TableAsk]], Sequence[TableGame]]
 
 
-def _merits(game: TableGame) -> list[tuple[int, int, int]]:
-    """Each seat's (rank, -rounds won, points left in hand): what the lot is drawn to break."""
-    left = game.hand_points or (0,) * len(game.rank)
-    return list(zip(game.rank, [-w for w in game.rounds_won], left))
+class PlayColumns(Protocol):
+    """A player of many tables of one size at once (the engine, ``runs.tournaments``):
+    ``play_columns(seats, which, seeds)`` plays table i with seats ``seats[which[i, s]]`` (which:
+    int64 [m, n]) and game seed ``seeds[i]`` (uint64 [m])."""
+
+    def play_columns(self, seats: Sequence[Seat], which: np.ndarray,
+                     seeds: np.ndarray) -> TableGames: ...
+
+
+def _orders(rank: np.ndarray, won: np.ndarray, left: np.ndarray,
+            lots: np.ndarray | None = None) -> np.ndarray:
+    """Each table's seats best first (arrays [..., n] per seat): rank, then more rounds won,
+    then fewer points left in hand, then the lot (``lots``, 0 = best; None: seat order)."""
+    keys = (left, -won, rank) if lots is None else (lots, left, -won, rank)
+    return np.lexsort(keys, axis=-1)
+
+
+def _tied(rank: np.ndarray, won: np.ndarray, left: np.ndarray,
+          order: np.ndarray) -> np.ndarray:
+    """Tables (arrays [..., n]; ``order`` from ``_orders``) where two seats tie on everything
+    before the lot."""
+    same = np.ones(order.shape[:-1] + (order.shape[-1] - 1,), dtype=bool)
+    for key in (rank, won, left):
+        s = np.take_along_axis(key, order, axis=-1)
+        same &= s[..., 1:] == s[..., :-1]
+    return same.any(axis=-1)
+
+
+def _deciders(rank: np.ndarray, won: np.ndarray, left: np.ndarray, order: np.ndarray,
+              boundary: int) -> np.ndarray:
+    """Index into DECIDED_BY of what separated ``order[..., boundary - 1]`` (the last to go
+    on) from ``order[..., boundary]``."""
+    a, b = order[..., boundary - 1:boundary], order[..., boundary:boundary + 1]
+    out = np.full(order.shape[:-1], 3, dtype=np.int64)  # the lot
+    for code, key in reversed(list(enumerate((rank, won, left)))):
+        differ = (np.take_along_axis(key, a, -1) != np.take_along_axis(key, b, -1))[..., 0]
+        out[differ] = code
+    return out
+
+
+def _game_arrays(game: TableGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n = len(game.rank)
+    return (np.array(game.rank, dtype=np.int64), np.array(game.rounds_won, dtype=np.int64),
+            np.array(game.hand_points or (0,) * n, dtype=np.int64))
 
 
 def finish_order(game: TableGame, lots: Sequence[int]) -> tuple[int, ...]:
     """Seats best first: rank, then more rounds won, then fewer points left in hand, then the
     lot."""
-    merits = _merits(game)
-    return tuple(sorted(range(len(merits)), key=lambda s: (*merits[s], lots[s])))
-
-
-def _finish(game: TableGame, lots: Callable[[], Sequence[int]]) -> tuple[int, ...]:
-    """``finish_order`` with the lot drawn (``lots()``) only if two seats tie on everything
-    else: otherwise it changes no order."""
-    merits = _merits(game)
-    if len(set(merits)) == len(merits):
-        return tuple(sorted(range(len(merits)), key=merits.__getitem__))
-    drawn = lots()
-    return tuple(sorted(range(len(merits)), key=lambda s: (*merits[s], drawn[s])))
+    return tuple(_orders(*_game_arrays(game), np.asarray(lots, dtype=np.int64)).tolist())
 
 
 def decided_by(game: TableGame, order: Sequence[int], boundary: int) -> str:
     """What separated ``order[boundary - 1]`` (the last to go on) from ``order[boundary]``."""
-    a, b = order[boundary - 1], order[boundary]
-    if game.rank[a] != game.rank[b]:
-        return "rank"
-    if game.rounds_won[a] != game.rounds_won[b]:
-        return "rounds_won"
-    if game.points_left(a) != game.points_left(b):
-        return "hand_points"
-    return "lot"
+    code = _deciders(*_game_arrays(game), np.asarray(order, dtype=np.int64), boundary)
+    return DECIDED_BY[int(code)]
 
 
 class TableResult(NamedTuple):
@@ -447,161 +491,351 @@ class TournamentResult:
 
 
 # --- Playing -----------------------------------------------------------------------------------
-
-def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
-                     play_tables: PlayTables, groups: int = 1) -> list[TournamentResult]:
-    """Play tournaments ``indices`` of ``fld`` side by side, stage by stage: each step asks
-    ``play_tables`` for the games of every table the tournaments play next (one call for a
-    stage of all of them), so an engine plays many tables at once. Each result is what
-    ``play_tournament`` gives for its index alone.
-
-    With ``groups`` > 1 the tournaments are split into that many groups of consecutive indices,
-    each stepping on its own: ``play_tables`` plays one group's stage on a thread of its own
-    (one call at a time, in turn) while this thread turns the group before's games into its next
-    stage, so an engine that releases the GIL keeps playing while the brackets' Python runs.
-    The results do not depend on it (nor on the order in which the groups' calls are made)."""
-    indices = list(indices)
-    seeds = _BatchSeeds(spec, fld, seed, indices)
-    field = _FieldPlan.of(spec, fld)
-    runs = [_tournament(field, seed, t, seeds.of(k)) for k, t in enumerate(indices)]
-    results: list[TournamentResult | None] = [None] * len(runs)
-    groups = max(1, min(groups, len(runs)))
-    bounds = [len(runs) * g // groups for g in range(groups + 1)]
-    # each group: {tournament k: the tables it asks for next}; every bracket plays a table
-    steps = [{k: next(runs[k]) for k in range(lo, hi)} for lo, hi in zip(bounds, bounds[1:])]
-
-    def step(asks: dict[int, list[TableAsk]], games: Sequence[TableGame]
-             ) -> dict[int, list[TableAsk]]:
-        if len(games) != sum(len(ask) for ask in asks.values()):
-            raise ValueError("play_tables returned a number of games other than of tables")
-        at, going_on = 0, {}
-        for k, ask in asks.items():
-            try:
-                going_on[k] = runs[k].send(games[at:at + len(ask)])
-            except StopIteration as done:
-                results[k] = done.value
-            at += len(ask)
-        return going_on
-
-    def tables(asks: dict[int, list[TableAsk]]) -> list[TableAsk]:
-        return [table for ask in asks.values() for table in ask]
-
-    if groups == 1:
-        asks = steps[0]
-        while asks:
-            asks = step(asks, play_tables(tables(asks)))
-        return results  # type: ignore[return-value]
-    with ThreadPoolExecutor(1, thread_name_prefix="unostats-tables") as engine:
-        pending = deque((asks, engine.submit(play_tables, tables(asks))) for asks in steps)
-        while pending:
-            asks, games = pending.popleft()
-            asks = step(asks, games.result())  # the engine plays the next group meanwhile
-            if asks:
-                pending.append((asks, engine.submit(play_tables, tables(asks))))
-    return results  # type: ignore[return-value]
-
-
-def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
-                    play_tables: PlayTables) -> TournamentResult:
-    """Play tournament ``index`` of ``fld``: the main bracket, then the consolation."""
-    return play_tournaments(spec, fld, seed=seed, indices=(index,), play_tables=play_tables)[0]
-
-
-# A tournament as a generator: it yields the tables of its next stage ((seats, game seed) each)
-# and is sent their games; it returns its result.
-_Play = Generator[list[TableAsk], Sequence[TableGame], Any]
+#
+# The tournaments of a batch play side by side as columns: each stage of a bracket is played by
+# all of them at once, its draws, seats, finishes and standings numpy arrays with a row per
+# tournament ([K, players]; a stage's tables one after another along the row). The consolation
+# starts as soon as the main bracket's first stage is over, so its stages play in the main
+# bracket's later steps (a step: the tables of every stage that can play next).
 
 
 @dataclass(frozen=True)
 class _FieldPlan:
     """What every tournament of a field shares: its entrants' profiles and seats, its brackets'
-    plans (derived once per ``play_tournaments``)."""
+    plans (derived once per ``play_batch``)."""
 
     field: Field
-    profiles: tuple[str, ...]
-    seats: tuple[Seat, ...]
+    profiles: tuple[str, ...]  # by entrant
+    entrant_seats: tuple[Seat, ...]  # by entrant
+    seats: tuple[Seat, ...]  # the distinct profiles' seats, by profile index
+    names: tuple[str, ...]  # the distinct profiles, by profile index
+    profile_of: np.ndarray  # each entrant's profile index
+    stage_names: tuple[str, ...]  # by stage index
     main_plan: tuple[StagePlan, ...]
     cons_plan: tuple[StagePlan, ...]
 
     @classmethod
     def of(cls, spec: TournamentSpec, fld: Field) -> _FieldPlan:
         profiles = fld.entrant_profiles()
-        return cls(fld, profiles, tuple(spec.seat(p) for p in profiles), *spec.brackets(fld))
+        names = tuple(dict.fromkeys(profiles))
+        return cls(fld, profiles, tuple(spec.seat(p) for p in profiles),
+                   tuple(spec.seat(p) for p in names), names,
+                   np.array([names.index(p) for p in profiles], dtype=np.int64),
+                   tuple(s.name for s in spec.stages), *spec.brackets(fld))
 
 
-def _tournament(plan: _FieldPlan, seed: int, index: int, seeds: _Seeds) -> _Play:
-    fld, profiles, seats = plan.field, plan.profiles, plan.seats
-    main_plan, cons_plan = plan.main_plan, plan.cons_plan
-    main_tables, main_standing = yield from _bracket(
-        fld, seed, index, seeds, MAIN, main_plan, range(fld.entrants), profiles, seats)
-    firsts = main_tables[:len(main_plan[0].tables)]  # the first stage's, played first
-    seat_of = {e: (seat, t) for t in firsts
-               for seat, e in enumerate(t.entrants)}  # each entrant's first-stage table
-    went_on = {e for t in firsts for e in t.advancers}
-    cons_tables: list[TableResult] = []
-    cons_standing: dict[int, Standing] = {}
-    if cons_plan:
-        knocked_out = [e for e in range(fld.entrants) if e not in went_on]
-        cons_tables, cons_standing = yield from _bracket(
-            fld, seed, index, seeds, CONSOLATION, cons_plan, knocked_out, profiles, seats)
+class StageRecord:
+    """One stage of one bracket as K tournaments played it (arrays [K, players], the stage's
+    tables one after another: ``starts[j]`` is table j's first column)."""
 
-    entrants = []
-    for e in range(fld.entrants):
-        seat, t = seat_of[e]
-        entrants.append(EntrantResult(
-            entrant=e, profile=profiles[e], main=main_standing[e], first_table=t.table,
-            first_seat=seat, first_position=t.game.first_position[seat],
-            first_table_players=len(t.entrants), advanced_first=e in went_on,
-            consolation=cons_standing.get(e)))
-    champion = main_tables[-1].finish[0]
-    return TournamentResult(
-        field=fld, index=index, tables=tuple(main_tables + cons_tables),
-        entrants=tuple(entrants), champion=champion,
-        consolation_champion=cons_tables[-1].finish[0] if cons_tables else None)
+    def __init__(self, bracket: str, plan: StagePlan, seated: np.ndarray, seeds: np.ndarray):
+        self.bracket, self.plan = bracket, plan
+        self.seated = seated  # entrants in seat order
+        self.seeds = seeds  # [K, tables] uint64 game seeds
+        self.starts = np.cumsum((0,) + plan.tables[:-1])
+        # the tables of each size: (size, their indices j, their games; row k * len(js) + q
+        # is table js[q] of tournament k)
+        self.sizes: list[tuple[int, list[int]]] = [
+            (n, [j for j, m in enumerate(plan.tables) if m == n])
+            for n in dict.fromkeys(plan.tables)]
+        self.games: list[TableGames] = []
+        self.finish = np.empty_like(seated)  # entrants best first, table by table
+        self.decided = np.empty(seeds.shape, dtype=np.int64)  # index into DECIDED_BY
+        self.first_position = np.empty_like(seated)  # each seat's position in round 1
+
+    def columns(self, j: int) -> slice:
+        return slice(int(self.starts[j]), int(self.starts[j]) + self.plan.tables[j])
+
+    def asks(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per table size: the entrants [K * tables, n] and game seeds of its tables."""
+        out = []
+        for n, js in self.sizes:
+            k = len(self.seated)
+            entrants = np.stack([self.seated[:, self.columns(j)] for j in js], axis=1)
+            out.append((entrants.reshape(k * len(js), n),
+                        self.seeds[:, js].reshape(k * len(js))))
+        return out
+
+    def slot(self, j: int) -> tuple[TableGames, int, int]:
+        """Where table j's games are: its size's games, q and m (tournament k's game is row
+        k * m + q)."""
+        for (_, js), games in zip(self.sizes, self.games):
+            if j in js:
+                return games, js.index(j), len(js)
+        raise IndexError(j)
 
 
-def _bracket(fld: Field, seed: int, t: int, seeds: _Seeds, bracket: str,
-             plan: Sequence[StagePlan], players: Sequence[int], profiles: Sequence[str],
-             seats: Sequence[Seat]
-             ) -> Generator[list[TableAsk], Sequence[TableGame],
-                            tuple[list[TableResult], dict[int, Standing]]]:
-    tables: list[TableResult] = []
-    last: dict[int, tuple[StagePlan, int]] = {}  # entrant -> (last stage, finish there)
-    current = list(players)
-    for stage in plan:
-        going_on: list[int] = []
-        seating = seeds.draw(bracket, stage, current)
-        asks = [(tuple([seats[e] for e in seated]), seeds.game(bracket, stage.stage, table_no))
-                for table_no, seated in enumerate(seating)]
-        games = yield asks
+class _BracketRun:
+    """One bracket of K tournaments, stage by stage: ``ask`` draws the next stage, ``take``
+    reads its games."""
+
+    def __init__(self, bracket: str, plan: Sequence[StagePlan], seeds: _BatchSeeds,
+                 ctx: _Context, players: np.ndarray) -> None:
+        self.bracket, self.plan, self.seeds, self.ctx = bracket, plan, seeds, ctx
+        self.players = players  # [K, p] the next stage's players
+        self.stages: list[StageRecord] = []
+        k, e = len(players), ctx.field.field.entrants
+        self.last_stage = np.full((k, e), -1, dtype=np.int64)  # -1: did not play here
+        self.last_finish = np.zeros((k, e), dtype=np.int64)
+
+    @property
+    def playing(self) -> bool:
+        """Has the bracket stages left to play?"""
+        return len(self.stages) < len(self.plan)
+
+    def ask(self) -> StageRecord:
+        stage = self.plan[len(self.stages)]
+        states = self.seeds.draws[(self.bracket, stage.stage)]
+        players = np.sort(self.players, axis=1)
+        seated = np.empty_like(players)
+        for k in range(len(players)):
+            rng = np.random.Generator(np.random.PCG64(seed_sequences.Seeded(states[k])))
+            seated[k] = rng.permutation(players[k])
+        seeds = np.stack([self.seeds.games[(self.bracket, stage.stage, j)]
+                          for j in range(len(stage.tables))], axis=1)
+        record = StageRecord(self.bracket, stage, seated, seeds)
+        self.stages.append(record)
+        return record
+
+    def take(self, record: StageRecord, games: list[TableGames]) -> None:
+        record.games = games
+        stage = record.plan
+        kk = len(record.seated)
         boundary = 1 if stage.is_final else stage.advance
-        for table_no, (seated, (_, gseed), game) in enumerate(zip(seating, asks, games)):
-            order = _finish(game, functools.partial(lot, seed, fld, t, bracket, stage.stage,
-                                                    table_no, len(seated)))
-            finish = tuple([seated[s] for s in order])
-            tables.append(TableResult(
-                bracket, stage, table_no, seated, tuple([profiles[e] for e in seated]), gseed,
-                game, finish, decided_by(game, order, boundary)))
-            for pos, e in enumerate(finish, 1):
-                last[e] = (stage, pos)
-            if not stage.is_final:  # TableResult.advancers
-                going_on.extend(finish[:stage.advance])
-        current = going_on
-    return tables, _standings(last)
+        for (n, js), g in zip(record.sizes, games):
+            shape = (kk, len(js), n)
+            rank, won, left = (a.reshape(shape) for a in (g.rank, g.rounds_won, g.hand_points))
+            order = _orders(rank, won, left)
+            for k, q in zip(*np.nonzero(_tied(rank, won, left, order))):
+                lots = lot(self.ctx.seed, self.ctx.field.field, self.ctx.indices[k],
+                           self.bracket, stage.stage, js[q], n)
+                order[k, q] = _orders(rank[k, q], won[k, q], left[k, q],
+                                      np.asarray(lots, dtype=np.int64))
+            decided = _deciders(rank, won, left, order, boundary)
+            position = g.first_position.reshape(shape)
+            for q, j in enumerate(js):
+                cols = record.columns(j)
+                record.finish[:, cols] = np.take_along_axis(record.seated[:, cols], order[:, q],
+                                                            axis=1)
+                record.decided[:, j] = decided[:, q]
+                record.first_position[:, cols] = position[:, q]
+        rows = np.arange(kk)[:, None]
+        self.last_stage[rows, record.finish] = stage.stage
+        self.last_finish[rows, record.finish] = np.concatenate(
+            [np.arange(1, n + 1) for n in stage.tables])[None, :]
+        if not stage.is_final:
+            self.players = np.concatenate(
+                [record.finish[:, record.columns(j)][:, :stage.advance]
+                 for j in range(len(stage.tables))], axis=1)
+
+    def places(self) -> np.ndarray:
+        """Each entrant's place [K, entrants] (competition ranking: 1 + entrants strictly
+        better: a later stage, then a better finish there); 0 where it did not play."""
+        kk, e = self.last_stage.shape
+        played = self.last_stage >= 0
+        # smaller is better; equal keys share a place; rows apart (every key of row k is below
+        # every key of row k + 1), so one sort ranks every tournament
+        key = np.where(played, (_STAGES_MAX - self.last_stage) * (e + 1) + self.last_finish,
+                       _UNPLAYED)
+        flat = key + np.arange(kk, dtype=np.int64)[:, None] * (2 * _UNPLAYED)
+        better = np.searchsorted(np.sort(flat, axis=None), flat, side="left")
+        return np.where(played, better - np.arange(kk)[:, None] * e + 1, 0)
 
 
-def _standings(last: Mapping[int, tuple[StagePlan, int]]) -> dict[int, Standing]:
-    """Each entrant's Standing; entrants of equal (stage, finish) share one (it is frozen)."""
-    keys = {e: (-stage.stage, finish) for e, (stage, finish) in last.items()}
-    place: dict[tuple[int, int], int] = {}
-    for better, key in enumerate(sorted(keys.values())):  # better: entrants strictly better
-        place.setdefault(key, better + 1)
-    made: dict[tuple[int, int], Standing] = {}
-    out = {}
-    for e, (stage, finish) in last.items():
-        key = keys[e]
-        standing = made.get(key)
-        if standing is None:
-            standing = made[key] = Standing(stage.stage, stage.name, finish, place[key])
-        out[e] = standing
+_STAGES_MAX = 1 << 16  # more than any stage index
+_UNPLAYED = np.int64(1 << 40)  # above every key of an entrant who played
+
+
+@dataclass(frozen=True)
+class _Context:
+    field: _FieldPlan
+    seed: int
+    indices: np.ndarray  # the tournaments' indices
+
+
+class PlayedTournaments:
+    """K tournaments of a field played side by side (``play_batch``): each bracket's stages
+    (``StageRecord``) and the entrants' results as arrays [K, entrants]."""
+
+    def __init__(self, ctx: _Context, main: _BracketRun, cons: _BracketRun | None) -> None:
+        self.ctx, self.main, self.cons = ctx, main, cons
+        self.field = ctx.field.field
+        self.indices = ctx.indices
+        first = main.stages[0]
+        kk, e = first.seated.shape[0], self.field.entrants
+        rows = np.arange(kk)[:, None]
+        table_of = np.concatenate([np.full(n, j) for j, n in enumerate(first.plan.tables)])
+        seat_of = np.concatenate([np.arange(n) for n in first.plan.tables])
+        size_of = np.concatenate([np.full(n, n) for n in first.plan.tables])
+        self.first_table = np.empty((kk, e), dtype=np.int64)
+        self.first_seat = np.empty((kk, e), dtype=np.int64)
+        self.first_players = np.empty((kk, e), dtype=np.int64)
+        self.first_position = np.empty((kk, e), dtype=np.int64)
+        self.first_table[rows, first.seated] = table_of[None, :]
+        self.first_seat[rows, first.seated] = seat_of[None, :]
+        self.first_players[rows, first.seated] = size_of[None, :]
+        self.first_position[rows, first.seated] = first.first_position
+        self.advanced_first = main.last_stage > first.plan.stage
+        self.main_place = main.places()
+        self.cons_place = cons.places() if cons is not None else None
+        self.champion = main.stages[-1].finish[:, 0]
+        self.consolation_champion = cons.stages[-1].finish[:, 0] if cons is not None else None
+
+    @property
+    def records(self) -> list[StageRecord]:
+        """Every stage in play order: the main bracket's, then the consolation's."""
+        return self.main.stages + (self.cons.stages if self.cons is not None else [])
+
+    def results(self) -> list[TournamentResult]:
+        """The tournaments as TournamentResults (one object per table, entrant and standing)."""
+        profiles, names = self.ctx.field.profiles, self.ctx.field.stage_names
+        out = []
+        for k, t in enumerate(self.indices.tolist()):
+            tables = []
+            for r in self.records:
+                for j in range(len(r.plan.tables)):
+                    cols = r.columns(j)
+                    seated = tuple(r.seated[k, cols].tolist())
+                    games, q, m = r.slot(j)
+                    tables.append(TableResult(
+                        r.bracket, r.plan, j, seated, tuple(profiles[e] for e in seated),
+                        int(r.seeds[k, j]), games.game(k * m + q),
+                        tuple(r.finish[k, cols].tolist()), DECIDED_BY[int(r.decided[k, j])]))
+            entrants = []
+            for e in range(self.field.entrants):
+                cons = None
+                if self.cons is not None and self.cons.last_stage[k, e] >= 0:
+                    s = int(self.cons.last_stage[k, e])
+                    cons = Standing(s, names[s], int(self.cons.last_finish[k, e]),
+                                    int(self.cons_place[k, e]))
+                s = int(self.main.last_stage[k, e])
+                entrants.append(EntrantResult(
+                    entrant=e, profile=profiles[e],
+                    main=Standing(s, names[s], int(self.main.last_finish[k, e]),
+                                  int(self.main_place[k, e])),
+                    first_table=int(self.first_table[k, e]),
+                    first_seat=int(self.first_seat[k, e]),
+                    first_position=int(self.first_position[k, e]),
+                    first_table_players=int(self.first_players[k, e]),
+                    advanced_first=bool(self.advanced_first[k, e]), consolation=cons))
+            out.append(TournamentResult(
+                field=self.field, index=t, tables=tuple(tables), entrants=tuple(entrants),
+                champion=int(self.champion[k]),
+                consolation_champion=(None if self.consolation_champion is None
+                                      else int(self.consolation_champion[k]))))
+        return out
+
+
+class _Stepper:
+    """K tournaments of a field stepping side by side: each step plays the next stage of the
+    main bracket and of the consolation, which starts once the main bracket's first stage is
+    over (its players are the first stage's losers)."""
+
+    def __init__(self, spec: TournamentSpec, field: _FieldPlan, seed: int,
+                 indices: np.ndarray) -> None:
+        self.ctx = _Context(field, seed, indices)
+        self.seeds = _BatchSeeds(spec, field.field, seed, indices)
+        e = field.field.entrants
+        self.main = _BracketRun(MAIN, field.main_plan, self.seeds, self.ctx,
+                                np.tile(np.arange(e, dtype=np.int64), (len(indices), 1)))
+        self.cons: _BracketRun | None = None
+
+    def asks(self) -> list[StageRecord]:
+        """The stages the next step plays (drawn), none when the tournaments are over."""
+        return [b.ask() for b in (self.main, self.cons) if b is not None and b.playing]
+
+    def take(self, records: Sequence[StageRecord], games: Sequence[list[TableGames]]) -> None:
+        for record, played in zip(records, games):
+            (self.main if record.bracket == MAIN else self.cons).take(record, played)
+        plan = self.ctx.field.cons_plan
+        if plan and self.cons is None:
+            went_on = np.zeros_like(self.main.last_stage, dtype=bool)
+            went_on[np.arange(len(went_on))[:, None], self.main.players] = True  # the advancers
+            knocked_out = np.argsort(went_on, axis=1, kind="stable")[:, :plan[0].players]
+            self.cons = _BracketRun(CONSOLATION, plan, self.seeds, self.ctx, knocked_out)
+
+    def played(self) -> PlayedTournaments:
+        return PlayedTournaments(self.ctx, self.main, self.cons)
+
+
+def _play_step(play_tables: PlayTables | PlayColumns, field: _FieldPlan,
+               records: Sequence[StageRecord]) -> list[list[TableGames]]:
+    """The games of the stages ``records``: per stage, per table size (``StageRecord.asks``)."""
+    asks = [r.asks() for r in records]
+    if hasattr(play_tables, "play_columns"):
+        return [[play_tables.play_columns(field.seats, field.profile_of[entrants], seeds)
+                 for entrants, seeds in stage] for stage in asks]
+    seats = field.entrant_seats
+    tables = [(tuple([seats[e] for e in row]), seed) for stage in asks
+              for entrants, seeds in stage
+              for row, seed in zip(entrants.tolist(), seeds.tolist())]
+    games = play_tables(tables)
+    if len(games) != len(tables):
+        raise ValueError("play_tables returned a number of games other than of tables")
+    out, at = [], 0
+    for stage in asks:
+        out.append([])
+        for entrants, _ in stage:
+            m, n = entrants.shape
+            out[-1].append(TableGames.of(games[at:at + m], n))
+            at += m
     return out
+
+
+def play_batch(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
+               play_tables: PlayTables | PlayColumns, groups: int = 1
+               ) -> list[PlayedTournaments]:
+    """Play tournaments ``indices`` of ``fld`` side by side, step by step: each step asks
+    ``play_tables`` for the games of every table the tournaments play next (a stage of the
+    main bracket and one of the consolation, of all of them at once), so an engine plays many
+    tables at once: a ``PlayColumns`` in one ``play_columns`` call per stage and table size, a
+    ``PlayTables`` in one call per step. Returns the tournaments in order, in ``groups`` parts.
+
+    With ``groups`` > 1 the tournaments are split into that many groups of consecutive indices,
+    each stepping on its own: ``play_tables`` plays one group's step on a thread of its own
+    (one call at a time, in turn) while this thread reads the group before's games and draws
+    its next step, so an engine that releases the GIL keeps playing while the brackets' Python
+    runs. The results do not depend on it (nor on the order in which the groups' calls are
+    made): tournament t is a pure function of its index."""
+    indices = np.asarray(list(indices), dtype=np.int64)
+    if len(indices) == 0:
+        return []
+    field = _FieldPlan.of(spec, fld)
+    groups = max(1, min(groups, len(indices)))
+    bounds = [len(indices) * g // groups for g in range(groups + 1)]
+    steppers = [_Stepper(spec, field, seed, indices[lo:hi])
+                for lo, hi in zip(bounds, bounds[1:])]
+    if groups == 1:
+        stepper = steppers[0]
+        while records := stepper.asks():
+            stepper.take(records, _play_step(play_tables, field, records))
+        return [stepper.played()]
+    with ThreadPoolExecutor(1, thread_name_prefix="unostats-tables") as engine:
+        pending = deque()
+        for stepper in steppers:
+            records = stepper.asks()
+            pending.append((stepper, records,
+                            engine.submit(_play_step, play_tables, field, records)))
+        while pending:
+            stepper, records, games = pending.popleft()
+            stepper.take(records, games.result())  # the engine plays the next group meanwhile
+            if records := stepper.asks():
+                pending.append((stepper, records,
+                                engine.submit(_play_step, play_tables, field, records)))
+    return [s.played() for s in steppers]
+
+
+def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
+                     play_tables: PlayTables | PlayColumns,
+                     groups: int = 1) -> list[TournamentResult]:
+    """``play_batch``'s tournaments as TournamentResults, in order. Each result is what
+    ``play_tournament`` gives for its index alone."""
+    return [r for part in play_batch(spec, fld, seed=seed, indices=indices,
+                                     play_tables=play_tables, groups=groups)
+            for r in part.results()]
+
+
+def play_tournament(spec: TournamentSpec, fld: Field, *, seed: int, index: int,
+                    play_tables: PlayTables | PlayColumns) -> TournamentResult:
+    """Play tournament ``index`` of ``fld``: the main bracket, then the consolation."""
+    return play_tournaments(spec, fld, seed=seed, indices=(index,), play_tables=play_tables)[0]

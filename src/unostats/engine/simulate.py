@@ -321,21 +321,33 @@ def simulate_tables_arrow(
 
     which = np.array([[index_of(seat) for seat in resolve_seats(seats, players)]
                       for seats in tables], dtype=np.int64).reshape(k, players)
-    policies = [s.policy for s in unique]
+    return _play_tables(_KernelInputs.build(rules, players, unique[0]), unique, which,
+                        np.asarray(seeds, dtype=np.uint64), np.asarray(streams, dtype=np.int64),
+                        threads)
+
+
+def _play_tables(inputs: _KernelInputs, seats: Sequence[Seat], which: np.ndarray,
+                 seeds: np.ndarray, streams: np.ndarray | None, threads: int | None) -> Batch:
+    """Table i seats ``seats[which[i, s]]`` in place s (``which``: int64 [k, players]) and is
+    game ``streams[i]`` (None: 0) of a run seeded ``seeds[i]`` (uint64), under ``inputs``' rules
+    (its seats are not used): ``simulate_tables_arrow``'s Batch, game i the i-th table."""
+    k, players = which.shape
     setups = np.zeros(k, dtype=L.GAME_SETUP)
-    setups["seed"] = np.asarray(seeds, dtype=np.uint64)
-    setups["stream"] = streams
-    rows = _PolicyRows.of(unique)
+    setups["seed"] = seeds
+    setups["stream"] = 0 if streams is None else streams
+    rows = _PolicyRows.of(seats)
     setups["policy"][:, :players] = rows.policy[which]
     setups["weights"][:, :players] = rows.weights[which]
     setups["colour_random"][:, :players] = rows.colour_random[which]
     setups["ties_first"][:, :players] = rows.ties_first[which]
-    setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in unique])[which]
-    inputs = replace(_KernelInputs.build(rules, players, unique[0]), setups=setups)
+    setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in seats])[which]
+    inputs = replace(inputs, setups=setups)
     _set_threads(threads)
     parts = [tables for tables, _ in _play_parts(inputs, 0, [(0, k)])]
-    names = sorted(set(policies))  # the policy column by each game's seats, chunked as played
-    code = np.array([names.index(p) for p in policies], dtype=np.int64)[which].reshape(-1)
+    # the policy column by each game's seats (named by the policies that sit), chunked as played
+    names = sorted({seats[i].policy for i in np.unique(which).tolist()})
+    code = np.array([names.index(s.policy) if s.policy in names else -1 for s in seats],
+                    dtype=np.int64)[which].reshape(-1)
     cuts = np.cumsum([len(t.game_seats) for t in parts])[:-1]
     played = _joined(parts)
     game_seats = played.game_seats.set_column(

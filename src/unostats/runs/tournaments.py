@@ -6,16 +6,15 @@ time (about ``TARGET_BATCH_SECONDS`` of play and at most ``MAX_BATCH_SEAT_ROWS``
 rows, or ``batch_size`` tournaments; near the end of the run at most half of what is left, down
 to ``TAIL_SECONDS`` of play and ``TAIL_SEAT_ROWS`` rows, so that the last batch's rows, which
 nothing overlaps, are few). A
-batch's tournaments play side by side, stage by stage (``tournament.play_tournaments``): the
-engine plays the tables of a stage of every tournament of the batch in one
-``simulate_tables_arrow`` call per table size, each table's game being game 0 of the game seed
-the bracket derived, so a tournament is a pure function of (scenario, engine version, seed,
-index). The batch's tournaments step in ``GROUPS`` groups: while the engine plays one group's
-stage (it releases the GIL), the bracket's Python reads the other's games and draws its next
-stage. A thread of its own (``_Player``, every cell's batches in turn) plays the batches; the
-calling thread turns each played batch into rows (the engine's Arrow tables gathered into the
-store's order, ``_gathered``: one take per table and table size; the tournament rows built column
-by column) and stores it, while the next batch plays. Each batch is written in one transaction,
+batch's tournaments play side by side, step by step (``tournament.play_batch``): the
+engine (``EngineTables``: ``engine.tables.TablePlayer``) plays the tables of a stage of every
+tournament of the batch in one call per table size, each table's game being game 0 of the game
+seed the bracket derived, so a tournament is a pure function of (scenario, engine version,
+seed, index). A thread of its own (``_Player``, every cell's batches in turn) plays the
+batches; the calling thread turns each played batch into rows (the engine's Arrow tables
+gathered into the store's order, ``_gathered``: one take per table and table size; the
+tournament rows built column by column from the bracket's arrays, ``_Rows``) and stores it,
+while the next batch plays. Each batch is written in one transaction,
 so a stop request or a killed process leaves whole tournaments only and a resume continues from
 the tournaments stored. Table games are numbered per cell (variant, table size) in the order
 they are written; that order is fixed (cells in order, tournaments in order, tables in play
@@ -25,7 +24,6 @@ order), so a resumed run equals an uninterrupted one row for row.
 from __future__ import annotations
 
 import gc
-import itertools
 import math
 import signal
 import threading
@@ -43,13 +41,12 @@ from ..scenario import Cell, Scenario, Variant
 from ..seats import Seat
 from ..store import tournaments as tournament_store
 from ..tournament import (
-    MAIN,
+    DECIDED_BY,
     Field,
-    TableAsk,
-    TableGame,
-    TournamentResult,
+    PlayedTournaments,
+    TableGames,
     TournamentSpec,
-    play_tournaments,
+    play_batch,
 )
 from .engine_cache import prepare_engine
 from .handover import BatchThread
@@ -63,17 +60,27 @@ TARGET_BATCH_SECONDS = 3.0
 # straight to the file, a smaller one to the log and then again at the checkpoint; at 100
 # tournaments a batch (the size a second of play made) storing cost 2.5 times what it costs now.
 MAX_BATCH_SEAT_ROWS = 300_000
-FIRST_BATCH = 4  # tournaments in a cell's first batch, which measures their pace
-GROWTH = 8  # a batch is at most this many times the one before
+FIRST_BATCH = 32  # tournaments in a cell's first batch, which measures their pace (~0.1 s)
+GROWTH = 16  # a batch is at most this many times the one before
 # The last batches of a run: at most half of the tournaments left, but not below this much play
 # nor below TAIL_SEAT_ROWS round-seat rows. Nothing overlaps the rows and the storing of the last
 # batch (the engine has nothing left to play): a run of 2 x 500 championships used to end with
 # 0.5 s of them. A smaller insert costs DuckDB more per row (measured, storing per table game:
 # batches of 125 tournaments 55-65 us, 250: 40-46 us, 500: 29-35 us, 1000: 25-33 us).
 TAIL_SECONDS = 0.25
-TAIL_SEAT_ROWS = 122_880  # a row group: DuckDB writes an insert of one straight to the file
+# Two row groups: DuckDB writes an insert of one straight to the file, and a batch's rows are
+# those of two or more table sizes (a championship's finals of 2 are a small insert always).
+# A batch's storing also costs ~65 ms however small. (The bench's championships, 500 per field:
+# batches 32, 256, 212, 250, 125, 125 -> 32, 468, 250, 250, CPU of the championship side
+# 2.44-3.01 -> 2.63-2.88 s, 3 runs each on a machine loaded 4 deep: within its noise; one batch
+# per cell, 2.45-2.60 s, would leave a whole cell's storing to the end.)
+TAIL_SEAT_ROWS = 245_760
 BATCHES_IN_FLIGHT = 2  # one being turned into rows and stored, one played (or waiting)
-GROUPS = 2  # a batch's tournaments step in this many groups: one's stage plays, another's is read
+# A batch's tournaments step in this many groups (one's step plays while another's is read).
+# With the bracket as columns a step's Python is a few ms: two groups only doubled the engine
+# calls (bench side by side, 500 per field, CPU of the championship side, 3 runs each: 2
+# groups 3.19-3.30 s, 1 group 2.54-3.17 s).
+GROUPS = 1
 
 
 @dataclass(frozen=True)
@@ -154,30 +161,18 @@ def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
 # --- The engine at the tables ------------------------------------------------------------------
 
 class EngineTables:
-    """``tournament.PlayTables`` backed by the engine: the tables of each size in one
-    ``simulate_tables_arrow`` call, each its seed's game 0. A TableGame's payload is (the call's
-    Batch of Arrow tables, the game's index in it), for storing: the tables are built once per
-    call."""
+    """``tournament.PlayColumns`` backed by the engine (``engine.tables.TablePlayer``): the
+    tables of a stage and size in one call, each its seed's game 0. The TableGames' payload is
+    the call's Batch of Arrow tables (game i = table i), for storing."""
 
     def __init__(self, variant: Variant, threads: int | None = None):
-        self.rules = variant.rules
-        self.threads = threads
+        from ..engine.tables import TablePlayer
 
-    def __call__(self, asks: Sequence[TableAsk]) -> list[TableGame]:
-        from ..engine.simulate import simulate_tables_arrow
+        self.player = TablePlayer(variant.rules, threads)
 
-        by_size: dict[int, list[int]] = {}
-        for i, (seats, _) in enumerate(asks):
-            by_size.setdefault(len(seats), []).append(i)
-        games: list[TableGame] = [None] * len(asks)  # type: ignore[list-item]
-        for n, which in by_size.items():
-            batch = simulate_tables_arrow(rules=self.rules, players=n,
-                                          tables=[asks[i][0] for i in which],
-                                          seeds=[asks[i][1] for i in which],
-                                          threads=self.threads)
-            for i, game in zip(which, table_games(batch, n)):
-                games[i] = game
-        return games
+    def play_columns(self, seats: Sequence[Seat], which: np.ndarray,
+                     seeds: np.ndarray) -> TableGames:
+        return table_games(self.player.play(seats, which, seeds), which.shape[1])
 
 
 def _numbers(table: pa.Table, name: str, null: int = -1) -> np.ndarray:
@@ -190,11 +185,11 @@ def _numbers(table: pa.Table, name: str, null: int = -1) -> np.ndarray:
     return column.to_numpy()
 
 
-def table_games(batch: Any, players: int) -> list[TableGame]:
-    """What the bracket needs from each game of ``batch`` (games 0..k-1 of
+def table_games(batch: Any, players: int) -> TableGames:
+    """What the bracket needs from the games of ``batch`` (games 0..k-1 of
     ``simulate_tables_arrow``, per seat, seat order)."""
     k = batch.games.num_rows
-    rank = _numbers(batch.game_seats, "rank").reshape(k, players)
+    rank = _numbers(batch.game_seats, "rank").astype(np.int64).reshape(k, players)
     winner = _numbers(batch.rounds, "winner_seat").astype(np.int64)
     won_at = winner >= 0
     won = np.bincount(_numbers(batch.rounds, "game")[won_at] * players + winner[won_at],
@@ -204,13 +199,11 @@ def table_games(batch: Any, players: int) -> list[TableGame]:
     left = np.bincount(cell, weights=_numbers(rs, "hand_points"),
                        minlength=k * players).reshape(k, players).astype(np.int64)
     first = _numbers(rs, "round") == 1  # every game has a round 1: k x players rows, in order
-    position = _numbers(rs, "position")[first].reshape(k, players)
-    return [TableGame(rank=tuple(r), rounds_won=tuple(w), first_position=tuple(p), rounds=n,
-                      turns=t, hand_points=tuple(h), payload=(batch, g))
-            for g, (r, w, p, n, t, h) in enumerate(zip(
-                rank.tolist(), won.tolist(), position.tolist(),
-                batch.games.column("rounds").to_pylist(), batch.games.column("turns").to_pylist(),
-                left.tolist()))]
+    position = _numbers(rs, "position")[first].astype(np.int64).reshape(k, players)
+    return TableGames(rank=rank, rounds_won=won.astype(np.int64), first_position=position,
+                      rounds=_numbers(batch.games, "rounds").astype(np.int64),
+                      turns=_numbers(batch.games, "turns").astype(np.int64), hand_points=left,
+                      payload=batch)
 
 
 # --- Rows ---------------------------------------------------------------------------------------
@@ -223,33 +216,36 @@ _ARROW_TYPES = {"BOOLEAN": pa.bool_(), "VARCHAR": pa.string(), "SMALLINT": pa.in
 _LIST_ITEMS = {"SMALLINT[]": pa.int16(), "VARCHAR[]": pa.string()}
 
 
-def _table(values: dict[str, Sequence], columns) -> pa.Table:
-    """Column ``values`` (Python sequences) as an Arrow table of ``columns`` (name, store type,
-    nullable)."""
-    return pa.table([_list_array(values[c], _LIST_ITEMS[t]) if t in _LIST_ITEMS
-                     else pa.array(values[c], _ARROW_TYPES.get(t, pa.int64()))
+def _array(values: Any, store_type: str) -> pa.Array:
+    """A column (numpy values, or a numpy object array of strings; a masked array: nulls where
+    masked) as the Arrow type of its store type."""
+    type_ = _ARROW_TYPES.get(store_type, pa.int64())
+    if isinstance(values, np.ma.MaskedArray):
+        return pa.array(values.data, type_, mask=np.ma.getmaskarray(values))
+    return pa.array(values, type_)
+
+
+def _lists(flat: Any, lengths: np.ndarray, items: str) -> pa.Array:
+    """A list column: ``flat`` values cut into lists of ``lengths``."""
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat, _LIST_ITEMS[items]))
+
+
+def _table(values: dict[str, Any], columns) -> pa.Table:
+    """Column ``values`` (``_array``'s, or Arrow arrays) as an Arrow table of ``columns``
+    (name, store type, nullable)."""
+    return pa.table([values[c] if isinstance(values[c], pa.Array) else _array(values[c], t)
                      for c, t, _ in columns], names=[c for c, _, _ in columns])
 
 
-def _list_array(values: list[Sequence], items: pa.DataType) -> pa.Array:
-    """A list column from Python sequences, built from Arrow offsets and values."""
-    offsets = np.zeros(len(values) + 1, dtype=np.int32)
-    np.cumsum(np.fromiter(map(len, values), np.int64, len(values)), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets),
-                                    pa.array(list(itertools.chain.from_iterable(values)), items))
-
-
-def _gathered(played: list[tuple[Any, int]], numbers: Sequence[int]) -> Any:
-    """One Batch of the games ``played`` ((engine Batch, game in it) each, the games of one
+def _gathered(batches: Sequence[Any], which: np.ndarray, games: np.ndarray,
+              numbers: np.ndarray) -> Any:
+    """One Batch of games ``games[i]`` of engine Batch ``batches[which[i]]`` (the games of one
     table size) in that order, numbered ``numbers``: each game's rows as the engine wrote
     them."""
     from ..engine.simulate import Batch
 
-    batches = list({id(b): b for b, _ in played}.values())
-    where = {id(b): i for i, b in enumerate(batches)}
-    which = np.array([where[id(b)] for b, _ in played], dtype=np.int64)
-    games = np.array([g for _, g in played], dtype=np.int64)
-    numbers = np.asarray(numbers, dtype=np.int64)
     out = []
     for name in store.FRAME_COLUMNS:
         tables = [getattr(b, name) for b in batches]
@@ -270,89 +266,166 @@ def _gathered(played: list[tuple[Any, int]], numbers: Sequence[int]) -> Any:
     return Batch(*out)
 
 
-def result_frames(results: Sequence[TournamentResult], spec: TournamentSpec,
+def _strings(names: Sequence[str | None], codes: np.ndarray) -> np.ndarray:
+    """``names[codes]`` as a numpy object array (what pa.array makes a string column of)."""
+    return np.array(list(names), dtype=object)[codes]
+
+
+class _Rows:
+    """The rows of one part of a played batch (``tournament.PlayedTournaments``: K
+    tournaments side by side), tournament after tournament, each's tables in play order."""
+
+    def __init__(self, part: PlayedTournaments, spec: TournamentSpec) -> None:
+        self.part, self.spec = part, spec
+        records = part.records
+        # every table of a tournament in play order: (stage record, table j)
+        self.tables = [(r, j) for r in records for j in range(len(r.plan.tables))]
+        self.k = len(part.indices)
+
+    def games(self, counters: dict[int, int]) -> tuple[np.ndarray, dict[int, tuple]]:
+        """Each table's game number [K, tables] (numbered on from ``counters``, advanced) and,
+        per table size, (engine Batches, which, game in it, number) of its games in store
+        order (tournament after tournament, tables in play order)."""
+        k, sizes = self.k, np.array([r.plan.tables[j] for r, j in self.tables])
+        number = np.empty((k, len(self.tables)), dtype=np.int64)
+        out = {}
+        for n in dict.fromkeys(sizes.tolist()):
+            at = np.nonzero(sizes == n)[0]
+            first = counters.get(n, 0)
+            number[:, at] = first + np.arange(k * len(at)).reshape(k, len(at))
+            counters[n] = first + k * len(at)
+            batches: list[Any] = []  # the engine Batches of these games, each once
+            index: dict[int, int] = {}  # by id
+            which, rows = [], []
+            for g in at:
+                record, j = self.tables[g]
+                games, q, m = record.slot(j)
+                if id(games.payload) not in index:
+                    index[id(games.payload)] = len(batches)
+                    batches.append(games.payload)
+                which.append(np.full(k, index[id(games.payload)]))
+                rows.append(q + m * np.arange(k))
+            which = np.stack(which, axis=1).reshape(-1)  # tournament after tournament
+            rows = np.stack(rows, axis=1).reshape(-1)
+            out[n] = (batches, which, rows, number[:, at].reshape(-1))
+        return number, out
+
+    def frames(self, number: np.ndarray) -> dict[str, dict[str, Any]]:
+        part, k = self.part, self.k
+        fp = part.ctx.field
+        profiles = fp.profiles
+        profile_of = fp.profile_of
+        names = fp.names
+        t_index = part.indices
+        main_final = part.main.stages[-1]
+        tours = {
+            "tournament": t_index,
+            "champion": part.champion,
+            "champion_profile": _strings(names, profile_of[part.champion]),
+            "champion_decided_by": _strings(DECIDED_BY, main_final.decided[:, 0]),
+            "games": np.full(k, len(self.tables)),
+        }
+        if part.cons is not None:
+            tours["consolation_champion"] = part.consolation_champion
+            tours["consolation_champion_profile"] = _strings(
+                names, profile_of[part.consolation_champion])
+        else:
+            tours["consolation_champion"] = np.ma.masked_all(k, dtype=np.int64)
+            tours["consolation_champion_profile"] = np.full(k, None, dtype=object)
+
+        g = len(self.tables)
+        sizes = np.array([r.plan.tables[j] for r, j in self.tables])
+        advance = np.array([r.plan.advance for r, _ in self.tables])
+        entrants = np.concatenate([r.seated[:, r.columns(j)] for r, j in self.tables], axis=1)
+        finish = np.concatenate([r.finish[:, r.columns(j)] for r, j in self.tables], axis=1)
+        advancers = np.concatenate([r.finish[:, r.columns(j)][:, :r.plan.advance]
+                                    for r, j in self.tables], axis=1)
+        lengths = np.tile(sizes, k)
+        brackets = [r.bracket for r, _ in self.tables]
+        stage_names = [r.plan.name for r, _ in self.tables]
+        tables = {
+            "tournament": np.repeat(t_index, g),
+            "bracket": np.tile(np.array(brackets, dtype=object), k),
+            "stage": np.tile([r.plan.stage for r, _ in self.tables], k),
+            "stage_name": np.tile(np.array(stage_names, dtype=object), k),
+            "table_no": np.tile([j for _, j in self.tables], k),
+            "players": lengths,
+            "game": number.reshape(-1),
+            "game_seed": np.stack([r.seeds[:, j] for r, j in self.tables],
+                                  axis=1).reshape(-1).astype(np.int64),
+            "entrants": _lists(entrants.reshape(-1), lengths, "SMALLINT[]"),
+            "profiles": _lists(_strings(profiles, entrants.reshape(-1)), lengths, "VARCHAR[]"),
+            "advance": np.tile(advance, k),
+            "finish": _lists(finish.reshape(-1), lengths, "SMALLINT[]"),
+            "advancers": _lists(advancers.reshape(-1), np.tile(advance, k), "SMALLINT[]"),
+            "decided_by": _strings(DECIDED_BY, np.stack(
+                [r.decided[:, j] for r, j in self.tables], axis=1).reshape(-1)),
+        }
+
+        e = part.field.entrants
+        main, cons = part.main, part.cons
+        stage_names_all = fp.stage_names
+        entrant = np.tile(np.arange(e), k)
+        policy_of = np.array([s.policy for s in fp.seats], dtype=object)
+        people = {
+            "tournament": np.repeat(t_index, e),
+            "entrant": entrant,
+            "profile": _strings(profiles, entrant),
+            "policy": policy_of[np.tile(profile_of, k)],
+            "stage": main.last_stage.reshape(-1),
+            "stage_name": _strings(stage_names_all, main.last_stage.reshape(-1)),
+            "finish": main.last_finish.reshape(-1),
+            "place": part.main_place.reshape(-1),
+            "is_champion": (np.arange(e)[None, :] == part.champion[:, None]).reshape(-1),
+            "first_table": part.first_table.reshape(-1),
+            "first_seat": part.first_seat.reshape(-1),
+            "first_position": part.first_position.reshape(-1),
+            "first_table_players": part.first_players.reshape(-1),
+            "advanced_first": part.advanced_first.reshape(-1),
+        }
+        if cons is not None:
+            absent = (cons.last_stage < 0).reshape(-1)
+            stage = cons.last_stage.reshape(-1)
+            people["consolation_stage"] = np.ma.masked_array(stage, absent)
+            people["consolation_stage_name"] = np.where(
+                absent, None, _strings(stage_names_all, np.maximum(stage, 0)))
+            people["consolation_place"] = np.ma.masked_array(part.cons_place.reshape(-1),
+                                                             absent)
+            people["is_consolation_champion"] = (
+                np.arange(e)[None, :] == part.consolation_champion[:, None]).reshape(-1)
+        else:
+            people["consolation_stage"] = np.ma.masked_all(k * e, dtype=np.int64)
+            people["consolation_stage_name"] = np.full(k * e, None, dtype=object)
+            people["consolation_place"] = np.ma.masked_all(k * e, dtype=np.int64)
+            people["is_consolation_champion"] = np.zeros(k * e, dtype=bool)
+        return {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": people}
+
+
+def result_frames(parts: Sequence[PlayedTournaments], spec: TournamentSpec,
                   counters: dict[int, int]) -> tuple[dict[int, Any], dict[str, pa.Table]]:
-    """The rows of whole tournaments: engine tables per table size (games numbered from
-    ``counters``, which is advanced) and the tournament tables' rows, as Arrow tables. The
-    results' rows are named tuples: each table's columns come from one transposition
-    (``zip(*rows)``) rather than a pass per column."""
-    tabled = [t for r in results for t in r.tables]  # TableResults, in play order
-    table_of = [r.index for r in results for _ in r.tables]
-    sizes = [len(t.entrants) for t in tabled]
-    played: dict[int, list[tuple[Any, int]]] = {}  # table size -> (engine Batch, game in it)
-    numbers: dict[int, list[int]] = {}
-    game_of = []  # each table's game number, in the order of the tables
-    for n, t in zip(sizes, tabled):
-        game = counters.get(n, 0)
-        counters[n] = game + 1
-        played.setdefault(n, []).append(t.game.payload)
-        numbers.setdefault(n, []).append(game)
-        game_of.append(game)
-    games = {n: _gathered(played[n], numbers[n]) for n in played}
-
-    profiles_of: dict[int, tuple[str, ...]] = {}  # by field: each entrant's profile
-    for r in results:
-        if id(r.field) not in profiles_of:
-            profiles_of[id(r.field)] = r.field.entrant_profiles()
-    finals = [next(t for t in reversed(r.tables) if t.bracket == MAIN) for r in results]
-    tours = {
-        "tournament": [r.index for r in results],
-        "champion": [r.champion for r in results],
-        "champion_profile": [profiles_of[id(r.field)][r.champion] for r in results],
-        "champion_decided_by": [f.decided_by for f in finals],
-        "consolation_champion": [r.consolation_champion for r in results],
-        "consolation_champion_profile": [
-            None if r.consolation_champion is None
-            else profiles_of[id(r.field)][r.consolation_champion] for r in results],
-        "games": [len(r.tables) for r in results]}
-
-    (brackets, stages, table_nos, entrants_at, profiles, seeds, _, finish,
-     decided) = zip(*tabled)
-    plans = {id(p): p for p in stages}  # the few StagePlans of the field's brackets
-    stage_no = {k: p.stage for k, p in plans.items()}
-    stage_name = {k: p.name for k, p in plans.items()}
-    advance = {k: p.advance for k, p in plans.items()}
-    tables = {
-        "tournament": table_of, "bracket": brackets,
-        "stage": [stage_no[id(p)] for p in stages],
-        "stage_name": [stage_name[id(p)] for p in stages],
-        "table_no": table_nos, "players": sizes, "game": game_of, "game_seed": seeds,
-        "entrants": entrants_at, "profiles": profiles,
-        "advance": [advance[id(p)] for p in stages],
-        "finish": finish,
-        "advancers": [() if advance[id(p)] == 0 else f[:advance[id(p)]]
-                      for p, f in zip(stages, finish)],  # TableResult.advancers
-        "decided_by": decided}
-
-    entered = [e for r in results for e in r.entrants]
-    (entrant, profile, main, first_table, first_seat, first_position, first_table_players,
-     advanced_first, consolation) = zip(*entered)
-    main_stage, main_stage_name, main_finish, main_place = zip(*main)
-    played_consolation = [c for c in consolation if c is not None]
-    c_stage, c_stage_name, _, c_place = (zip(*played_consolation) if played_consolation
-                                         else ((), (), (), ()))
-    c_stage, c_stage_name, c_place = iter(c_stage), iter(c_stage_name), iter(c_place)
-    champions = [r.champion for r in results for _ in r.entrants]
-    c_champions = [r.consolation_champion for r in results for _ in r.entrants]
-    policy_of = {name: spec.profiles[name].policy for name in set(profile)}
-    entrants = {
-        "tournament": [r.index for r in results for _ in r.entrants],
-        "entrant": entrant, "profile": profile,
-        "policy": [policy_of[p] for p in profile],
-        "stage": main_stage, "stage_name": main_stage_name, "finish": main_finish,
-        "place": main_place,
-        "is_champion": [e == c for e, c in zip(entrant, champions)],
-        "first_table": first_table, "first_seat": first_seat,
-        "first_position": first_position, "first_table_players": first_table_players,
-        "advanced_first": advanced_first,
-        "consolation_stage": [None if c is None else next(c_stage) for c in consolation],
-        "consolation_stage_name": [None if c is None else next(c_stage_name)
-                                   for c in consolation],
-        "consolation_place": [None if c is None else next(c_place) for c in consolation],
-        "is_consolation_champion": [e == c for e, c in zip(entrant, c_champions)]}
-    rows = {"tournaments": tours, "tournament_tables": tables, "tournament_entrants": entrants}
-    frames = {name: _table(rows[name], tournament_store.COLUMNS[name])
-              for name in tournament_store.BATCH_TABLES}
+    """The rows of whole tournaments (``parts`` of a played batch, in order): engine tables per
+    table size (games numbered from ``counters``, which is advanced: tournament after
+    tournament, each's tables in play order) and the tournament tables' rows, as Arrow
+    tables, built column by column from the parts' arrays."""
+    played: dict[int, list[tuple]] = {}
+    rows: dict[str, list[pa.Table]] = {name: [] for name in tournament_store.BATCH_TABLES}
+    for part in parts:
+        part_rows = _Rows(part, spec)
+        number, games = part_rows.games(counters)
+        for n, gathered in games.items():
+            played.setdefault(n, []).append(gathered)
+        for name, values in part_rows.frames(number).items():
+            rows[name].append(_table(values, tournament_store.COLUMNS[name]))
+    games = {}
+    for n, pieces in played.items():
+        batches = [b for bs, _, _, _ in pieces for b in bs]
+        base = np.cumsum([0] + [len(bs) for bs, _, _, _ in pieces])
+        games[n] = _gathered(batches, np.concatenate([w + base[i] for i, (_, w, _, _)
+                                                      in enumerate(pieces)]),
+                             np.concatenate([r for _, _, r, _ in pieces]),
+                             np.concatenate([m for _, _, _, m in pieces]))
+    frames = {name: pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+              for name, tables in rows.items()}
     return games, frames
 
 
@@ -365,7 +438,7 @@ class _Played:
     cell: TournamentCell
     lo: int  # its tournaments: lo .. hi
     hi: int
-    results: list[TournamentResult]  # their TableGames' payloads hold the engine's tables
+    parts: list[PlayedTournaments]  # their TableGames' payloads hold the engine's tables
     table_games: int
     rounds: int
     seconds: float  # the time it took to play
@@ -470,16 +543,16 @@ class _Player(BatchThread):
                 return False
             since = time.perf_counter()
             with _cycle_collector_paused():
-                results = play_tournaments(spec, c.field, seed=self.scenario.seed,
-                                           indices=range(t, min(t + size, self.scenario.games)),
-                                           play_tables=tables, groups=GROUPS)
+                parts = play_batch(spec, c.field, seed=self.scenario.seed,
+                                   indices=range(t, min(t + size, self.scenario.games)),
+                                   play_tables=tables, groups=GROUPS)
             seconds = time.perf_counter() - since
-            played = len(results)
-            batches = _engine_batches(results)
-            item = _Played(c, t, t + played - 1, results, played * per_tournament,
+            played = sum(len(p.indices) for p in parts)
+            batches = _engine_batches(parts)
+            item = _Played(c, t, t + played - 1, parts, played * per_tournament,
                            sum(b.rounds.num_rows for b in batches), seconds)
             self._seat_rows = sum(b.round_seats.num_rows for b in batches) / played
-            del results, batches
+            del parts, batches
             if not self._put(item):
                 return False
             del item
@@ -509,10 +582,10 @@ class _Player(BatchThread):
         return want if previous is None else min(want, GROWTH * previous)
 
 
-def _engine_batches(results: Sequence[TournamentResult]) -> list[Any]:
-    """The engine Batches whose games ``results`` played (each once)."""
-    return list({id(b): b for r in results for b, _ in (t.game.payload for t in r.tables)}
-                .values())
+def _engine_batches(parts: Sequence[PlayedTournaments]) -> list[Any]:
+    """The engine Batches whose games ``parts`` played (each once)."""
+    return list({id(g.payload): g.payload for p in parts for r in p.records
+                 for g in r.games}.values())
 
 
 _paused = 0  # threads inside _cycle_collector_paused
@@ -550,7 +623,7 @@ def _store(con, outcome: RunOutcome, item: _Played, counters: dict[int, int],
     the cell's next game, advanced) and store them."""
     c = item.cell
     with _cycle_collector_paused():
-        games, frames = result_frames(item.results, _spec(outcome.scenario), counters)
+        games, frames = result_frames(item.parts, _spec(outcome.scenario), counters)
     tournament_store.write_tournaments(con, outcome.run_id, c.variant.name, c.field.name,
                                        games, frames)
     outcome.games_played += item.table_games
