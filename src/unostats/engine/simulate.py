@@ -109,10 +109,10 @@ def simulate_arrow(
     rows (narrowed once into the columns the Arrow arrays view; the storage path hands them to
     DuckDB as they are).
 
-    Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
+    Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (65,536
     rounds at 4 players), each part by one thread a step of ``STEP_SEAT_ROWS`` at a time into
     kernel rows the thread reuses, each step's rows narrowed into the part's columns at once
-    (about 200 bytes a round at 4 players, against 400 in the kernel's int64 rows); at most
+    (about 200 bytes a round at 4 players, against 500 in the kernel's int64 rows); at most
     ``PARTS_AHEAD`` parts per thread are played ahead of the caller. ``ahead``: with more than one
     thread, the next batch plays while the caller uses this one (a caller that stores batches
     on a thread of its own already overlaps, and saves a batch of memory with ``ahead=False``).
@@ -140,8 +140,12 @@ def simulate_arrow(
             batch = None  # not held while the next one is made
 
 
-PART_SEAT_ROWS = 65_536  # round-seat rows per part of simulate_arrow (one Arrow chunk)
-STEP_SEAT_ROWS = 8_192  # round-seat rows of one engine call within a part (a thread's rows)
+# Round-seat rows per part of simulate_arrow (one Arrow chunk): the Python work of a part (its
+# Arrow arrays, polars' columns of its chunk) is a few microseconds per column.
+PART_SEAT_ROWS = 262_144
+# Round-seat rows of one engine call within a part (a thread's rows, reused): a call costs
+# ~20 us of argument checks, and the copy-out is as fast from memory as from the cache.
+STEP_SEAT_ROWS = 65_536
 MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
@@ -242,23 +246,26 @@ class _Plan:
 
 class _Scratch:
     """What one thread plays parts with: a TABLE record of its own, and the kernel's int64 rows
-    of a part's games and of one step's rounds (reused from part to part; grown when short)."""
+    of a part's games and of one step's rounds (reused from part to part; grown when short: a
+    step holds the rounds a part is expected to have, up to STEP_SEAT_ROWS round-seat rows)."""
 
     def __init__(self, inputs: _KernelInputs) -> None:
         self.inputs = inputs
         self.table = inputs.tables(1)[0]
         self.games = _Outputs(0, 0, inputs.players)
-        self.step = _Outputs(0, max(1, STEP_SEAT_ROWS // inputs.players), inputs.players)
+        self.step = _Outputs(0, 0, inputs.players)
 
     def play(self, seed: int, lo: int, hi: int, estimate: _RoundsEstimate) -> Batch:
-        """Games [lo, hi) as tables, played a step of games at a time: each step's round rows
-        are narrowed into the part's columns while they are still in the cache."""
+        """Games [lo, hi) as tables, played a step of games at a time, each step's rows
+        narrowed into the part's columns."""
         inputs, n = self.inputs, self.inputs.players
         if len(self.games.game) < hi - lo:
             self.games = _Outputs(hi - lo, 0, n)
         game, game_seat = self.games.game, self.games.game_seat
         per_game = estimate.per_game()
         room = int((hi - lo) * per_game * 1.25) + 64
+        if len(self.step.round) < min(room, STEP_SEAT_ROWS // n):
+            self.step = _Outputs(0, max(1, min(room, STEP_SEAT_ROWS // n)), n)
         rounds, seats = _ROUNDS.start(room), _ROUND_SEATS.start(room * n)
         g = lo
         while g < hi:
