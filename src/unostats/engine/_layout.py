@@ -122,10 +122,6 @@ GAME_SETUP = np.dtype([
 DRAW_PILE = 0
 DISCARDS = 1
 
-# The outputs are column-major (simulate.py's ``_Outputs``): a column's values lie one after the
-# other, as the narrow columns the copy-out casts them into (``_columns.narrow``); the kernels
-# index them by row as ``round_out[row, RO_...]`` and ``round_seat_out[row, seat, RS_...]``.
-
 # Columns of the round output (the counters, then the largest penalty, at the end).
 RO_GAME = 0
 RO_ROUND = 1
@@ -140,18 +136,14 @@ RO_COUNTERS = 9
 RO_LARGEST_PENALTY = RO_COUNTERS + codes.N_COUNTERS  # most penalty cards drawn at once
 N_RO = RO_LARGEST_PENALTY + 1
 
-# Columns of the round-seat output [round, seat, col] (the game, round and seat too: the table's
-# key columns come out of the same pass as the others).
+# Columns of the round-seat output [round, seat, col].
 RS_POSITION = 0
 RS_CARDS_LEFT = 1
 RS_HAND_POINTS = 2
 RS_SCORE_AFTER = 3
 RS_HANDS_EMPTIED = 4
 RS_FINISH_PLACE = 5  # R9: 1.. in finishing order; 1 for the winner of other modes; 0: none
-RS_GAME = 6
-RS_ROUND = 7
-RS_SEAT = 8
-N_RS = 9
+N_RS = 6
 
 # Columns of the game output.
 GO_GAME = 0
@@ -167,7 +159,4 @@ N_GO = 7
 GS_FINAL_SCORE = 0
 GS_RANK = 1
 GS_IS_LOSER = 2
-GS_IS_WINNER = 3
-GS_GAME = 4
-GS_SEAT = 5
-N_GS = 6
+N_GS = 3

@@ -14,10 +14,9 @@ from ._cards import draw, everyone_draws, top_card
 from ._jit import kernel
 from ._layout import (
     GO_ENDED_BY, GO_FIRST, GO_GAME, GO_MARGIN, GO_ROUNDS, GO_TURNS, GO_WINNER, GS_FINAL_SCORE,
-    GS_GAME, GS_IS_LOSER, GS_IS_WINNER, GS_RANK, GS_SEAT, RO_COUNTERS, RO_DEALER, RO_ENDED_BY,
-    RO_FIRST, RO_GAME, RO_LARGEST_PENALTY, RO_LOSER, RO_POINTS, RO_ROUND, RO_WINNER,
-    RO_WINNER_POS, RS_CARDS_LEFT, RS_FINISH_PLACE, RS_GAME, RS_HAND_POINTS, RS_HANDS_EMPTIED,
-    RS_POSITION, RS_ROUND, RS_SCORE_AFTER, RS_SEAT,
+    GS_IS_LOSER, GS_RANK, RO_COUNTERS, RO_DEALER, RO_ENDED_BY, RO_FIRST, RO_GAME,
+    RO_LARGEST_PENALTY, RO_LOSER, RO_POINTS, RO_ROUND, RO_WINNER, RO_WINNER_POS, RS_CARDS_LEFT,
+    RS_FINISH_PLACE, RS_HAND_POINTS, RS_HANDS_EMPTIED, RS_POSITION, RS_SCORE_AFTER,
 )
 from ._numbers import move_marks
 from ._penalties import chain_after, draw_two_pends
@@ -150,9 +149,6 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
         round_seat_out[row, s, RS_CARDS_LEFT] = st.hsize[s]
         round_seat_out[row, s, RS_HANDS_EMPTIED] = st.hands[s]
         round_seat_out[row, s, RS_POSITION] = position(s, first, start_direction, n)
-        round_seat_out[row, s, RS_GAME] = g
-        round_seat_out[row, s, RS_ROUND] = r
-        round_seat_out[row, s, RS_SEAT] = s
         if own:  # R3/R4: every seat adds its own hand
             round_points += hp
             st.scores[s] += hp if winner >= 0 else 0
@@ -233,7 +229,6 @@ def finish_game(st, opt, g, rounds, turns, first_seat, ended_by, game_out, game_
             best = s
         if sign * st.scores[s] < sign * st.scores[worst]:
             worst = s
-    winner = best if ended_by == C.GAME_END_TARGET else -1
     runner_up = -(1 << 40)
     for s in range(n):
         if s != best and sign * st.scores[s] > runner_up:
@@ -251,9 +246,7 @@ def finish_game(st, opt, g, rounds, turns, first_seat, ended_by, game_out, game_
         else:
             loser = st.scores[s] == st.scores[worst]
         game_seat_out[gi, s, GS_IS_LOSER] = loser and ended_by == C.GAME_END_TARGET
-        game_seat_out[gi, s, GS_IS_WINNER] = s == winner
-        game_seat_out[gi, s, GS_GAME] = g
-        game_seat_out[gi, s, GS_SEAT] = s
+    winner = best if ended_by == C.GAME_END_TARGET else -1
     game_out[gi, GO_GAME] = g
     game_out[gi, GO_ROUNDS] = rounds
     game_out[gi, GO_TURNS] = turns

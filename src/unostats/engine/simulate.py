@@ -112,7 +112,7 @@ def simulate_arrow(
     Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (65,536
     rounds at 4 players), each part by one thread a step of ``STEP_SEAT_ROWS`` at a time into
     kernel rows the thread reuses, each step's rows narrowed into the part's columns at once
-    (about 200 bytes a round at 4 players, against 500 in the kernel's int64 rows); at most
+    (about 200 bytes a round at 4 players, against 400 in the kernel's int64 rows); at most
     ``PARTS_AHEAD`` parts per thread are played ahead of the caller. ``ahead``: with more than one
     thread, the next batch plays while the caller uses this one (a caller that stores batches
     on a thread of its own already overlaps, and saves a batch of memory with ``ahead=False``).
@@ -144,7 +144,7 @@ def simulate_arrow(
 # Arrow arrays, polars' columns of its chunk) is a few microseconds per column.
 PART_SEAT_ROWS = 262_144
 # Round-seat rows of one engine call within a part (a thread's rows, reused): a call costs
-# ~20 us of argument checks, and the copy-out is as fast from memory as from the cache.
+# ~20 us of argument checks.
 STEP_SEAT_ROWS = 65_536
 MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
@@ -261,7 +261,7 @@ class _Scratch:
         inputs, n = self.inputs, self.inputs.players
         if len(self.games.game) < hi - lo:
             self.games = _Outputs(hi - lo, 0, n)
-        game, game_seat = self.games.game, self.games.game_seat
+        game, game_seat = self.games.game[:hi - lo], self.games.game_seat[:hi - lo]
         per_game = estimate.per_game()
         room = int((hi - lo) * per_game * 1.25) + 64
         if len(self.step.round) < min(room, STEP_SEAT_ROWS // n):
@@ -276,11 +276,11 @@ class _Scratch:
             if done == 0:  # one game has more rounds than the step holds
                 self.step = _Outputs(0, 2 * len(step.round), n)
                 continue
-            rounds.add(step.round_cols, r)
-            seats.add(step.round_seat_cols, r * n)
+            rounds.add(step.round[:r])
+            seats.add(step.round_seat[:r].reshape(r * n, L.N_RS))
             g += int(done)
         estimate.add(hi - lo, rounds.n)
-        return _batch(inputs, self.games, hi - lo, rounds, seats)
+        return _batch(inputs, game, game_seat, rounds, seats)
 
 
 def simulate_tables(**kwargs: Any) -> Batch:
@@ -403,7 +403,9 @@ def _trace(inputs: _KernelInputs, rules: RuleSet, seed: int, game: int,
             raise RuntimeError(f"game {game}: more trace events in one step than the kernel's "
                                f"ring holds ({L.RING}); the trace is incomplete")
         if used <= capacity:
-            batch = _frames(_tables(inputs, out, 1, int(out.game[0, L.GO_ROUNDS])))
+            rounds = int(out.game[0, L.GO_ROUNDS])
+            batch = _frames(_tables(inputs, out.game, out.game_seat, out.round[:rounds],
+                                    out.round_seat[:rounds]))
             return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
                          seed=seed, game=game, deck_counts=inputs.deck,
                          card_points=inputs.points, events=trace[:used].copy(), batch=batch,
@@ -532,28 +534,13 @@ class _RoundsEstimate:
 
 
 class _Outputs:
-    """Preallocated kernel outputs for ``games`` games and ``rounds`` round rows, column-major
-    (``_layout``): ``round_cols[c, i]`` is column c of round row i, ``round_seat_cols[c, i * n +
-    s]`` of seat s's row of round i (likewise ``game_cols``, ``game_seat_cols``), which is how
-    ``_columns.narrow`` reads them. The kernel writes them through the views ``round[i, c]``,
-    ``round_seat[i, s, c]``, ``game``, ``game_seat``: each is one row shorter than its columns,
-    so that every view of them, of any size, is strided (Numba's layout "A") and the kernel is
-    compiled for one layout."""
+    """Preallocated kernel outputs for ``games`` games and ``rounds`` round rows."""
 
     def __init__(self, games: int, rounds: int, players: int) -> None:
-        self.game_cols, self.game = self._columns(games, L.N_GO)
-        self.game_seat_cols, self.game_seat = self._columns(games, L.N_GS, players)
-        self.round_cols, self.round = self._columns(rounds, L.N_RO)
-        self.round_seat_cols, self.round_seat = self._columns(rounds, L.N_RS, players)
-
-    @staticmethod
-    def _columns(rows: int, columns: int, seats: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """(the columns, 2-D, contiguous; the kernel's view of their rows [row, (seat,) col])."""
-        if not seats:
-            cols = np.zeros((columns, rows + 1), dtype=np.int64)
-            return cols, cols[:, :rows].T
-        cols = np.zeros((columns, rows + 1, seats), dtype=np.int64)
-        return cols.reshape(columns, -1), cols[:, :rows].transpose(1, 2, 0)
+        self.game = np.zeros((games, L.N_GO), dtype=np.int64)
+        self.game_seat = np.zeros((games, players, L.N_GS), dtype=np.int64)
+        self.round = np.zeros((rounds, L.N_RO), dtype=np.int64)
+        self.round_seat = np.zeros((rounds, players, L.N_RS), dtype=np.int64)
 
 
 _NO_TRACE = np.zeros((1, 4), dtype=np.int64)
@@ -568,38 +555,32 @@ def _kernel(inputs: _KernelInputs, table, seed: np.uint64, lo: int, hi: int, gam
 
 
 class _Narrowing:
-    """How one table's columns come out of the kernel's columns (``_columns.narrow``): each is
-    (name, the kernel's column, numpy dtype, the value that means null or None, the names its
-    codes stand for or None); a ``np.bool_`` column is true where the kernel's is not 0.
-    ``start`` makes the columns to fill (``_Columns``)."""
+    """How one table's columns come out of rows of the kernel (``_columns.narrow``): each is
+    (name, the rows' column, numpy dtype, the value that means null or None, the names its
+    codes stand for or None). ``start`` makes the columns to fill (``_Columns``)."""
 
     WIDTHS = (np.int64, np.int32, np.int16, np.int8)
 
     def __init__(self, columns: Sequence[tuple[str, int, Any, int | None,
                                                Sequence[str] | None]]) -> None:
         take: dict[Any, list[int]] = {w: [] for w in self.WIDTHS}
-        bitcols: list[int] = []
-        unset: list[int] = []
-        # (name, width or None for a boolean, row of its width, bitmap or -1, Arrow type,
-        # dictionary)
-        self.plan = []
+        nullable: list[int] = []
+        null_value: list[int] = []
+        self.plan = []  # (name, width, row of its width, bitmap or -1, Arrow type, dictionary)
         for name, col, dtype, null, names in columns:
             width = np.dtype(dtype).type
             bitmap = -1
-            if width is np.bool_ or null is not None:
-                bitmap = len(bitcols)
-                bitcols.append(col)
-                unset.append(0 if width is np.bool_ else null)
-            if width is np.bool_:
-                self.plan.append((name, None, -1, bitmap, pa.bool_(), None))
-                continue
+            if null is not None:
+                bitmap = len(nullable)
+                nullable.append(col)
+                null_value.append(null)
             self.plan.append((name, width, len(take[width]), bitmap,
                               pa.from_numpy_dtype(width),
                               None if names is None else pa.array(list(names), pa.string())))
             take[width].append(col)
         self.take = {w: np.array(cols, dtype=np.int64) for w, cols in take.items()}
-        self.bitcols = np.array(bitcols, dtype=np.int64)
-        self.unset = np.array(unset, dtype=np.int64)
+        self.nullable = np.array(nullable, dtype=np.int64)
+        self.null_value = np.array(null_value, dtype=np.int64)
 
     def start(self, room: int) -> _Columns:
         """Empty columns for ``room`` rows (more are made room for as they come)."""
@@ -607,7 +588,7 @@ class _Narrowing:
 
 
 class _Columns:
-    """A table's columns filled from the kernel's, a step at a time (``add``)."""
+    """A table's columns filled from kernel rows, a step at a time (``add``)."""
 
     def __init__(self, narrowing: _Narrowing, room: int) -> None:
         self.narrowing = narrowing
@@ -615,22 +596,22 @@ class _Columns:
         self.room = room
         self.out = {w: np.empty((len(narrowing.take[w]), room), dtype=w)
                     for w in narrowing.WIDTHS}
-        self.bits = np.zeros((len(narrowing.bitcols), (room + 7) // 8), dtype=np.uint8)
-        self.unset = np.zeros(len(narrowing.bitcols), dtype=np.int64)
+        self.bits = np.zeros((len(narrowing.nullable), (room + 7) // 8), dtype=np.uint8)
+        self.nulls = np.zeros(len(narrowing.nullable), dtype=np.int64)
         self._args()
 
     def _args(self) -> None:
-        """``narrow``'s arguments after the rows (made once: a step is a few calls)."""
+        """``narrow``'s arguments after the rows (made once: a part is many calls)."""
         nar = self.narrowing
-        self.args = (*(a for w in nar.WIDTHS for a in (nar.take[w], self.out[w])), nar.bitcols,
-                     nar.unset, self.bits, self.unset)
+        self.args = (*(a for w in nar.WIDTHS for a in (nar.take[w], self.out[w])), nar.nullable,
+                     nar.null_value, self.bits, self.nulls)
 
-    def add(self, cols: np.ndarray, m: int) -> None:
-        """Append rows 0..m-1 of the kernel's columns ``cols`` (2-D int64, one column a row)."""
-        if self.n + m > self.room:
-            self._grow(max(2 * self.room, self.n + m))
-        C.narrow(cols, m, self.n, *self.args)
-        self.n += m
+    def add(self, rows: np.ndarray) -> None:
+        """Append the columns of kernel rows ``rows`` (2-D int64)."""
+        if self.n + len(rows) > self.room:
+            self._grow(max(2 * self.room, self.n + len(rows)))
+        C.narrow(np.ascontiguousarray(rows), self.n, *self.args)
+        self.n += len(rows)
 
     def _grow(self, room: int) -> None:
         n, self.room = self.n, room
@@ -648,16 +629,13 @@ class _Columns:
         n = self.n
         arrays = {}
         for name, width, k, bitmap, type_, names in self.narrowing.plan:
-            if width is None:
-                arr = pa.Array.from_buffers(
-                    type_, n, [None, pa.py_buffer(self.bits[bitmap, :(n + 7) // 8])])
-            elif bitmap >= 0 and self.unset[bitmap]:
+            data = self.out[width][k, :n]
+            if bitmap >= 0 and self.nulls[bitmap]:
                 arr = pa.Array.from_buffers(
                     type_, n, [pa.py_buffer(self.bits[bitmap, :(n + 7) // 8]),
-                               pa.py_buffer(self.out[width][k, :n])],
-                    null_count=int(self.unset[bitmap]))
+                               pa.py_buffer(data)], null_count=int(self.nulls[bitmap]))
             else:
-                arr = pa.array(self.out[width][k, :n])
+                arr = pa.array(data)
             if names is not None:
                 arr = pa.DictionaryArray.from_arrays(arr, names, safe=False)
             arrays[name] = arr
@@ -679,13 +657,9 @@ _GAMES = _Narrowing([
     ("margin", L.GO_MARGIN, np.int32, None, None),
     ("ended_by", L.GO_ENDED_BY, np.int8, None, codes.GAME_END_NAMES),
 ])
-_GAME_SEATS = _Narrowing([  # and "policy" after "seat" (_batch)
-    ("game", L.GS_GAME, np.int64, None, None),
-    ("seat", L.GS_SEAT, np.int8, None, None),
+_GAME_SEATS = _Narrowing([
     ("final_score", L.GS_FINAL_SCORE, np.int32, None, None),
     ("rank", L.GS_RANK, np.int8, None, None),
-    ("is_winner", L.GS_IS_WINNER, np.bool_, None, None),
-    ("is_loser", L.GS_IS_LOSER, np.bool_, None, None),
 ])
 _ROUNDS = _Narrowing([
     ("game", L.RO_GAME, np.int64, None, None),
@@ -702,9 +676,6 @@ _ROUNDS = _Narrowing([
     ("largest_penalty", L.RO_LARGEST_PENALTY, np.int32, None, None),
 ])
 _ROUND_SEATS = _Narrowing([
-    ("game", L.RS_GAME, np.int64, None, None),
-    ("round", L.RS_ROUND, np.int32, None, None),
-    ("seat", L.RS_SEAT, np.int8, None, None),
     ("position", L.RS_POSITION, np.int8, None, None),
     ("cards_left", L.RS_CARDS_LEFT, np.int16, None, None),
     ("hand_points", L.RS_HAND_POINTS, np.int32, None, None),
@@ -714,31 +685,43 @@ _ROUND_SEATS = _Narrowing([
 ])
 
 
-def _tables(inputs: _KernelInputs, out: _Outputs, games: int, rounds: int) -> Batch:
-    """The batch's four tables (schemas in the module docstring) from the first ``games`` game
-    rows and ``rounds`` round rows of the kernel's outputs."""
-    n = inputs.players
-    round_cols, seat_cols = _ROUNDS.start(rounds), _ROUND_SEATS.start(rounds * n)
-    round_cols.add(out.round_cols, rounds)
-    seat_cols.add(out.round_seat_cols, rounds * n)
-    return _batch(inputs, out, games, round_cols, seat_cols)
+def _tables(inputs: _KernelInputs, game_rows, game_seat_rows, round_rows, seat_rows) -> Batch:
+    """The batch's four tables (schemas in the module docstring) from the kernel's rows."""
+    rounds, seats = _ROUNDS.start(len(round_rows)), _ROUND_SEATS.start(seat_rows[:, :, 0].size)
+    rounds.add(round_rows)
+    seats.add(seat_rows.reshape(-1, L.N_RS))
+    return _batch(inputs, game_rows, game_seat_rows, rounds, seats)
 
 
-def _batch(inputs: _KernelInputs, out: _Outputs, games: int, rounds: _Columns,
+def _batch(inputs: _KernelInputs, game_rows, game_seat_rows, rounds: _Columns,
            seats: _Columns) -> Batch:
-    """The four tables of the first ``games`` game rows of the kernel's outputs and the round
-    and round-seat columns."""
+    """The four tables of the kernel's game rows and the round and round-seat columns."""
     n = inputs.players
-    game_cols, final = _GAMES.start(games), _GAME_SEATS.start(games * n)
-    game_cols.add(out.game_cols, games)
-    final.add(out.game_seat_cols, games * n)
+    n_games, n_rounds = len(game_rows), rounds.n
+    games = _GAMES.start(n_games)
+    games.add(game_rows)
+    games = games.arrays()
+    seat_ids = np.tile(np.arange(n, dtype=np.int8), n_games)
     policy_names = list(dict.fromkeys(inputs.policies))
     policy_of_seat = np.array([policy_names.index(p) for p in inputs.policies], dtype=np.int8)
-    final = final.arrays()
-    game_seats = {"game": final.pop("game"), "seat": final.pop("seat"),
-                  "policy": _named(np.tile(policy_of_seat, games), policy_names), **final}
-    return Batch(pa.table(game_cols.arrays()), pa.table(game_seats), pa.table(rounds.arrays()),
-                 pa.table(seats.arrays()))
+    final = _GAME_SEATS.start(n_games * n)
+    final.add(game_seat_rows.reshape(n_games * n, L.N_GS))
+    game_seats = {
+        "game": pa.array(np.repeat(games["game"].to_numpy(), n)),
+        "seat": pa.array(seat_ids),
+        "policy": _named(np.tile(policy_of_seat, n_games), policy_names),
+        **final.arrays(),
+        "is_winner": pa.array(np.repeat(game_rows[:, L.GO_WINNER], n) == seat_ids),
+        "is_loser": pa.array(game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1) != 0),
+    }
+    rounds = rounds.arrays()
+    round_seats = {
+        "game": pa.array(np.repeat(rounds["game"].to_numpy(), n)),
+        "round": pa.array(np.repeat(rounds["round"].to_numpy(), n)),
+        "seat": pa.array(np.tile(np.arange(n, dtype=np.int8), n_rounds)),
+        **seats.arrays(),
+    }
+    return Batch(pa.table(games), pa.table(game_seats), pa.table(rounds), pa.table(round_seats))
 
 
 def _frames(tables: Batch) -> Batch:
