@@ -109,7 +109,7 @@ def simulate_arrow(
     rows (narrowed once into the columns the Arrow arrays view; the storage path hands them to
     DuckDB as they are).
 
-    Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (65,536
+    Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
     rounds at 4 players), each part by one thread a step of ``STEP_SEAT_ROWS`` at a time into
     kernel rows the thread reuses, each step's rows narrowed into the part's columns at once
     (about 200 bytes a round at 4 players, against 400 in the kernel's int64 rows); at most
@@ -140,12 +140,13 @@ def simulate_arrow(
             batch = None  # not held while the next one is made
 
 
-# Round-seat rows per part of simulate_arrow (one Arrow chunk): the Python work of a part (its
-# Arrow arrays, polars' columns of its chunk) is a few microseconds per column.
-PART_SEAT_ROWS = 262_144
-# Round-seat rows of one engine call within a part (a thread's rows, reused): a call costs
-# ~20 us of argument checks.
-STEP_SEAT_ROWS = 65_536
+# Round-seat rows per part of simulate_arrow (one Arrow chunk). (4 times as many cost 1-2% less
+# CPU a round, the Python and polars work of a part being per column, but took the peak memory
+# of a 100,000-game run into DuckDB from 385 to 419 MB.)
+PART_SEAT_ROWS = 65_536
+# Round-seat rows of one engine call within a part (a thread's rows, reused): half a part, as a
+# call costs ~20 us of argument checks (steps of 8,192 spent 2-3% more CPU a round on them).
+STEP_SEAT_ROWS = 32_768
 MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
