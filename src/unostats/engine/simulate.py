@@ -140,13 +140,14 @@ def simulate_arrow(
             batch = None  # not held while the next one is made
 
 
-# Round-seat rows per part of simulate_arrow (one Arrow chunk). (4 times as many cost 1-2% less
-# CPU a round, the Python and polars work of a part being per column, but took the peak memory
+# Round-seat rows per part of simulate_arrow (one Arrow chunk). (4 times as many cost about 1%
+# less CPU a round, polars' work on a batch being per chunk and column, but took the peak memory
 # of a 100,000-game run into DuckDB from 385 to 419 MB.)
 PART_SEAT_ROWS = 65_536
-# Round-seat rows of one engine call within a part (a thread's rows, reused): half a part, as a
-# call costs ~20 us of argument checks (steps of 8,192 spent 2-3% more CPU a round on them).
-STEP_SEAT_ROWS = 32_768
+# Round-seat rows of one engine call within a part (a thread's rows, reused). (An engine call
+# costs ~20 us of argument checks, but steps of 32,768 made the narrowing read its rows from
+# memory rather than the cache: no clear gain at 4 and 6 players here, a loss at 2.)
+STEP_SEAT_ROWS = 8_192
 MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
@@ -247,26 +248,23 @@ class _Plan:
 
 class _Scratch:
     """What one thread plays parts with: a TABLE record of its own, and the kernel's int64 rows
-    of a part's games and of one step's rounds (reused from part to part; grown when short: a
-    step holds the rounds a part is expected to have, up to STEP_SEAT_ROWS round-seat rows)."""
+    of a part's games and of one step's rounds (reused from part to part; grown when short)."""
 
     def __init__(self, inputs: _KernelInputs) -> None:
         self.inputs = inputs
         self.table = inputs.tables(1)[0]
         self.games = _Outputs(0, 0, inputs.players)
-        self.step = _Outputs(0, 0, inputs.players)
+        self.step = _Outputs(0, max(1, STEP_SEAT_ROWS // inputs.players), inputs.players)
 
     def play(self, seed: int, lo: int, hi: int, estimate: _RoundsEstimate) -> Batch:
-        """Games [lo, hi) as tables, played a step of games at a time, each step's rows
-        narrowed into the part's columns."""
+        """Games [lo, hi) as tables, played a step of games at a time: each step's round rows
+        are narrowed into the part's columns while they are still in the cache."""
         inputs, n = self.inputs, self.inputs.players
         if len(self.games.game) < hi - lo:
             self.games = _Outputs(hi - lo, 0, n)
         game, game_seat = self.games.game[:hi - lo], self.games.game_seat[:hi - lo]
         per_game = estimate.per_game()
         room = int((hi - lo) * per_game * 1.25) + 64
-        if len(self.step.round) < min(room, STEP_SEAT_ROWS // n):
-            self.step = _Outputs(0, max(1, min(room, STEP_SEAT_ROWS // n)), n)
         rounds, seats = _ROUNDS.start(room), _ROUND_SEATS.start(room * n)
         g = lo
         while g < hi:
