@@ -416,7 +416,7 @@ def test_steps_and_parts_that_run_out_of_rows_play_on_with_the_same_rows(monkeyp
     kernel = simulate._kernel
     monkeypatch.setattr(simulate, "_kernel", lambda *a: calls.append(a[4]) or kernel(*a))
     monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)
-    monkeypatch.setattr(simulate, "STEP_SEAT_ROWS", 8)
+    monkeypatch.setattr(simulate, "STEP_ROUNDS", 2)
     frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=threads))
     assert len(calls) > len(set(calls))  # some call ran out of rows and the next played on
 

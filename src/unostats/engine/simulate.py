@@ -110,7 +110,7 @@ def simulate_arrow(
     DuckDB as they are).
 
     Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
-    rounds at 4 players), each part by one thread a step of ``STEP_SEAT_ROWS`` at a time into
+    rounds at 4 players), each part by one thread a step of ``STEP_ROUNDS`` at a time into
     kernel rows the thread reuses, each step's rows narrowed into the part's columns at once
     (about 200 bytes a round at 4 players, against 400 in the kernel's int64 rows); at most
     ``PARTS_AHEAD`` parts per thread are played ahead of the caller. ``ahead``: with more than one
@@ -144,10 +144,11 @@ def simulate_arrow(
 # less CPU a round, polars' work on a batch being per chunk and column, but took the peak memory
 # of a 100,000-game run into DuckDB from 385 to 419 MB.)
 PART_SEAT_ROWS = 65_536
-# Round-seat rows of one engine call within a part (a thread's rows, reused). (An engine call
-# costs ~20 us of argument checks, but steps of 32,768 made the narrowing read its rows from
-# memory rather than the cache: no clear gain at 4 and 6 players here, a loss at 2.)
-STEP_SEAT_ROWS = 8_192
+# Rounds of one engine call within a part (a thread's rows, reused), whatever the players: an
+# engine call costs ~20 us of argument checks (8,192 round seats a call, as before, spent 3-5%
+# more CPU a round at 4 and 6 players), but the narrowing reads a step's rows from the cache
+# only while they fit (16,384 rounds at 2 players: 2-4% more).
+STEP_ROUNDS = 4_096
 MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
@@ -254,7 +255,7 @@ class _Scratch:
         self.inputs = inputs
         self.table = inputs.tables(1)[0]
         self.games = _Outputs(0, 0, inputs.players)
-        self.step = _Outputs(0, max(1, STEP_SEAT_ROWS // inputs.players), inputs.players)
+        self.step = _Outputs(0, STEP_ROUNDS, inputs.players)
 
     def play(self, seed: int, lo: int, hi: int, estimate: _RoundsEstimate) -> Batch:
         """Games [lo, hi) as tables, played a step of games at a time: each step's round rows
