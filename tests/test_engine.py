@@ -416,7 +416,7 @@ def test_steps_and_parts_that_run_out_of_rows_play_on_with_the_same_rows(monkeyp
     kernel = simulate._kernel
     monkeypatch.setattr(simulate, "_kernel", lambda *a: calls.append(a[4]) or kernel(*a))
     monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)
-    monkeypatch.setattr(simulate, "STEP_SEAT_ROWS", 8)
+    monkeypatch.setattr(simulate, "STEP_ROUNDS", 2)
     frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=threads))
     assert len(calls) > len(set(calls))  # some call ran out of rows and the next played on
 
@@ -497,8 +497,10 @@ def test_first_player_advantage_is_visible_with_two_players():
     assert wins[0] > wins[1]
 
 
-def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_threads():
+def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_threads(
+        monkeypatch):
     from unostats.engine import simulate
+    monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 65_536)
     estimate = simulate._RoundsEstimate()
     estimate.add(100, 1000)  # 10 rounds a game: 65,536 round seats at 4 players = 1,638 games
     ranges = [(0, 10_000), (10_000, 13_000)]
@@ -513,3 +515,43 @@ def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_thre
     assert tail == sorted(tail, reverse=True) and tail[-2] <= simulate.MIN_PART_GAMES * 2
     one = list(iter(simulate._Plan(ranges, 4, 1, estimate).next, None))  # one thread: full parts
     assert all(hi - lo == 1638 for lo, hi, last in one if not last)
+
+
+def test_frames_have_the_documented_types():
+    # ended_by comes out of Arrow as polars' Enum (no cast per row), the policy Categorical.
+    (b,) = simulate_batches(rules=RuleSet.from_mapping({"round_end": "to_the_last"}), players=3,
+                            seats=Seat("random"), games=20, seed=2)
+    from unostats import codes
+    assert b.games.schema == pl.Schema({
+        "game": pl.Int64, "rounds": pl.Int32, "turns": pl.Int64, "first_seat": pl.Int8,
+        "winner_seat": pl.Int8, "margin": pl.Int32,
+        "ended_by": pl.Enum(list(codes.GAME_END_NAMES))})
+    assert [(k, v.base_type()) for k, v in b.game_seats.schema.items()] == [
+        ("game", pl.Int64), ("seat", pl.Int8), ("policy", pl.Categorical),
+        ("final_score", pl.Int32), ("rank", pl.Int8), ("is_winner", pl.Boolean),
+        ("is_loser", pl.Boolean)]
+    assert b.rounds.schema["ended_by"] == pl.Enum(list(codes.ROUND_END_NAMES))
+    assert list(b.round_seats.schema.items()) == [
+        ("game", pl.Int64), ("round", pl.Int32), ("seat", pl.Int8), ("position", pl.Int8),
+        ("cards_left", pl.Int16), ("hand_points", pl.Int32), ("score_after", pl.Int32),
+        ("hands_emptied", pl.Int8), ("finish_place", pl.Int8)]
+    # The seats' keys and flags agree with the game and round rows.
+    winners = b.games.select("game", "winner_seat").join(
+        b.game_seats.filter("is_winner").select("game", winner_seat="seat"), on="game",
+        how="left", suffix="_seats")
+    assert winners["winner_seat"].equals(winners["winner_seat_seats"], null_equal=True)
+    keys = b.round_seats.group_by("game", "round", maintain_order=True).agg(pl.col("seat"))
+    assert keys.select("game", "round").equals(b.rounds.select("game", "round"))
+    assert keys["seat"].to_list() == [[0, 1, 2]] * b.rounds.height
+
+
+def test_the_kernel_is_compiled_for_one_layout_of_its_outputs():
+    # Every call hands play_games outputs of one layout whatever their size (one round, one
+    # game, a trace, a table's game): a second layout would compile the engine again.
+    from unostats.engine import _turns
+    from unostats.engine.simulate import simulate_tables
+    rules = RuleSet.from_mapping({"max_rounds": 1})
+    list(simulate_batches(rules=rules, players=2, seats=Seat(), games=3, seed=1, batch_games=1))
+    trace_game(rules=rules, players=2, seats=Seat(), seed=1, game=0)
+    simulate_tables(rules=rules, players=2, tables=[[Seat(), Seat()]], seeds=[1])
+    assert len(_turns.play_games.signatures) == 1

@@ -30,6 +30,7 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import queue
 import threading
@@ -109,7 +110,7 @@ def simulate_arrow(
     DuckDB as they are).
 
     Memory: a batch is played in parts of about ``PART_SEAT_ROWS`` round-seat rows (16,384
-    rounds at 4 players), each part by one thread a step of ``STEP_SEAT_ROWS`` at a time into
+    rounds at 4 players), each part by one thread a step of ``STEP_ROUNDS`` at a time into
     kernel rows the thread reuses, each step's rows narrowed into the part's columns at once
     (about 200 bytes a round at 4 players, against 400 in the kernel's int64 rows); at most
     ``PARTS_AHEAD`` parts per thread are played ahead of the caller. ``ahead``: with more than one
@@ -139,8 +140,15 @@ def simulate_arrow(
             batch = None  # not held while the next one is made
 
 
-PART_SEAT_ROWS = 65_536  # round-seat rows per part of simulate_arrow (one Arrow chunk)
-STEP_SEAT_ROWS = 8_192  # round-seat rows of one engine call within a part (a thread's rows)
+# Round-seat rows per part of simulate_arrow (one Arrow chunk). (4 times as many cost about 1%
+# less CPU a round, polars' work on a batch being per chunk and column, but took the peak memory
+# of a 100,000-game run into DuckDB from 385 to 419 MB.)
+PART_SEAT_ROWS = 65_536
+# Rounds of one engine call within a part (a thread's rows, reused), whatever the players: an
+# engine call costs ~20 us of argument checks (8,192 round seats a call, as before, spent 3-5%
+# more CPU a round at 4 and 6 players), but the narrowing reads a step's rows from the cache
+# only while they fit (16,384 rounds at 2 players: 2-4% more).
+STEP_ROUNDS = 4_096
 MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the threads
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
@@ -247,7 +255,7 @@ class _Scratch:
         self.inputs = inputs
         self.table = inputs.tables(1)[0]
         self.games = _Outputs(0, 0, inputs.players)
-        self.step = _Outputs(0, max(1, STEP_SEAT_ROWS // inputs.players), inputs.players)
+        self.step = _Outputs(0, STEP_ROUNDS, inputs.players)
 
     def play(self, seed: int, lo: int, hi: int, estimate: _RoundsEstimate) -> Batch:
         """Games [lo, hi) as tables, played a step of games at a time: each step's round rows
@@ -602,15 +610,19 @@ class _Columns:
                     for w in narrowing.WIDTHS}
         self.bits = np.zeros((len(narrowing.nullable), (room + 7) // 8), dtype=np.uint8)
         self.nulls = np.zeros(len(narrowing.nullable), dtype=np.int64)
+        self._args()
+
+    def _args(self) -> None:
+        """``narrow``'s arguments after the rows (made once: a part is many calls)."""
+        nar = self.narrowing
+        self.args = (*(a for w in nar.WIDTHS for a in (nar.take[w], self.out[w])), nar.nullable,
+                     nar.null_value, self.bits, self.nulls)
 
     def add(self, rows: np.ndarray) -> None:
         """Append the columns of kernel rows ``rows`` (2-D int64)."""
-        nar = self.narrowing
         if self.n + len(rows) > self.room:
             self._grow(max(2 * self.room, self.n + len(rows)))
-        C.narrow(np.ascontiguousarray(rows), self.n,
-                 *(a for w in nar.WIDTHS for a in (nar.take[w], self.out[w])),
-                 nar.nullable, nar.null_value, self.bits, self.nulls)
+        C.narrow(np.ascontiguousarray(rows), self.n, *self.args)
         self.n += len(rows)
 
     def _grow(self, room: int) -> None:
@@ -621,6 +633,7 @@ class _Columns:
         bits = np.zeros((len(self.bits), (room + 7) // 8), dtype=np.uint8)
         bits[:, :self.bits.shape[1]] = self.bits
         self.bits = bits
+        self._args()
 
     def arrays(self) -> dict[str, pa.Array]:
         """The columns by name, in the order given, as Arrow arrays viewing them (no copy); a
@@ -728,15 +741,28 @@ def _frames(tables: Batch) -> Batch:
     of games and rounds as an Enum of its names, the other dictionary columns Categorical."""
     import polars as pl
 
-    enums = {"games": pl.Enum(list(codes.GAME_END_NAMES)),
-             "rounds": pl.Enum(list(codes.ROUND_END_NAMES))}
     out = []
     for name, table in zip(Batch._fields, tables):
-        df = pl.from_arrow(table, rechunk=False)  # the parts stay chunks: no copy
-        if name in enums:
-            df = df.with_columns(pl.col("ended_by").cast(enums[name]))
-        out.append(df)
+        if name in _ENUMS:
+            at = table.schema.get_field_index("ended_by")
+            table = pa.Table.from_arrays(table.columns, schema=table.schema.set(
+                at, table.schema.field(at).with_metadata(_polars_enum(_ENUMS[name]))))
+        out.append(pl.from_arrow(table, rechunk=False))  # the parts stay chunks: no copy
     return Batch(*out)
+
+
+_ENUMS = {"games": codes.GAME_END_NAMES, "rounds": codes.ROUND_END_NAMES}
+
+
+@functools.cache
+def _polars_enum(names: tuple[str, ...]) -> dict[bytes, bytes]:
+    """The Arrow field metadata by which polars reads a dictionary column of ``names`` (in code
+    order) as an Enum of them: as polars writes one (a cast from Categorical after reading
+    costs 50 ns a row)."""
+    import polars as pl
+
+    field = pl.DataFrame(schema={"e": pl.Enum(list(names))}).to_arrow().schema.field("e")
+    return field.metadata
 
 
 def engine_is_cached() -> bool:

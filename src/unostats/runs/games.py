@@ -13,7 +13,7 @@ two overlap (on 2 cores the engine's threads and DuckDB's then share the CPU).
 
 Memory stays flat: at most ``batches_in_flight()`` batches' tables exist at once (the engine
 starts a batch only when the writer has stored the one before last), plus each engine
-thread's reused kernel rows and the parts in flight (``engine.simulate.STEP_SEAT_ROWS``,
+thread's reused kernel rows and the parts in flight (``engine.simulate.STEP_ROUNDS``,
 ``PART_SEAT_ROWS``, ``PARTS_AHEAD``), and a batch holds at most ``MAX_BATCH_SEAT_ROWS``
 round-seat rows (150,000 rounds at 4 players, about 30 MB of tables);
 DuckDB's own memory is capped by ``store.open_store``.
