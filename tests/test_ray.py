@@ -59,9 +59,9 @@ def cluster():
     """A head node and a worker node (1 CPU each) on 127.0.0.1; the driver (this process)
     connected. The workers import this checkout's unostats and share its engine cache, which
     is filled first here so that the two nodes do not compile at the same time."""
-    from unostats.engine.simulate import ensure_compiled
+    from unostats.engine.compiled import compile_for
 
-    ensure_compiled()
+    compile_for(None)  # every entry point
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
     temp = tempfile.mkdtemp(prefix="unostats-ray-")  # short: Ray's socket paths must fit

@@ -406,7 +406,6 @@ def test_sigkill_leaves_whole_batches_and_resumes_identically(tmp_path, big_refe
 
 def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypatch):
     from unostats.engine import compiled
-    from unostats.engine import simulate as engine
     from unostats.runs import engine_cache
 
     logged = []
@@ -418,7 +417,7 @@ def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypa
     monkeypatch.setattr(engine_cache, "_checked", set())
     # prepare_engine imports the engine when it runs (commands that only read start without it)
     monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced: False)
-    monkeypatch.setattr(engine, "compile_estimate", lambda: 17.0)
+    monkeypatch.setattr(compiled, "compile_estimate", lambda: 17.0)
     monkeypatch.setattr(compiled, "compile_for", lambda rule_sets, traced: 16.5)
     assert engine_cache.prepare_engine(Log()) == 16.5
     assert logged == [engine_cache.compile_message(17.0), "engine compiled in 16.5 s"]

@@ -33,6 +33,11 @@ def is_cached(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = Fals
     return _cache.is_warm([T.entry_name(level) for level in levels(rule_sets, traced=traced)])
 
 
+def compile_estimate() -> float | None:
+    """Seconds the last cold compile took on this machine (None before the first)."""
+    return _cache.compile_estimate()
+
+
 def compile_for(rule_sets: Iterable[RuleSet] | None = None, *,
                 traced: bool = False) -> float | None:
     """Compile (or load) the entry points games of ``rule_sets`` need, if any is not cached

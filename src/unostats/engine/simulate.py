@@ -34,7 +34,6 @@ import functools
 import math
 import queue
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -50,7 +49,6 @@ if TYPE_CHECKING:
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, coded_policy
 from ..seats import Seat, WeightedPolicy, resolve_seats
-from . import _cache
 from . import _columns as C
 from . import _layout as L
 from . import _turns as T
@@ -763,26 +761,3 @@ def _polars_enum(names: tuple[str, ...]) -> dict[bytes, bytes]:
 
     field = pl.DataFrame(schema={"e": pl.Enum(list(names))}).to_arrow().schema.field("e")
     return field.metadata
-
-
-def engine_is_cached() -> bool:
-    """Has this engine version been compiled and cached on this machine?"""
-    return _cache.is_warm()
-
-
-def compile_estimate() -> float | None:
-    """Seconds the last cold compile took on this machine (None before the first)."""
-    return _cache.compile_estimate()
-
-
-def ensure_compiled() -> float | None:
-    """Compile the engine now if this version has no cached machine code yet (one small game
-    compiles every kernel), and remember how long it took. Returns the seconds it took, or None
-    when the cache was warm."""
-    if _cache.is_warm():
-        return None
-    start = time.perf_counter()
-    trace_game(rules=RuleSet.from_mapping({}), players=2, seats=Seat(), seed=0, game=0)
-    seconds = time.perf_counter() - start
-    _cache.record_compile_time(seconds)
-    return seconds

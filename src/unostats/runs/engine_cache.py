@@ -30,7 +30,6 @@ def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | Non
     with the time this one took. Returns the seconds it took, or None when nothing was
     compiled."""
     from ..engine import compiled
-    from ..engine.simulate import compile_estimate
 
     rule_sets = None if rule_sets is None else list(rule_sets)
     levels = compiled.levels(rule_sets, traced=traced)
@@ -38,7 +37,7 @@ def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | Non
         _checked.update(levels)
         return None
     if progress is not None:
-        progress.log(compile_message(compile_estimate()))
+        progress.log(compile_message(compiled.compile_estimate()))
     seconds = compiled.compile_for(rule_sets, traced=traced)
     _checked.update(levels)
     if progress is not None and seconds is not None:

@@ -29,7 +29,8 @@ import pyarrow as pa
 
 from .. import store
 from ..engine import ENGINE_VERSION
-from ..engine.simulate import Batch, ensure_compiled, simulate_arrow
+from ..engine.compiled import compile_for
+from ..engine.simulate import Batch, simulate_arrow
 from ..rules import RuleSet
 from ..seats import Seat
 
@@ -99,12 +100,14 @@ def _worker() -> Worker:
 
 def _engine_ready() -> Ready:
     """Compile or load the engine in this process, once: the cache check and one small game
-    (which loads every kernel the batches use)."""
+    of the official rules (which loads the kernels their batches use; other rules' entry
+    points load, or compile, when a task first plays them)."""
     global _ready
     if _ready is None:
         start = time.perf_counter()
-        compiled = ensure_compiled() is not None
-        for _ in simulate_arrow(rules=RuleSet.from_mapping({}), players=2, seats=Seat(),
+        official = RuleSet.from_mapping({})
+        compiled = compile_for([official]) is not None
+        for _ in simulate_arrow(rules=official, players=2, seats=Seat(),
                                 games=1, seed=0, threads=1, ahead=False):
             pass
         _ready = Ready(worker=_worker(), seconds=time.perf_counter() - start,
