@@ -547,11 +547,14 @@ def test_frames_have_the_documented_types():
 
 def test_the_kernel_is_compiled_for_one_layout_of_its_outputs():
     # Every call hands play_games outputs of one layout whatever their size (one round, one
-    # game, a trace, a table's game): a second layout would compile the engine again.
+    # game, a trace, a table's game): a second layout would compile the engine again
     from unostats.engine import _turns
     from unostats.engine.simulate import simulate_tables
     rules = RuleSet.from_mapping({"max_rounds": 1})
     list(simulate_batches(rules=rules, players=2, seats=Seat(), games=3, seed=1, batch_games=1))
     trace_game(rules=rules, players=2, seats=Seat(), seed=1, game=0)
     simulate_tables(rules=rules, players=2, tables=[[Seat(), Seat()]], seeds=[1])
-    assert len(_turns.play_games.signatures) == 1
+    # (the official rules play the entry point of the end-of-move hook, a trace the one of
+    # every hook: each compiled once, for the same argument types)
+    moves, traced = _turns._ENTRIES[_turns.MOVE_END], _turns._ENTRIES[_turns.ALL_HOOKS]
+    assert len(moves.signatures) == 1 and moves.signatures == traced.signatures
