@@ -309,23 +309,6 @@ def test_tournaments_side_by_side_equal_each_alone(entrants):
     assert sum(len(c) for c in fakes.calls) == 6 * spec.games_per_tournament(fld)
 
 
-@pytest.mark.parametrize("groups", [2, 3, 7])
-def test_tournaments_in_groups_equal_them_all_together(groups):
-    """Groups stepping on their own (one plays while another is read) give the same results as
-    one call per step for all; each call holds one group's tables of one step."""
-    spec = spec_for({"strong": 3, "weak": 33})
-    fld = spec.fields[0]
-    together = play_tournaments(spec, fld, seed=5, indices=range(2, 8), play_tables=FakeTables())
-    fakes = FakeTables()
-    grouped = play_tournaments(spec, fld, seed=5, indices=range(2, 8), play_tables=fakes,
-                               groups=groups)
-    assert grouped == together
-    size = [len(range(6 * g // min(groups, 6), 6 * (g + 1) // min(groups, 6)))
-            for g in range(min(groups, 6))]
-    assert sorted(len(c) for c in fakes.calls) == sorted(
-        n * tables for n in size for tables in step_tables(spec, fld))
-
-
 def test_a_player_returning_too_few_games_is_refused():
     spec = spec_for({"weak": 12})
     with pytest.raises(ValueError, match="number of games"):

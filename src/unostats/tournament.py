@@ -45,8 +45,9 @@ ranked for all the tournaments of a batch at once (numpy arrays with a row per t
 seats, finishes, what decided, standings and places), and the player is handed the tables of a
 step (the next stage of the main bracket and of the consolation, which starts once the first
 stage is over) of many tournaments at once, which the engine plays in one call per stage and
-table size (``PlayColumns``); with ``groups`` the tournaments step in groups, one group's tables
-played on a thread of its own while the next step of another group is drawn (the same results).
+table size (``PlayColumns``). (Groups of a batch stepping on their own, one group's tables played
+on a thread while another's step is drawn, doubled the engine calls for a few ms of Python a
+step: measured, and dropped.)
 ``play_tournaments`` gives the same tournaments as ``TournamentResult`` objects.
 """
 
@@ -55,9 +56,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -783,55 +782,29 @@ def _play_step(play_tables: PlayTables | PlayColumns, field: _FieldPlan,
 
 
 def play_batch(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
-               play_tables: PlayTables | PlayColumns, groups: int = 1
-               ) -> list[PlayedTournaments]:
+               play_tables: PlayTables | PlayColumns) -> list[PlayedTournaments]:
     """Play tournaments ``indices`` of ``fld`` side by side, step by step: each step asks
     ``play_tables`` for the games of every table the tournaments play next (a stage of the
     main bracket and one of the consolation, of all of them at once), so an engine plays many
     tables at once: a ``PlayColumns`` in one ``play_columns`` call per stage and table size, a
-    ``PlayTables`` in one call per step. Returns the tournaments in order, in ``groups`` parts.
-
-    With ``groups`` > 1 the tournaments are split into that many groups of consecutive indices,
-    each stepping on its own: ``play_tables`` plays one group's step on a thread of its own
-    (one call at a time, in turn) while this thread reads the group before's games and draws
-    its next step, so an engine that releases the GIL keeps playing while the brackets' Python
-    runs. The results do not depend on it (nor on the order in which the groups' calls are
-    made): tournament t is a pure function of its index."""
+    ``PlayTables`` in one call per step. Returns the tournaments in order, as one part (none
+    for no indices). Tournament t is a pure function of its index, whatever the batch."""
     indices = np.asarray(list(indices), dtype=np.int64)
     if len(indices) == 0:
         return []
     field = _FieldPlan.of(spec, fld)
-    groups = max(1, min(groups, len(indices)))
-    bounds = [len(indices) * g // groups for g in range(groups + 1)]
-    steppers = [_Stepper(spec, field, seed, indices[lo:hi])
-                for lo, hi in zip(bounds, bounds[1:])]
-    if groups == 1:
-        stepper = steppers[0]
-        while records := stepper.asks():
-            stepper.take(records, _play_step(play_tables, field, records))
-        return [stepper.played()]
-    with ThreadPoolExecutor(1, thread_name_prefix="unostats-tables") as engine:
-        pending = deque()
-        for stepper in steppers:
-            records = stepper.asks()
-            pending.append((stepper, records,
-                            engine.submit(_play_step, play_tables, field, records)))
-        while pending:
-            stepper, records, games = pending.popleft()
-            stepper.take(records, games.result())  # the engine plays the next group meanwhile
-            if records := stepper.asks():
-                pending.append((stepper, records,
-                                engine.submit(_play_step, play_tables, field, records)))
-    return [s.played() for s in steppers]
+    stepper = _Stepper(spec, field, seed, indices)
+    while records := stepper.asks():
+        stepper.take(records, _play_step(play_tables, field, records))
+    return [stepper.played()]
 
 
 def play_tournaments(spec: TournamentSpec, fld: Field, *, seed: int, indices: Sequence[int],
-                     play_tables: PlayTables | PlayColumns,
-                     groups: int = 1) -> list[TournamentResult]:
+                     play_tables: PlayTables | PlayColumns) -> list[TournamentResult]:
     """``play_batch``'s tournaments as TournamentResults, in order. Each result is what
     ``play_tournament`` gives for its index alone."""
     return [r for part in play_batch(spec, fld, seed=seed, indices=indices,
-                                     play_tables=play_tables, groups=groups)
+                                     play_tables=play_tables)
             for r in part.results()]
 
 

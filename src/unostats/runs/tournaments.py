@@ -76,11 +76,10 @@ TAIL_SECONDS = 0.25
 # per cell, 2.45-2.60 s, would leave a whole cell's storing to the end.)
 TAIL_SEAT_ROWS = 245_760
 BATCHES_IN_FLIGHT = 2  # one being turned into rows and stored, one played (or waiting)
-# A batch's tournaments step in this many groups (one's step plays while another's is read).
-# With the bracket as columns a step's Python is a few ms: two groups only doubled the engine
-# calls (bench side by side, 500 per field, CPU of the championship side, 3 runs each: 2
-# groups 3.19-3.30 s, 1 group 2.54-3.17 s).
-GROUPS = 1
+# A batch's tournaments step together: with the bracket as columns a step's Python is a few
+# ms, and two groups stepping on their own (one's step played while another's is read) only
+# doubled the engine calls (bench side by side, 500 per field, CPU of the championship side, 3
+# runs each: 2 groups 3.19-3.30 s, 1 group 2.54-3.17 s).
 
 
 @dataclass(frozen=True)
@@ -545,7 +544,7 @@ class _Player(BatchThread):
             with _cycle_collector_paused():
                 parts = play_batch(spec, c.field, seed=self.scenario.seed,
                                    indices=range(t, min(t + size, self.scenario.games)),
-                                   play_tables=tables, groups=GROUPS)
+                                   play_tables=tables)
             seconds = time.perf_counter() - since
             played = sum(len(p.indices) for p in parts)
             batches = _engine_batches(parts)
