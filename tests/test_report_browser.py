@@ -150,7 +150,10 @@ class Browser:
 
     # --- page ---
     def open_page(self) -> None:
-        target = self.call("Target.createTarget", {"url": "about:blank"}, page=False)
+        # A Chromium's first target may wait for its start (its caches built on a fresh
+        # machine, under the test run's load: 30 s was once not enough in CI).
+        target = self.call("Target.createTarget", {"url": "about:blank"}, page=False,
+                           timeout=120.0)
         attached = self.call("Target.attachToTarget",
                              {"targetId": target["targetId"], "flatten": True}, page=False)
         self.session = attached["sessionId"]
