@@ -337,9 +337,6 @@ class TableGame(NamedTuple):
     hand_points: tuple[int, ...] = ()  # points left in hand, summed over the rounds (() = 0s)
     payload: Any = None  # the engine's frames, stored by runs.tournaments
 
-    def points_left(self, seat: int) -> int:
-        return self.hand_points[seat] if self.hand_points else 0
-
 
 class TableGames(NamedTuple):
     """The games of ``m`` tables of one size ``n``, row i the i-th table asked: int64 arrays
