@@ -436,33 +436,77 @@ def test_games_resume_from_any_index():
 
 def test_turns_without_the_move_hooks_equal_turns_with_them():
     # The reference rules turn on no option of the move hooks, so their turns skip the hooks;
-    # the official rules' U1 call (uno_penalty) needs only the end of every move; uno_slap acts
-    # only after an UNO call (none without uno_penalty) but turns every hook on.
+    # the official rules' U1 call (uno_penalty) needs only the end of every move, A2 and N3 that
+    # and the cards a move adds; uno_slap acts only after an UNO call (none without uno_penalty)
+    # but turns the end-of-move hook on, as zero_slap does; silence every hook.
     from unostats.engine import _layout, _turns
-    hooked = RULE_SETS["reference"] | {"uno_slap": 2}
+    slapping = RULE_SETS["reference"] | {"uno_slap": 2}
 
     def level(rules):
         return _turns.hook_level(_layout.options_record(RuleSet.from_mapping(rules)))
 
     assert level(RULE_SETS["reference"]) == _turns.NO_HOOKS
     assert level({}) == level({"uno_penalty": 4}) == _turns.MOVE_END
-    assert level(hooked) == level({"jump_in": "numbers"}) == _turns.ALL_HOOKS
+    assert level({"multi_play": "two_matching"}) == level({"double_action": True}) \
+        == level({"multi_play": "same_rank", "uno_penalty": 0}) == _turns.MOVE_PLAYS
+    assert level(slapping) == level({"zero_slap": 2, "uno_penalty": 0}) == _turns.MOVE_END
+    assert level({"silence": "seven"}) == level({"jump_in": "numbers"}) == _turns.ALL_HOOKS
     seats = mixed_seats(4)
     frames_equal(play(RULE_SETS["reference"], 4, seats, 300, seed=4),
-                 play(hooked, 4, seats, 300, seed=4))
+                 play(slapping, 4, seats, 300, seed=4))
 
 
 def test_each_loop_plays_the_games_of_the_loop_with_every_hook(monkeypatch):
     # play_games picks the round loop (entry point) by the options' hook level: the official
     # rules play the loop with the end-of-move hook only, the reference rules the one without
-    # hooks. Forced to the loop with every hook, they play the same games.
+    # hooks, A2 and N3 the one of the cards a move adds. Forced to the loop with every hook,
+    # they play the same games.
     from unostats.engine import _turns
     seats = mixed_seats(4)
-    own = {name: play(rules, 4, seats, 200, seed=6)
-           for name, rules in (("official", {}), ("reference", RULE_SETS["reference"]))}
+    rule_sets = {"official": {}, "reference": RULE_SETS["reference"],
+                 "two_matching": {"multi_play": "two_matching", "uno_penalty": 0},
+                 "same_rank": {"multi_play": "same_rank", "double_action": True}}
+    own = {name: play(rules, 4, seats, 200, seed=6) for name, rules in rule_sets.items()}
     monkeypatch.setattr(_turns, "hook_level", lambda opt: _turns.ALL_HOOKS)
-    frames_equal(own["official"], play({}, 4, seats, 200, seed=6))
-    frames_equal(own["reference"], play(RULE_SETS["reference"], 4, seats, 200, seed=6))
+    for name, rules in rule_sets.items():
+        frames_equal(own[name], play(rules, 4, seats, 200, seed=6))
+
+
+# Every extra card kind of the deck (D3-D6), so the options of their effects act too.
+_EVERY_EXTRA_CARD = {"blank": 4, "custom_wild": 4, "hit_all_one": 2, "hit_all_two": 2,
+                     "swap_hands": 1}
+
+
+def _option_changes() -> list[dict]:
+    """Each rule option of the table at every value but its default (an int option at one),
+    with every extra card in the deck, with the UNO call and without it (the level of no hook)."""
+    from unostats import rules as rules_mod
+    out = []
+    for o in rules_mod.RULE_OPTIONS:
+        if o.kind == "int":
+            lo, hi = o.int_range
+            values = [lo if o.default != lo else min(hi, lo + 2)]
+        else:
+            values = [v for v in o.values if v != o.default]
+        out += [{"deck": _EVERY_EXTRA_CARD, **call, o.key: v}
+                for v in values for call in ({}, {"uno_penalty": 0})]
+    return [change | {"scoring": "own_points_lose_at"} if "h2o_bonus" in change else change
+            for change in out]
+
+
+@pytest.mark.parametrize("change", _option_changes(), ids=lambda c: "-".join(
+    f"{k}={v}" for k, v in c.items() if k != "deck"))
+def test_each_option_plays_the_same_games_at_its_hook_level_as_with_every_hook(change,
+                                                                                monkeypatch):
+    # The level of the move hooks an option needs is read from the lists of _turns.py, not from
+    # the hooks' code (traced games, as the rules' scripted cases play, run every hook): an
+    # option listed at too low a level would lose its effect in untraced games only. Played on
+    # its own level and forced to every hook, every option plays the same games.
+    from unostats.engine import _turns
+    seats = mixed_seats(4)
+    own = play(change, 4, seats, 40, seed=8)
+    monkeypatch.setattr(_turns, "hook_level", lambda opt: _turns.ALL_HOOKS)
+    frames_equal(own, play(change, 4, seats, 40, seed=8))
 
 
 def test_same_seed_same_rows_and_different_seeds_differ():

@@ -98,17 +98,19 @@ def test_an_edited_constant_recompiles_the_engine(copy, tmp_path):
     # functions given arrays count them, the turn loop once per round (on entry for its trace).
     nrt = cold["nrt"]
     assert {re.sub(r"^_ZN\d+unostats\d+engine\d+_\w+?\d+", "", n) for n in nrt} <= {
-        "play_games_with_hooks", "play_games_move_end_hook", "play_games_without_hooks",
-        "_round_with_hooks", "_round_move_end_hook", "_round_without_hooks", "flush"}, nrt
-    # An entry point (one per round loop: its move hooks none, at move end, all; _turns.py)
-    # counts each array it is given on entry and on its two exits (6 x 3), and the trace around
+        "play_games_with_hooks", "play_games_move_plays_hook", "play_games_move_end_hook",
+        "play_games_without_hooks", "_round_with_hooks", "_round_move_plays_hook",
+        "_round_move_end_hook", "_round_without_hooks", "flush"}, nrt
+    # An entry point (one per round loop: its move hooks none, at move end, that and the cards
+    # a move adds, all; _turns.py) counts each array it is given on entry and on its two exits
+    # (6 x 3), and the trace around
     # each of its two flushes, on the branch taken only when a game is traced (``if st.tracing:
     # flush(...)``). LLVM inlines a round loop called once into its entry point (that of the
     # loop with every hook stays a function of its own: it counts its trace on entry, on its
     # exit and around its flush). Nothing counts per turn or per round: ``make bench``.
     for name, where in nrt.items():
         assert len(where) <= (24 if "play_games" in name else 8), (name, len(where), where)
-    assert sum("play_games" in name for name in nrt) == 3, nrt
+    assert sum("play_games" in name for name in nrt) == 4, nrt
     assert _compile_in(copy, cache)["seconds"] is None  # warm: loaded
     _edit(copy / "codes.py", "N_COUNTERS = 17", "N_COUNTERS = 17  # edited")
     assert _compile_in(copy, cache, "one")["seconds"] is not None  # the edit compiles afresh
@@ -124,6 +126,7 @@ def test_a_run_compiles_the_entry_points_its_rules_play():
     assert compiled.levels([official]) == {_turns.MOVE_END}
     assert compiled.levels([official, reference]) == {_turns.MOVE_END, _turns.NO_HOOKS}
     assert compiled.levels([reference], traced=True) == {_turns.NO_HOOKS, _turns.ALL_HOOKS}
-    assert compiled.levels(None) == {_turns.NO_HOOKS, _turns.MOVE_END, _turns.ALL_HOOKS}
+    assert compiled.levels(None) == {_turns.NO_HOOKS, _turns.MOVE_END, _turns.MOVE_PLAYS,
+                                     _turns.ALL_HOOKS}
     for level, rules in compiled._EXAMPLES.items():  # the stand-ins when rules are not known
         assert compiled.levels([rules]) == {level}

@@ -41,7 +41,7 @@ def test_the_cached_engine_loads_without_the_compilers_registries():
     out = _fresh(_FIRST_GAME)
     # loaded, not compiled: the entry point of the official rules' loop (the end-of-move hook
     # only, _turns.MOVE_END), and no other
-    assert (out["hits"], out["misses"]) == ([0, 1, 0], 0)
+    assert (out["hits"], out["misses"]) == ([0, 1, 0, 0], 0)
     assert out["rounds"] > 0
     # Numba refreshes its target context before a cache load: that imports and registers every
     # typing and lowering module (the charseq one among them), two thirds of the first call.

@@ -8,15 +8,16 @@ seat's next move. docs/engine.md is the specification; engine/referee.py checks 
 
 The move hooks (N5 silence, U2 mistake, A2, N3, N6, the U1 call, N4/N5 marks and jump-ins) are
 passed over when no option that may act in them is on (``hook_level``). The round loop is compiled
-three times from its one source, the hooks it plays a constant of each (``_round_loop``): none
+four times from its one source, the hooks it plays a constant of each (``_round_loop``): none
 (``_round_without_hooks``: the reference rules' turns go straight from the card to its effect,
 10-14% more rounds/s on one core than with the hooks; a flag tested inside one loop gained 2-5%),
 the end of every move only (``_round_move_end_hook``: the official rules, whose U1 call is the only
-hook they turn on), or all (``_round_with_hooks``). Numba prunes the branches of the hooks a
+hook they turn on), that and the cards a move adds to its first (``_round_move_plays_hook``: A2's
+twin, N3's extra numbers), or all (``_round_with_hooks``). Numba prunes the branches of the hooks a
 version passes over before typing them, so it compiles none of their helpers. The level is derived
 from the rule table, not from a list of the options the hooks read: an option counts as acting in
-every hook unless named in ``_NOT_IN_HOOKS`` (none) or ``_AT_MOVE_END`` (the end of a move only),
-so a new rule runs all the hooks until it is listed there. The versions with fewer hooks are also
+every hook unless named in ``_NOT_IN_HOOKS`` (none), ``_AT_MOVE_END`` (the end of a move only)
+or ``_IN_MOVE_PLAYS`` (that and the move's added cards), so a new rule runs all the hooks until it is listed there. The versions with fewer hooks are also
 untraced: a traced game plays the version with all of them (hooks that no option turns on do
 nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of the helpers
 inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the
@@ -51,7 +52,9 @@ from ._uno_call import mistake
 
 # Rule options that act in none of the move hooks: the deal, the cards' legality and effects,
 # drawing, penalties and stacking, hands moved by numbers, scoring, round ends and the caps. (An
-# option listed here wrongly fails its scripted tests: with it alone on, the hooks are skipped.)
+# option listed at too low a level here or below loses its effect in untraced games only, the
+# scripted cases being traced: tests/test_engine.py plays every option at its level and with
+# every hook.)
 _NOT_IN_HOOKS = frozenset({
     "hand_size", "first_card", "wild_draw_four", "wild", "challenge", "draw", "colour_cycle",
     "stack_draw_two", "stack_draw_four", "draw_two_on_draw_four", "reverse_deflects", "stack_skip",
@@ -59,22 +62,27 @@ _NOT_IN_HOOKS = frozenset({
     "h2o_bonus", "round_end", "max_turns", "max_rounds", "blank_effect", "custom_wild_effect",
 })
 # Options whose only hook is the end of every move (``end_of_move``: the U1 call when a hand is
-# down to one card). With no other option of the hooks on, each move ends there and the other
-# hooks are passed over.
-_AT_MOVE_END = frozenset({"uno_penalty"})
+# down to one card, N4's slap after it, or after a 0). With no other option of the hooks on, each
+# move ends there and the other hooks are passed over.
+_AT_MOVE_END = frozenset({"uno_penalty", "uno_slap", "zero_slap"})
+# Options that add cards to a move's first card (A2: its identical twin; N3: number cards) and
+# act in no hook but those and the end of every move. (N3's cards end in the move's end and
+# effect, as one card does; N6's cover, which would need the other hooks, conflicts with N3.)
+_IN_MOVE_PLAYS = frozenset({"double_action", "multi_play"})
 # The hooks a round loop plays: none (every move that keeps cards in hand ends with nothing to
-# do), the end of every move, or all of them.
-NO_HOOKS, MOVE_END, ALL_HOOKS = 0, 1, 2
-_LEVEL = ("without_hooks", "move_end_hook", "with_hooks")  # names of the compiled loops
+# do), the end of every move, that and the cards a move adds, or all of them.
+NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS = 0, 1, 2, 3
+_LEVEL = ("without_hooks", "move_end_hook", "move_plays_hook", "with_hooks")  # compiled loops
 # Per field of ``opt`` (the rule table's order), the hooks it may act in when not 0 (every
 # option's code 0 is "off": none, False, 0).
 _HOOKS_OF = tuple(NO_HOOKS if o.key in _NOT_IN_HOOKS else MOVE_END if o.key in _AT_MOVE_END
-                  else ALL_HOOKS for o in rules.RULE_OPTIONS)
+                  else MOVE_PLAYS if o.key in _IN_MOVE_PLAYS else ALL_HOOKS
+                  for o in rules.RULE_OPTIONS)
 
 
 @functools.cache  # play_games asks at every call: 0.5 us for a rule set seen before, not 3.6
 def hook_level(opt) -> int:
-    """The hooks the rule options ``opt`` need: NO_HOOKS, MOVE_END or ALL_HOOKS."""
+    """The hooks the rule options ``opt`` need: NO_HOOKS, MOVE_END, MOVE_PLAYS or ALL_HOOKS."""
     return max((level for code, level in zip(opt, _HOOKS_OF) if code != 0), default=NO_HOOKS)
 
 
@@ -85,10 +93,11 @@ def entry_name(level: int) -> str:
 
 def _round_loop(level):
     """The round loop playing the hooks of ``level``; traced (as ``st.tracing`` says) with all
-    of them, else never. ``hooked`` and ``ends_every_move`` are constants of the compiled
-    function: Numba prunes the branches they close before typing them, so a loop compiles none
+    of them, else never. ``hooked``, ``adds_cards`` and ``ends_every_move`` are constants of the
+    compiled function: Numba prunes the branches they close before typing them, so a loop compiles none
     of the helpers of the hooks it passes over, and LLVM folds a constant ``tracing`` away."""
     hooked = level == ALL_HOOKS
+    adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
 
     def play_round(st, opt, p, trace, state):
@@ -159,11 +168,11 @@ def _round_loop(level):
             count = 1
             cover = covering  # A2 and N3 add no card to a cover
             covering = False
-            if hooked and opt.double_action != 0 and not cover and rank_of(card) >= K.SKIP \
+            if adds_cards and opt.double_action != 0 and not cover and rank_of(card) >= K.SKIP \
                     and card < FIRST_BLACK and st.hand[p, card] > 0:  # A2: its twin too
                 lay_down_traced(st, opt, p, card, C.EV_PLAY, -1, tracing)
                 count = 2
-            if hooked and answer < 0 and not cover and count == 1:  # N3: nor to an answer
+            if adds_cards and answer < 0 and not cover and count == 1:  # N3: nor to an answer
                 state = extras(st, opt, p, card, colour_before, start_rank, state)
 
             # The end of the move (an 8 under N6: with its cover's, or a jump-in's), jump-ins. Without
@@ -207,6 +216,7 @@ def _round_loop(level):
 
 _round_without_hooks = _round_loop(NO_HOOKS)
 _round_move_end_hook = _round_loop(MOVE_END)
+_round_move_plays_hook = _round_loop(MOVE_PLAYS)
 _round_with_hooks = _round_loop(ALL_HOOKS)
 
 
@@ -252,6 +262,7 @@ def _game_loop(level):
     compiled when first called and cached, so a run compiles only the hooks its rules need (a
     traced game: all of them)."""
     hooked = level == ALL_HOOKS
+    adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
 
     def games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
@@ -295,6 +306,8 @@ def _game_loop(level):
                 start_direction = st.dir
                 if hooked:  # constants: the loops of the other levels are not compiled here
                     turns, state = _round_with_hooks(st, opt, p, trace, state)
+                elif adds_cards:
+                    turns, state = _round_move_plays_hook(st, opt, p, trace, state)
                 elif ends_every_move:
                     turns, state = _round_move_end_hook(st, opt, p, trace, state)
                 else:
@@ -330,4 +343,4 @@ def _game_loop(level):
     return kernel(entry=True)(games)
 
 
-_ENTRIES = tuple(_game_loop(level) for level in (NO_HOOKS, MOVE_END, ALL_HOOKS))
+_ENTRIES = tuple(_game_loop(level) for level in (NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS))

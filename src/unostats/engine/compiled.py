@@ -3,7 +3,7 @@ them cached, and compiling them before the run (one small game each), timed for 
 estimate.
 
 The game loop is compiled once per set of move hooks (engine/_turns.py: none, the end of every
-move, all of them; a traced game plays the one with all): each is an entry point of its own,
+move, that and the cards a move adds, all of them; a traced game plays the one with all): each is an entry point of its own,
 compiled the first time a game needs it and cached. A run of the official rules compiles one.
 """
 
@@ -20,10 +20,10 @@ from . import _turns as T
 
 
 def levels(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> set[int]:
-    """The hook levels (entry points) games of ``rule_sets`` play; all three when None (rules
+    """The hook levels (entry points) games of ``rule_sets`` play; all of them when None (rules
     not known ahead); the traced one too when ``traced``."""
     if rule_sets is None:
-        return {T.NO_HOOKS, T.MOVE_END, T.ALL_HOOKS}
+        return {T.NO_HOOKS, T.MOVE_END, T.MOVE_PLAYS, T.ALL_HOOKS}
     needed = {T.hook_level(L.options_record(rules)) for rules in rule_sets}
     return needed | {T.ALL_HOOKS} if traced else needed
 
@@ -65,4 +65,5 @@ def compile_for(rule_sets: Iterable[RuleSet] | None = None, *,
 
 # A rule set of each hook level, for the entry points of runs whose rules are not known ahead.
 _EXAMPLES = {T.NO_HOOKS: RuleSet.from_mapping({"uno_penalty": 0}),
-             T.MOVE_END: RuleSet.from_mapping({})}
+             T.MOVE_END: RuleSet.from_mapping({}),
+             T.MOVE_PLAYS: RuleSet.from_mapping({"multi_play": "same_rank"})}
