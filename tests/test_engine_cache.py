@@ -103,9 +103,8 @@ def test_an_edited_constant_recompiles_the_engine(copy, tmp_path):
         "_round_move_end_hook", "_round_without_hooks", "flush"}, nrt
     # An entry point (one per round loop: its move hooks none, at move end, that and the cards
     # a move adds, all; _turns.py) counts each array it is given on entry and on its two exits
-    # (6 x 3), and the trace around
-    # each of its two flushes, on the branch taken only when a game is traced (``if st.tracing:
-    # flush(...)``). LLVM inlines a round loop called once into its entry point (that of the
+    # (6 x 3), and the trace around each of its two flushes, on the branch taken only when a
+    # game is traced (``if st.tracing: flush(...)``). LLVM inlines a round loop called once into its entry point (that of the
     # loop with every hook stays a function of its own: it counts its trace on entry, on its
     # exit and around its flush). Nothing counts per turn or per round: ``make bench``.
     for name, where in nrt.items():

@@ -13,15 +13,16 @@ four times from its one source, the hooks it plays a constant of each (``_round_
 10-14% more rounds/s on one core than with the hooks; a flag tested inside one loop gained 2-5%),
 the end of every move only (``_round_move_end_hook``: the official rules, whose U1 call is the only
 hook they turn on), that and the cards a move adds to its first (``_round_move_plays_hook``: A2's
-twin, N3's extra numbers), or all (``_round_with_hooks``). Numba prunes the branches of the hooks a
-version passes over before typing them, so it compiles none of their helpers. The level is derived
-from the rule table, not from a list of the options the hooks read: an option counts as acting in
-every hook unless named in ``_NOT_IN_HOOKS`` (none), ``_AT_MOVE_END`` (the end of a move only)
-or ``_IN_MOVE_PLAYS`` (that and the move's added cards), so a new rule runs all the hooks until it is listed there. The versions with fewer hooks are also
-untraced: a traced game plays the version with all of them (hooks that no option turns on do
-nothing), which passes ``st.tracing`` down as the ``tracing`` flag of the loop and of the helpers
-inlined into it (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the
-constant False, so their event checks fold away too (4-6% more rounds/s on one core).
+twin, N3's extra numbers), or all (``_round_with_hooks``). Numba prunes the branches of the
+hooks a version passes over before typing them, so it compiles none of their helpers. The level
+is derived from the rule table, not from a list of the options the hooks read: an option counts
+as acting in every hook unless named in ``_NOT_IN_HOOKS`` (none), ``_AT_MOVE_END`` (the end of a
+move only) or ``_IN_MOVE_PLAYS`` (that and the move's added cards), so a new rule runs all the
+hooks until it is listed there. The versions with fewer hooks are also untraced: a traced game
+plays the version with all of them (hooks that no option turns on do nothing), which passes
+``st.tracing`` down as the ``tracing`` flag of the loop and of the helpers inlined into it
+(``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the constant False, so
+their event checks fold away too (4-6% more rounds/s on one core).
 
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
 threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``:
@@ -94,8 +95,9 @@ def entry_name(level: int) -> str:
 def _round_loop(level):
     """The round loop playing the hooks of ``level``; traced (as ``st.tracing`` says) with all
     of them, else never. ``hooked``, ``adds_cards`` and ``ends_every_move`` are constants of the
-    compiled function: Numba prunes the branches they close before typing them, so a loop compiles none
-    of the helpers of the hooks it passes over, and LLVM folds a constant ``tracing`` away."""
+    compiled function: Numba prunes the branches they close before typing them, so a loop
+    compiles none of the helpers of the hooks it passes over, and LLVM folds a constant
+    ``tracing`` away."""
     hooked = level == ALL_HOOKS
     adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
@@ -260,7 +262,9 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
 def _game_loop(level):
     """``play_games`` compiled with the round loop of ``level``: each its own entry point,
     compiled when first called and cached, so a run compiles only the hooks its rules need (a
-    traced game: all of them)."""
+    traced game: all of them). (The loop is chosen by constant branches, not held as a closure
+    variable: a compiled function in a closure cell keeps Numba from loading the entry point
+    from its cache in a new process.)"""
     hooked = level == ALL_HOOKS
     adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END

@@ -3,8 +3,9 @@ them cached, and compiling them before the run (one small game each), timed for 
 estimate.
 
 The game loop is compiled once per set of move hooks (engine/_turns.py: none, the end of every
-move, that and the cards a move adds, all of them; a traced game plays the one with all): each is an entry point of its own,
-compiled the first time a game needs it and cached. A run of the official rules compiles one.
+move, that and the cards a move adds, all of them; a traced game plays the one with all): each
+is an entry point of its own, compiled the first time a game needs it and cached. A run of the
+official rules compiles one.
 """
 
 from __future__ import annotations
