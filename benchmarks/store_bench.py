@@ -4,6 +4,7 @@ process so both see the same machine load; then the same queries read back from 
 
     python benchmarks/store_bench.py [--games 40000] [--players 4] [--reps 3]
     python benchmarks/store_bench.py --tables [--batch-games 25000]
+    taskset -c 0 python benchmarks/store_bench.py --floor [--games 50000]
 
 Prints, per store, the median wall time and process CPU time of the run (the engine's compile
 left out: it is done before), games/s, the bytes stored, and the time of a few reader queries;
@@ -13,11 +14,21 @@ then the ratio Parquet / DuckDB.
 memory) written into a new file with all four tables (``store.write_batch``), then with each
 table alone; the CPU time of the writes and the closing checkpoint per round (best of
 ``--reps``) and the file's size. CPU time, so other load on the machine distorts it less.
+
+``--floor``: what DuckDB itself costs, and so the best ``simulate`` on one core could do. The
+engine plays the games once (CPU per round: the engine alone, as ``bench.py`` measures it);
+their four tables are encoded as stored (``_stored_frame``, timed too) and kept in memory; then
+only DuckDB's part is timed: each batch's encoded Arrow tables appended to plain tables of the
+stored columns (one transaction a batch, then the checkpoint), with DuckDB's own choice of
+compression, with bitpacking forced and with no compression. Per stored value and per round,
+and the ceiling engine / (engine + encoding + DuckDB) that ``simulate`` on one core cannot pass
+whatever the Python around it does (run it pinned, ``taskset -c 0``).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import resource
 import shutil
 import statistics
@@ -98,14 +109,87 @@ def table_costs(games: int, players: int, batch_games: int, reps: int) -> None:
         print(f"{label:<24} {best * 1e6 / n_rounds:9.3f} {runs[0][1] / 1e6:7.1f}")
 
 
+def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
+    """The ``--floor`` figures (see the module docstring)."""
+    import duckdb
+
+    from unostats.engine.simulate import simulate_arrow
+    from unostats.rules import RuleSet
+    from unostats.seats import Seat
+    from unostats.store import games as stored
+
+    rules = RuleSet.from_mapping({"first_card": "number_only", "wild_draw_four": "free",
+                                  "uno_penalty": 0})  # bench.py's reference rules
+    list(simulate_arrow(rules=rules, players=players, seats=Seat(), games=50, seed=1))  # compile
+    engine_s = encode_s = math.inf
+    names = {**stored._NAMES, stored._POLICY: ("random",)}
+    for _ in range(reps):
+        batches = None  # one set of batches in memory at a time
+        c0 = cpu()
+        batches = list(simulate_arrow(rules=rules, players=players, seats=Seat(), games=games,
+                                      seed=1, batch_games=batch_games, ahead=False, threads=1))
+        engine_s = min(engine_s, cpu() - c0)
+        c0 = cpu()
+        encoded = [{t: stored._stored_frame(t, getattr(b, t), names)
+                    for t in stored.FRAME_COLUMNS} for b in batches]
+        encode_s = min(encode_s, cpu() - c0)
+    n_rounds = sum(len(b.rounds) for b in batches)
+    values = sum(tbl.num_rows * (tbl.num_columns + 1) for e in encoded for tbl in e.values())
+
+    def append(compression: str) -> tuple[float, int]:
+        work = Path(tempfile.mkdtemp(prefix="unostats-store-floor-"))
+        try:
+            con = duckdb.connect(str(work / "f.duckdb"))
+            con.execute("SET threads = 1")
+            if compression:
+                con.execute(f"SET force_compression = '{compression}'")
+            for ddl in stored.TABLES_DDL:
+                con.execute(ddl)
+            c0 = cpu()
+            for batch in encoded:
+                con.execute("BEGIN")
+                for t, tbl in batch.items():
+                    con.from_arrow(tbl).project("CAST(1 AS INTEGER), *").insert_into(
+                        stored.STORED[t])
+                con.execute("COMMIT")
+            con.execute("CHECKPOINT")
+            used = cpu() - c0
+            con.close()
+            return used, size(work / "f.duckdb")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    engine = engine_s * 1e6 / n_rounds
+    encode = encode_s * 1e6 / n_rounds
+    print(f"DuckDB's floor: {games:,} games at {players} players, reference rules "
+          f"({n_rounds:,} rounds, {values / n_rounds:.1f} stored values a round, batches of "
+          f"{batch_games:,} games); CPU, best of {reps}")
+    print(f"  engine alone (1 thread): {engine:.3f} us/round; encoding the words: "
+          f"{encode:.3f} us/round")
+    print(f"{'compression':<14} {'ns/value':>9} {'us/round':>9} {'MB':>7} {'ceiling':>8}")
+    for label, compression in (("DuckDB's", ""), ("bitpacking", "bitpacking"),
+                               ("none", "uncompressed")):  # forced for every column
+        runs = [append(compression) for _ in range(reps)]
+        best = min(r[0] for r in runs)
+        duck = best * 1e6 / n_rounds
+        print(f"{label:<14} {best * 1e9 / values:9.1f} {duck:9.3f} {runs[0][1] / 1e6:7.1f} "
+              f"{engine / (engine + encode + duck):7.2f}x")
+    print("ceiling: simulate on one core / the engine alone, were nothing else spent")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40_000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--tables", action="store_true", help="the DuckDB write per table alone")
+    ap.add_argument("--floor", action="store_true",
+                    help="DuckDB's own append cost and the one-core ceiling it sets")
     ap.add_argument("--batch-games", type=int, default=25_000)
     args = ap.parse_args()
+    if args.floor:
+        floor_costs(args.games, args.players, args.batch_games, args.reps)
+        return 0
     if args.tables:
         table_costs(args.games, args.players, args.batch_games, args.reps)
         return 0
