@@ -16,13 +16,14 @@ table alone; the CPU time of the writes and the closing checkpoint per round (be
 ``--reps``) and the file's size. CPU time, so other load on the machine distorts it less.
 
 ``--floor``: what DuckDB itself costs, and so the best ``simulate`` on one core could do. The
-engine plays the games once (CPU per round: the engine alone, as ``bench.py`` measures it);
-their four tables are encoded as stored (``_stored_frame``, timed too) and kept in memory; then
-only DuckDB's part is timed: each batch's encoded Arrow tables appended to plain tables of the
-stored columns (one transaction a batch, then the checkpoint), with DuckDB's own choice of
-compression, with bitpacking forced and with no compression. Per stored value and per round,
-and the ceiling engine / (engine + encoding + DuckDB) that ``simulate`` on one core cannot pass
-whatever the Python around it does (run it pinned, ``taskset -c 0``).
+engine plays the games (CPU per round, best of ``--reps``: the engine alone, as ``bench.py``
+measures it); their four tables are encoded as stored (``_stored_frame``, timed too) and kept
+in memory; then only DuckDB's part is timed: each batch's encoded Arrow tables appended to the
+stored tables in a new file with the writer's settings (``store.database``: its memory limit,
+no vacuum, its block pool; one thread), one transaction a batch, then the checkpoint, with
+DuckDB's own choice of compression, with bitpacking forced and with no compression. Per stored
+value and per round, and the ceiling engine / (engine + encoding + DuckDB) that ``simulate`` on
+one core cannot pass whatever the Python around it does (run it pinned, ``taskset -c 0``).
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
     from unostats.engine.simulate import simulate_arrow
     from unostats.rules import RuleSet
     from unostats.seats import Seat
+    from unostats.store import database
     from unostats.store import games as stored
 
     rules = RuleSet.from_mapping({"first_card": "number_only", "wild_draw_four": "free",
@@ -141,6 +143,9 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
         try:
             con = duckdb.connect(str(work / "f.duckdb"))
             con.execute("SET threads = 1")
+            con.execute(f"SET memory_limit = '{database.WRITER_MEMORY_LIMIT}'")
+            for name, value in database.WRITER_SETTINGS:  # as the store's writer runs
+                con.execute(f"SET {name} = {value}")
             if compression:
                 con.execute(f"SET force_compression = '{compression}'")
             for ddl in stored.TABLES_DDL:
