@@ -142,10 +142,7 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
         work = Path(tempfile.mkdtemp(prefix="unostats-store-floor-"))
         try:
             con = duckdb.connect(str(work / "f.duckdb"))
-            con.execute("SET threads = 1")
-            con.execute(f"SET memory_limit = '{database.WRITER_MEMORY_LIMIT}'")
-            for name, value in database.WRITER_SETTINGS:  # as the store's writer runs
-                con.execute(f"SET {name} = {value}")
+            database.writer_settings(con, threads=1)  # as the store's writer runs
             if compression:
                 con.execute(f"SET force_compression = '{compression}'")
             for ddl in stored.TABLES_DDL:

@@ -89,11 +89,8 @@ def open_store(path: str | os.PathLike, *, read_only: bool,
         con.execute("SET TimeZone = 'UTC'")  # show stored UTC instants as UTC
         con.execute("SET enable_progress_bar = false")  # stdout carries data only
         if not read_only:
-            memory_limit = memory_limit or WRITER_MEMORY_LIMIT
-            con.execute(f"SET threads = {WRITER_THREADS}")
-            for name, value in WRITER_SETTINGS:
-                con.execute(f"SET {name} = {value}")
-        if memory_limit:
+            writer_settings(con, memory_limit)
+        elif memory_limit:
             con.execute("SET memory_limit = ?", [memory_limit])
         con.execute("SET lock_configuration = true")  # no SQL turns downloads back on
         if read_only:
@@ -109,6 +106,16 @@ def open_store(path: str | os.PathLike, *, read_only: bool,
         con.close()
         raise
     return con
+
+
+def writer_settings(con: duckdb.DuckDBPyConnection, memory_limit: str | None = None,
+                    threads: int = WRITER_THREADS) -> None:
+    """Set the writer's DuckDB settings on ``con``: its threads, ``WRITER_SETTINGS`` and its
+    memory limit (``memory_limit``, default ``WRITER_MEMORY_LIMIT``)."""
+    con.execute(f"SET threads = {int(threads)}")
+    for name, value in WRITER_SETTINGS:
+        con.execute(f"SET {name} = {value}")
+    con.execute("SET memory_limit = ?", [memory_limit or WRITER_MEMORY_LIMIT])
 
 
 # DuckDB must never fetch or load extensions by itself: unostats works offline, and a foreign
