@@ -7,10 +7,13 @@ Targets are printed beside the measured values as "met" / "missed"; nothing is a
 
 The engine plays the "reference rules" of shared/bench/README.md (the C program's rules) in games
 to 500 points, so its rounds are all the rounds of those games. Engine time is the time spent
-inside ``simulate_batches`` producing batches (kernels plus building the batch tables), after a
+inside ``simulate_arrow`` producing batches: the engine as ``unostats simulate`` runs it (kernels
+that play and record every game, round and seat, and the Arrow tables the store appends), after a
 warm-up that compiles everything; the runs on 1 and 2 threads alternate (1, 2, 1, 2, ... the same
 games), and the best of ``--reps`` runs of each counts, as the C program reports its best of ``-r``
-repetitions (CPU time, pinned to one core).
+repetitions (CPU time, pinned to one core). A third run in each turn, one thread through
+``simulate_batches`` (the same tables viewed as polars DataFrames, the Python API's batches), is
+the "as frames" column (``frames_ratio`` in ``--json``).
 
     python benchmarks/bench.py            # ~0.5 M rounds per measurement (a few minutes)
     python benchmarks/bench.py --quick    # a smoke run of a few seconds per step
@@ -42,6 +45,7 @@ This module is importable: ``parse_c_output`` is unit-tested in tests/test_bench
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -51,7 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +67,7 @@ BUILD = REPO / "benchmarks" / "_build"
 
 PLAYERS = (2, 4, 6)
 THREADS = (1, 2)
+FRAMES = "frames"  # engine[players, FRAMES]: one thread through simulate_batches
 REFERENCE_RULES = {"first_card": "number_only", "wild_draw_four": "free", "uno_penalty": 0}
 ROUNDS_PER_MEASUREMENT = 500_000  # at scale 1; the brief for this script asks for 0.3-1 M
 QUICK_SCALE = 0.02
@@ -222,14 +227,19 @@ class EngineResult:
         return self.turns / self.rounds
 
 
-def play(rules, players: int, games: int, threads: int,
-         seed: int = 1) -> tuple[float, int, int, float]:
-    """Play ``games`` games; return (seconds spent inside simulate_batches, rounds, turns, the
-    process's CPU seconds meanwhile)."""
-    from unostats.engine.simulate import Seat, simulate_batches
+def play(rules, players: int, games: int, threads: int, seed: int = 1,
+         frames: bool = False) -> tuple[float, int, int, float]:
+    """Play ``games`` games through ``simulate_arrow``, the engine as ``unostats simulate`` runs
+    it (the kernels and the Arrow tables the store appends), or with ``frames`` through
+    ``simulate_batches`` (the same tables viewed as polars DataFrames); return (seconds spent
+    producing batches, rounds, turns, the process's CPU seconds meanwhile)."""
+    import pyarrow.compute as pc
 
-    batches = simulate_batches(rules=rules, players=players, seats=Seat("random"), games=games,
-                               seed=seed, threads=threads)
+    from unostats.engine.simulate import Seat, simulate_arrow, simulate_batches
+
+    run = simulate_batches if frames else simulate_arrow
+    batches = run(rules=rules, players=players, seats=Seat("random"), games=games, seed=seed,
+                  threads=threads)
     seconds, rounds, turns, cpu = 0.0, 0, 0, 0.0
     while True:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -238,26 +248,35 @@ def play(rules, players: int, games: int, threads: int,
         cpu += time.process_time() - c0
         if batch is None:
             return seconds, rounds, turns, cpu
-        rounds += batch.rounds.height
-        turns += int(batch.rounds["turns"].sum())
+        rounds += len(batch.rounds)
+        turns += int(batch.rounds["turns"].sum() if frames else
+                     pc.sum(batch.rounds["turns"]).as_py())
 
 
-def measure(rules, players: int, threads: int | Sequence[int], target_rounds: int,
-            reps: int) -> EngineResult | dict[int, EngineResult]:
+Run = tuple[int, bool]  # (threads, through polars frames: simulate_batches)
+
+
+def measure(rules, players: int, threads: int | Sequence[int | Run], target_rounds: int,
+            reps: int, between: Callable[[], None] | None = None,
+            ) -> EngineResult | dict[int | Run, EngineResult]:
     """Warm up (compile, estimate rounds per game), then time ``reps`` runs of the same games.
-    A sequence of thread counts: each rep runs them in turn (1, 2, 1, 2, ...), so a busy
-    moment of the machine falls on all of them alike; the best run of each counts."""
+    A sequence of thread counts (or of (threads, frames) runs: ``play``): each rep runs them
+    in turn (1, 2, 1, 2, ...), so a busy moment of the machine falls on all of them alike; the
+    best run of each counts. ``between`` runs at the start of each rep (the C yardstick)."""
     counts = [threads] if isinstance(threads, int) else list(threads)
-    _, rounds, _, _ = play(rules, players, 50, counts[0])
+    runs = [c if isinstance(c, tuple) else (c, False) for c in counts]
+    _, rounds, _, _ = play(rules, players, 50, *runs[0])
     games = max(1, math.ceil(target_rounds * 50 / max(rounds, 1)))
-    for t in counts[1:]:
-        play(rules, players, 50, t)
-    best: dict[int, EngineResult] = {}
+    for run in runs[1:]:
+        play(rules, players, 50, *run)
+    best: dict[int | Run, EngineResult] = {}
     for _ in range(reps):
-        for t in counts:
-            seconds, rounds, turns, cpu = play(rules, players, games, t)
-            if t not in best or seconds < best[t].seconds:
-                best[t] = EngineResult(players, t, games, rounds, turns, seconds, cpu)
+        if between is not None:
+            between()
+        for key, (t, frames) in zip(counts, runs):
+            seconds, rounds, turns, cpu = play(rules, players, games, t, frames=frames)
+            if key not in best or seconds < best[key].seconds:
+                best[key] = EngineResult(players, t, games, rounds, turns, seconds, cpu)
     return best[threads] if isinstance(threads, int) else best
 
 
@@ -643,13 +662,16 @@ def _si(x: float | None) -> str:
 
 def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResult]) -> None:
     head = ("players", "threads", "rounds/s", "turns/s", "ns/turn", "turns/round",
-            "C rounds/s", "C ns/turn", "C turns/round", "engine/C per core", "2-thread speed-up")
+            "C rounds/s", "C ns/turn", "C turns/round", "engine/C per core", "2-thread speed-up",
+            "as frames/C")
     rows = []
     for p in PLAYERS:
         for t in THREADS:
             e, ref, one = engine.get((p, t)), c.get(p), engine.get((p, 1))
             ratio = e.rounds_per_s / (t * ref.rounds_per_s) if e and ref else None
             speedup = e.rounds_per_s / one.rounds_per_s if e and one and t > 1 else None
+            framed = engine.get((p, FRAMES)) if t == 1 else None
+            as_frames = framed.rounds_per_s / ref.rounds_per_s if framed and ref else None
             rows.append((
                 str(p), str(t),
                 _si(e and e.rounds_per_s), _si(e and e.turns_per_s),
@@ -658,6 +680,7 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
                 _num(ref and ref.mean_turns, ".1f"),
                 "-" if ratio is None else f"{ratio:.2f}x {verdict(ratio, TARGET_RATIO)}",
                 "-" if speedup is None else f"{speedup:.2f}x {verdict(speedup, TARGET_SPEEDUP)}",
+                "-" if as_frames is None else f"{as_frames:.2f}x",
             ))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     line = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths))  # noqa: E731
@@ -666,7 +689,10 @@ def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResul
     for r in rows:
         print(line(r))
     print(f"targets: engine/C per core >= {TARGET_RATIO}x, 2-thread speed-up >= {TARGET_SPEEDUP}x;"
-          " C figures are CPU time on one pinned core, engine figures wall time")
+          " C figures are CPU time on one pinned core, engine figures wall time; the engine as"
+          " `unostats simulate` runs it (simulate_arrow: kernels and the Arrow tables stored);"
+          " as frames: one thread through simulate_batches (the same tables as polars"
+          " DataFrames)")
     cpu = [f"{p}p {_si(e.cpu_rounds_per_s)}" for p in PLAYERS
            if (e := engine.get((p, 1))) and e.cpu_seconds]
     if cpu:  # on a loaded machine wall time also counts the others' work; CPU time does not
@@ -738,14 +764,17 @@ def main(argv: list[str] | None = None) -> int:
     log(f"unostats bench: {os.cpu_count()} cores, ~{target_rounds:,} engine rounds and "
           f"{c_rounds:,} C rounds per measurement, best of {args.reps}")
 
-    c: dict[int, CResult] = {}
+    # The C program runs once at the start of each repetition of the engine's runs of the same
+    # players (its best run counts): both sides meet the same moments of a host whose speed
+    # drifts over minutes.
+    c_runs: dict[int, list[CResult]] = {p: [] for p in PLAYERS}
     exe, why = build_c()
     if exe is None:
         log(f"C yardstick skipped: {why}")
-    else:
-        for p in PLAYERS:
-            log(f"  C yardstick, {p} players ...")
-            c[p] = run_c(exe, p, c_rounds, reps=args.reps)
+
+    def c_run(players: int) -> None:
+        if exe is not None:
+            c_runs[players].append(run_c(exe, players, c_rounds, reps=1))
 
     engine: dict[tuple[int, int], EngineResult] = {}
     official = {}
@@ -756,9 +785,12 @@ def main(argv: list[str] | None = None) -> int:
 
         rules = RuleSet.from_mapping(REFERENCE_RULES)
         for p in PLAYERS:
-            log(f"  engine, {p} players, {' and '.join(map(str, THREADS))} threads in turn ...")
-            for t, result in measure(rules, p, THREADS, target_rounds, args.reps).items():
-                engine[p, t] = result
+            log(f"  engine, {p} players, {' and '.join(map(str, THREADS))} threads and polars "
+                f"frames in turn{', the C yardstick before each turn' * (exe is not None)} ...")
+            runs = [*THREADS, (1, True)]
+            for key, result in measure(rules, p, runs, target_rounds, args.reps,
+                                       between=functools.partial(c_run, p)).items():
+                engine[(p, key) if isinstance(key, int) else (p, FRAMES)] = result
         log(f"  engine, official rules, 4 players, {' and '.join(map(str, THREADS))} threads ...")
         official = measure(RuleSet.from_mapping({}), 4, THREADS, target_rounds, args.reps)
         options = [] if args.no_options else rule_option_variants()
@@ -770,6 +802,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # the engine may not exist yet: still report what could be measured
         engine_error = f"{type(e).__name__}: {e}"
         log(f"engine skipped: {engine_error}")
+    for p in PLAYERS:
+        while exe is not None and len(c_runs[p]) < args.reps:  # the engine stopped early
+            log(f"  C yardstick, {p} players ...")
+            c_run(p)
+    c = {p: max(runs, key=lambda r: r.rounds_per_s) for p, runs in c_runs.items() if runs}
 
     e2e: dict = {}
     if not args.no_end_to_end and engine_error is None:
@@ -838,8 +875,8 @@ def main(argv: list[str] | None = None) -> int:
 def figures(engine, c, official, option_costs, startup_info, cli=None) -> dict:
     """The figures of the table as one JSON-able object (``--json``)."""
     rows = []
-    for (p, t), e in sorted(engine.items()):
-        ref, one = c.get(p), engine.get((p, 1))
+    for (p, t), e in sorted((k, e) for k, e in engine.items() if k[1] != FRAMES):
+        ref, one, framed = c.get(p), engine.get((p, 1)), engine.get((p, FRAMES))
         rows.append({
             "players": p, "threads": t,
             "engine_rounds_per_s": e.rounds_per_s, "engine_ns_per_turn": e.ns_per_turn,
@@ -847,6 +884,8 @@ def figures(engine, c, official, option_costs, startup_info, cli=None) -> dict:
             "c_rounds_per_s": ref.rounds_per_s if ref else None,
             "ratio": e.rounds_per_s / (t * ref.rounds_per_s) if ref else None,
             "speedup": e.rounds_per_s / one.rounds_per_s if one and t > 1 else None,
+            "frames_ratio": (framed.rounds_per_s / ref.rounds_per_s
+                             if framed and ref and t == 1 else None),
         })
     out = {"rows": rows,
            "official_games_per_s": {str(t): r.games_per_s for t, r in official.items()}}

@@ -55,3 +55,17 @@ def test_verdict(bench):
     assert bench.verdict(0.5, 0.8) == "missed"
     assert bench.verdict(1.2, 2.0, higher_is_better=False) == "met"
     assert bench.verdict(None, 2.0) == ""
+
+
+def test_figures_keep_the_frames_run_apart(bench):
+    """The polars-frames run (engine[p, FRAMES]) is its own ratio, never a row of the table."""
+    c = bench.parse_c_output(SAMPLE)
+    engine = {(4, 1): bench.EngineResult(4, 1, 10, 800, 40_000, 0.001),
+              (4, 2): bench.EngineResult(4, 2, 10, 800, 40_000, 0.0005),
+              (4, bench.FRAMES): bench.EngineResult(4, 1, 10, 800, 40_000, 0.002)}
+    out = bench.figures(engine, {4: c}, {}, [], {})
+    assert [(r["players"], r["threads"]) for r in out["rows"]] == [(4, 1), (4, 2)]
+    one, two = out["rows"]
+    assert one["ratio"] == pytest.approx(800_000 / c.rounds_per_s)
+    assert one["frames_ratio"] == pytest.approx(400_000 / c.rounds_per_s)
+    assert two["frames_ratio"] is None and two["speedup"] == pytest.approx(2.0)
