@@ -179,7 +179,7 @@ def build_c() -> tuple[Path | None, str]:
     return exe, ""
 
 
-def run_c(exe: Path, players: int, rounds: int, reps: int = 3) -> CResult:
+def run_c(exe: Path, players: int, rounds: int, reps: int = 1) -> CResult:
     cmd = [str(exe), "-p", str(players), "-n", str(rounds), "-r", str(reps)]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
@@ -742,7 +742,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"scale {QUICK_SCALE}: a smoke run")
     ap.add_argument("--scale", type=float, default=None,
                     help="size factor (default: env UNOSTATS_BENCH_SCALE or 1)")
-    ap.add_argument("--reps", type=int, default=3, help="timed repetitions, best counts (3)")
+    ap.add_argument("--reps", type=int, default=5, help="timed repetitions, best counts (5)")
     ap.add_argument("--no-startup", action="store_true", help="skip the compile/start-up timings")
     ap.add_argument("--no-options", action="store_true", help="skip the per-rule-option costs")
     ap.add_argument("--no-end-to-end", action="store_true",
@@ -774,7 +774,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def c_run(players: int) -> None:
         if exe is not None:
-            c_runs[players].append(run_c(exe, players, c_rounds, reps=1))
+            c_runs[players].append(run_c(exe, players, c_rounds))
 
     engine: dict[tuple[int, int], EngineResult] = {}
     official = {}
