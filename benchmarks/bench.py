@@ -725,16 +725,20 @@ def rule_option_variants() -> list[tuple[str, dict]]:
     return out
 
 
-def print_option_costs(base: EngineResult, costs: list[tuple[str, EngineResult]]) -> None:
-    """ns/turn per rule option against the official rules, random policy, one thread."""
+OptionCost = tuple[str, EngineResult, EngineResult]  # (option, its runs' best, the official's)
+
+
+def print_option_costs(costs: list[OptionCost]) -> None:
+    """ns/turn per rule option against the official rules timed beside it, random policy, one
+    thread."""
     print(f"rule options, {OPTION_PLAYERS} players, 1 thread, random policy: ns/turn against "
-          f"the official rules' {base.ns_per_turn:.1f} (target <= {TARGET_OPTION_COST:.0f}x)")
-    width = max(len(name) for name, _ in costs)
-    for name, r in costs:
+          f"the official rules' timed in turn with each (target <= {TARGET_OPTION_COST:.0f}x)")
+    width = max(len(name) for name, _, _ in costs)
+    for name, r, base in costs:
         ratio = r.ns_per_turn / base.ns_per_turn
         ok = "met" if ratio <= TARGET_OPTION_COST else "missed"
         print(f"  {name.ljust(width)}  {r.ns_per_turn:6.1f} ns/turn  {ratio:5.2f}x {ok}  "
-              f"({r.mean_turns:.1f} turns/round)")
+              f"(official {base.ns_per_turn:.1f}; {r.mean_turns:.1f} turns/round)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -779,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
     engine: dict[tuple[int, int], EngineResult] = {}
     official = {}
     engine_error = None
-    option_costs: list[tuple[str, EngineResult]] = []
+    option_costs: list[OptionCost] = []
     try:
         from unostats.rules import RuleSet
 
@@ -794,11 +798,23 @@ def main(argv: list[str] | None = None) -> int:
         log(f"  engine, official rules, 4 players, {' and '.join(map(str, THREADS))} threads ...")
         official = measure(RuleSet.from_mapping({}), 4, THREADS, target_rounds, args.reps)
         options = [] if args.no_options else rule_option_variants()
+        # Each option's runs alternate with runs of the official rules (a quarter of their
+        # games above): an option and its yardstick meet the same moments of the host.
+        base_games = max(1, official[1].games // 4)
+
+        def official_run(runs: list[EngineResult]) -> None:
+            seconds, rounds, turns, cpu = play(RuleSet.from_mapping({}), OPTION_PLAYERS,
+                                               base_games, 1)
+            runs.append(EngineResult(OPTION_PLAYERS, 1, base_games, rounds, turns, seconds, cpu))
 
         for name, change in options:
-            log(f"  engine, official rules with {name}, {OPTION_PLAYERS} players ...")
-            option_costs.append((name, measure(RuleSet.from_mapping(change), OPTION_PLAYERS, 1,
-                                               target_rounds // 4, args.reps)))
+            log(f"  engine, official rules with {name}, {OPTION_PLAYERS} players, in turn "
+                "with the official rules ...")
+            beside: list[EngineResult] = []
+            result = measure(RuleSet.from_mapping(change), OPTION_PLAYERS, 1,
+                             target_rounds // 4, args.reps,
+                             between=functools.partial(official_run, beside))
+            option_costs.append((name, result, min(beside, key=lambda r: r.ns_per_turn)))
     except Exception as e:  # the engine may not exist yet: still report what could be measured
         engine_error = f"{type(e).__name__}: {e}"
         log(f"engine skipped: {engine_error}")
@@ -846,7 +862,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({r.rounds / r.games:.2f} rounds/game, {_si(r.rounds_per_s)} rounds/s)")
     if engine_error is None and option_costs:
         print()
-        print_option_costs(official[1], option_costs)
+        print_option_costs(option_costs)
     if e2e:
         print()
         print_e2e(e2e, c.get(4), engine.get((4, 1)))
@@ -889,9 +905,9 @@ def figures(engine, c, official, option_costs, startup_info, cli=None) -> dict:
         })
     out = {"rows": rows,
            "official_games_per_s": {str(t): r.games_per_s for t, r in official.items()}}
-    if option_costs and 1 in official:
-        base = official[1].ns_per_turn
-        out["option_cost"] = {name: r.ns_per_turn / base for name, r in option_costs}
+    if option_costs:
+        out["option_cost"] = {name: r.ns_per_turn / base.ns_per_turn
+                              for name, r, base in option_costs}
     for key, name in (("cold", "cold_compile_s"), ("warm", "cached_startup_s")):
         if key in startup_info:
             wall, info = startup_info[key]

@@ -69,3 +69,15 @@ def test_figures_keep_the_frames_run_apart(bench):
     assert one["ratio"] == pytest.approx(800_000 / c.rounds_per_s)
     assert one["frames_ratio"] == pytest.approx(400_000 / c.rounds_per_s)
     assert two["frames_ratio"] is None and two["speedup"] == pytest.approx(2.0)
+
+
+def test_each_option_is_costed_against_the_official_runs_beside_it(bench):
+    """option_cost divides an option's ns/turn by that of the official rules timed in turn with
+    it, not by one official run of another moment."""
+    official = {1: bench.EngineResult(4, 1, 10, 800, 40_000, 0.001)}  # 25 ns/turn
+    costs = [("a", bench.EngineResult(4, 1, 10, 800, 40_000, 0.002),  # 50 ns/turn
+              bench.EngineResult(4, 1, 10, 800, 40_000, 0.0016)),  # 40 ns/turn beside it
+             ("b", bench.EngineResult(4, 1, 10, 800, 40_000, 0.0015),  # 37.5 ns/turn
+              bench.EngineResult(4, 1, 10, 800, 40_000, 0.001))]
+    out = bench.figures({}, {}, official, costs, {})
+    assert out["option_cost"] == {"a": pytest.approx(1.25), "b": pytest.approx(1.5)}
