@@ -230,7 +230,8 @@ class EngineResult:
 def play(rules, players: int, games: int, threads: int, seed: int = 1,
          frames: bool = False) -> tuple[float, int, int, float]:
     """Play ``games`` games through ``simulate_arrow``, the engine as ``unostats simulate`` runs
-    it (the kernels and the Arrow tables the store appends), or with ``frames`` through
+    it (the kernels and the Arrow tables the store appends; no batch played ahead of the caller:
+    simulate's writer thread is what overlaps the engine), or with ``frames`` through
     ``simulate_batches`` (the same tables viewed as polars DataFrames); return (seconds spent
     producing batches, rounds, turns, the process's CPU seconds meanwhile)."""
     import pyarrow.compute as pc
@@ -239,7 +240,7 @@ def play(rules, players: int, games: int, threads: int, seed: int = 1,
 
     run = simulate_batches if frames else simulate_arrow
     batches = run(rules=rules, players=players, seats=Seat("random"), games=games, seed=seed,
-                  threads=threads)
+                  threads=threads, ahead=False)
     seconds, rounds, turns, cpu = 0.0, 0, 0, 0.0
     while True:
         t0, c0 = time.perf_counter(), time.process_time()
