@@ -757,6 +757,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true",
                     help="print the figures as one JSON object on stdout (progress on stderr)")
     args = ap.parse_args(argv)
+    if args.reps < 1:
+        ap.error(f"--reps must be at least 1, got {args.reps}")
+    if args.scale is not None and not args.scale > 0:
+        ap.error(f"--scale must be a positive number, got {args.scale}")
     out = sys.stderr if args.json else sys.stdout
 
     def log(*parts, **kw):

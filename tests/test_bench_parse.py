@@ -81,3 +81,11 @@ def test_each_option_is_costed_against_the_official_runs_beside_it(bench):
               bench.EngineResult(4, 1, 10, 800, 40_000, 0.001))]
     out = bench.figures({}, {}, official, costs, {})
     assert out["option_cost"] == {"a": pytest.approx(1.25), "b": pytest.approx(1.5)}
+
+
+@pytest.mark.parametrize("argv, message", [(["--reps", "0"], "--reps must be at least 1"),
+                                           (["--scale", "0"], "--scale must be a positive")])
+def test_bad_counts_are_refused_before_anything_runs(bench, argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        bench.main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
