@@ -661,7 +661,7 @@ def _si(x: float | None) -> str:
     return f"{x:.0f}"
 
 
-def print_table(engine: dict[tuple[int, int], EngineResult], c: dict[int, CResult]) -> None:
+def print_table(engine: dict[tuple[int, int | str], EngineResult], c: dict[int, CResult]) -> None:
     head = ("players", "threads", "rounds/s", "turns/s", "ns/turn", "turns/round",
             "C rounds/s", "C ns/turn", "C turns/round", "engine/C per core", "2-thread speed-up",
             "as frames/C")
@@ -785,7 +785,7 @@ def main(argv: list[str] | None = None) -> int:
         if exe is not None:
             c_runs[players].append(run_c(exe, players, c_rounds))
 
-    engine: dict[tuple[int, int], EngineResult] = {}
+    engine: dict[tuple[int, int | str], EngineResult] = {}
     official = {}
     engine_error = None
     option_costs: list[OptionCost] = []
