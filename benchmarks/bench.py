@@ -179,8 +179,9 @@ def build_c() -> tuple[Path | None, str]:
     return exe, ""
 
 
-def run_c(exe: Path, players: int, rounds: int, reps: int = 1) -> CResult:
-    cmd = [str(exe), "-p", str(players), "-n", str(rounds), "-r", str(reps)]
+def run_c(exe: Path, players: int, rounds: int) -> CResult:
+    """One run of the C program (its own repetitions: 1; the caller keeps the best of its runs)."""
+    cmd = [str(exe), "-p", str(players), "-n", str(rounds), "-r", "1"]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -254,6 +255,12 @@ def play(rules, players: int, games: int, threads: int, seed: int = 1,
                      pc.sum(batch.rounds["turns"]).as_py())
 
 
+def timed(rules, players: int, games: int, threads: int, frames: bool = False) -> EngineResult:
+    """One timed ``play`` of ``games`` games as an EngineResult."""
+    seconds, rounds, turns, cpu = play(rules, players, games, threads, frames=frames)
+    return EngineResult(players, threads, games, rounds, turns, seconds, cpu)
+
+
 Run = tuple[int, bool]  # (threads, through polars frames: simulate_batches)
 
 
@@ -275,9 +282,9 @@ def measure(rules, players: int, threads: int | Sequence[int | Run], target_roun
         if between is not None:
             between()
         for key, (t, frames) in zip(counts, runs):
-            seconds, rounds, turns, cpu = play(rules, players, games, t, frames=frames)
-            if key not in best or seconds < best[key].seconds:
-                best[key] = EngineResult(players, t, games, rounds, turns, seconds, cpu)
+            result = timed(rules, players, games, t, frames)
+            if key not in best or result.seconds < best[key].seconds:
+                best[key] = result
     return best[threads] if isinstance(threads, int) else best
 
 
@@ -801,16 +808,15 @@ def main(argv: list[str] | None = None) -> int:
                                        between=functools.partial(c_run, p)).items():
                 engine[(p, key) if isinstance(key, int) else (p, FRAMES)] = result
         log(f"  engine, official rules, 4 players, {' and '.join(map(str, THREADS))} threads ...")
-        official = measure(RuleSet.from_mapping({}), 4, THREADS, target_rounds, args.reps)
+        official_rules = RuleSet.from_mapping({})
+        official = measure(official_rules, 4, THREADS, target_rounds, args.reps)
         options = [] if args.no_options else rule_option_variants()
         # Each option's runs alternate with runs of the official rules (a quarter of their
         # games above): an option and its yardstick meet the same moments of the host.
         base_games = max(1, official[1].games // 4)
 
         def official_run(runs: list[EngineResult]) -> None:
-            seconds, rounds, turns, cpu = play(RuleSet.from_mapping({}), OPTION_PLAYERS,
-                                               base_games, 1)
-            runs.append(EngineResult(OPTION_PLAYERS, 1, base_games, rounds, turns, seconds, cpu))
+            runs.append(timed(official_rules, OPTION_PLAYERS, base_games, 1))
 
         for name, change in options:
             log(f"  engine, official rules with {name}, {OPTION_PLAYERS} players, in turn "
