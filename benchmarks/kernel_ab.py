@@ -40,18 +40,24 @@ games, rules = json.loads(sys.argv[5]), json.loads(sys.argv[6])
 
 def setup(pkg, n, g):
     R = importlib.import_module(pkg + ".rules")
-    S = importlib.import_module(pkg + ".engine.simulate")
+    T = importlib.import_module(pkg + ".engine._turns")
     seats = importlib.import_module(pkg + ".seats")
-    inputs = S._KernelInputs.build(R.RuleSet.from_mapping(rules), n, seats.Seat())
-    out = S._Outputs(g, g * 80, n)
+    try:
+        I = importlib.import_module(pkg + ".engine._inputs")
+        inputs_of, outputs = I.KernelInputs, I.Outputs
+    except ModuleNotFoundError:  # a checkout from before the engine's API was split
+        S = importlib.import_module(pkg + ".engine.simulate")
+        inputs_of, outputs = S._KernelInputs, S._Outputs
+    inputs = inputs_of.build(R.RuleSet.from_mapping(rules), n, seats.Seat())
+    out = outputs(g, g * 80, n)
     table = inputs.tables(1)
     trace = np.zeros((1, 4), np.int64)
 
     def run():
         t0 = time.thread_time()
-        _, rounds = S.T.play_games(table[0], inputs.options, np.uint64(7), 0, g, out.game,
-                                   out.game_seat, out.round, out.round_seat, trace, -1,
-                                   inputs.setups)
+        _, rounds = T.play_games(table[0], inputs.options, np.uint64(7), 0, g, out.game,
+                                 out.game_seat, out.round, out.round_seat, trace, -1,
+                                 inputs.setups)
         return rounds / (time.thread_time() - t0), rounds
     return run, out
 

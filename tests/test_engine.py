@@ -381,8 +381,8 @@ def test_one_thread_equals_two_threads():
 
 def test_two_threads_equal_one_when_parts_play_while_others_are_copied(monkeypatch):
     # Small parts: with two threads several parts play at once, each on its own thread.
-    from unostats.engine import simulate
-    monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 120)
+    from unostats.engine import _parts
+    monkeypatch.setattr(_parts, "PART_SEAT_ROWS", 120)
     seats = mixed_seats(4)
     frames_equal(play({}, 4, seats, 200, seed=5, threads=1, batch_games=90),
                  play({}, 4, seats, 200, seed=5, threads=2, batch_games=90))
@@ -391,8 +391,8 @@ def test_two_threads_equal_one_when_parts_play_while_others_are_copied(monkeypat
 def test_parts_of_several_batches_play_at_once_with_the_same_rows(monkeypatch):
     # Tiny parts and batches: with two threads the queue of parts runs on from one batch into
     # the next.
-    from unostats.engine import simulate
-    monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 40)
+    from unostats.engine import _parts
+    monkeypatch.setattr(_parts, "PART_SEAT_ROWS", 40)
     seats = mixed_seats(3)
     one = list(simulate_batches(rules=RuleSet.from_mapping({}), players=3, seats=seats,
                                 games=150, seed=6, threads=1, batch_games=7))
@@ -409,14 +409,14 @@ def test_steps_and_parts_that_run_out_of_rows_play_on_with_the_same_rows(monkeyp
     # A tiny estimate sizes every part's columns too small (they grow) and asks each engine call
     # for more games than its rows hold (the call stops early and the next plays on); a step's
     # rows shorter than a game (they double).
-    from unostats.engine import simulate
+    from unostats.engine import _parts
     seats = mixed_seats(4)
     expected = play({}, 4, seats, 300, seed=4, threads=1 if threads == 2 else 2)
     calls = []
-    kernel = simulate._kernel
-    monkeypatch.setattr(simulate, "_kernel", lambda *a: calls.append(a[4]) or kernel(*a))
-    monkeypatch.setattr(simulate._RoundsEstimate, "per_game", lambda self: 0.01)
-    monkeypatch.setattr(simulate, "STEP_ROUNDS", 2)
+    kernel = _parts.kernel
+    monkeypatch.setattr(_parts, "kernel", lambda *a: calls.append(a[4]) or kernel(*a))
+    monkeypatch.setattr(_parts.RoundsEstimate, "per_game", lambda self: 0.01)
+    monkeypatch.setattr(_parts, "STEP_ROUNDS", 2)
     frames_equal(expected, play({}, 4, seats, 300, seed=4, threads=threads))
     assert len(calls) > len(set(calls))  # some call ran out of rows and the next played on
 
@@ -543,12 +543,12 @@ def test_first_player_advantage_is_visible_with_two_players():
 
 def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_threads(
         monkeypatch):
-    from unostats.engine import simulate
-    monkeypatch.setattr(simulate, "PART_SEAT_ROWS", 65_536)
-    estimate = simulate._RoundsEstimate()
+    from unostats.engine import _parts
+    monkeypatch.setattr(_parts, "PART_SEAT_ROWS", 65_536)
+    estimate = _parts.RoundsEstimate()
     estimate.add(100, 1000)  # 10 rounds a game: 65,536 round seats at 4 players = 1,638 games
     ranges = [(0, 10_000), (10_000, 13_000)]
-    plan = simulate._Plan(ranges, 4, 2, estimate)
+    plan = _parts.Plan(ranges, 4, 2, estimate)
     parts = list(iter(plan.next, None))
     assert [lo for lo, _, _ in parts[1:]] == [hi for _, hi, _ in parts[:-1]]  # no gap, no overlap
     assert parts[0][0] == 0 and parts[-1][1] == 13_000
@@ -556,8 +556,8 @@ def test_parts_cover_every_game_once_in_order_and_shrink_at_the_end_for_the_thre
     sizes = [hi - lo for lo, hi, _ in parts]
     assert max(sizes) == 1638
     tail = sizes[sizes.index(max(sizes[-8:])):]  # the last parts: a thread's share of the rest
-    assert tail == sorted(tail, reverse=True) and tail[-2] <= simulate.MIN_PART_GAMES * 2
-    one = list(iter(simulate._Plan(ranges, 4, 1, estimate).next, None))  # one thread: full parts
+    assert tail == sorted(tail, reverse=True) and tail[-2] <= _parts.MIN_PART_GAMES * 2
+    one = list(iter(_parts.Plan(ranges, 4, 1, estimate).next, None))  # one thread: full parts
     assert all(hi - lo == 1638 for lo, hi, last in one if not last)
 
 

@@ -15,7 +15,7 @@ import pytest
 from run_helpers import GAME_TABLES, stored_rows
 
 from unostats import store
-from unostats.engine import simulate as engine
+from unostats.engine import _parts
 from unostats.engine.simulate import simulate_batches, simulate_arrow
 from unostats.rules import RuleSet
 from unostats.runs.session import versions
@@ -152,7 +152,7 @@ def reference_frames():
 ])
 def test_tables_equal_the_frames_for_any_batch_part_and_thread_count(
         monkeypatch, reference_frames, batch_games, part_rows, ahead, threads):
-    monkeypatch.setattr(engine, "PART_SEAT_ROWS", part_rows)
+    monkeypatch.setattr(_parts, "PART_SEAT_ROWS", part_rows)
     threads = threads or numba.config.NUMBA_NUM_THREADS
     got = frames(simulate_arrow(rules=RULES, players=3, seats=Seat("random"), games=60,
                                  seed=4, batch_games=batch_games, ahead=ahead,
@@ -163,7 +163,7 @@ def test_tables_equal_the_frames_for_any_batch_part_and_thread_count(
 
 def test_tables_equal_the_frames_when_the_round_buffers_run_out(monkeypatch, reference_frames):
     # A tiny estimate sizes every chunk's round buffer too small: each chunk is retried.
-    monkeypatch.setattr(engine._RoundsEstimate, "per_game", lambda self: 0.01)
+    monkeypatch.setattr(_parts.RoundsEstimate, "per_game", lambda self: 0.01)
     got = frames(simulate_arrow(rules=RULES, players=3, seats=Seat("random"), games=60,
                                  seed=4, batch_games=30))
     for g, want in zip(got, reference_frames):

@@ -17,7 +17,9 @@ import numpy as np
 
 from ..rules import RuleSet
 from ..seats import Seat
-from .simulate import Batch, _KernelInputs, _play_tables
+from ._inputs import KernelInputs
+from ._output import Batch
+from .simulate import play_tables
 
 
 class TablePlayer:
@@ -27,7 +29,7 @@ class TablePlayer:
     def __init__(self, rules: RuleSet, threads: int | None = None) -> None:
         self.rules = rules
         self.threads = threads
-        self._inputs: dict[int, _KernelInputs] = {}  # by table size
+        self._inputs: dict[int, KernelInputs] = {}  # by table size
 
     def play(self, seats: Sequence[Seat], which: np.ndarray, seeds: np.ndarray,
              streams: np.ndarray | None = None) -> Batch:
@@ -39,7 +41,7 @@ class TablePlayer:
         players = which.shape[1]
         inputs = self._inputs.get(players)
         if inputs is None:
-            inputs = self._inputs[players] = _KernelInputs.build(self.rules, players, seats[0])
-        return _play_tables(inputs, seats, which, np.asarray(seeds, dtype=np.uint64),
-                            None if streams is None else np.asarray(streams, dtype=np.int64),
-                            self.threads)
+            inputs = self._inputs[players] = KernelInputs.build(self.rules, players, seats[0])
+        return play_tables(inputs, seats, which, np.asarray(seeds, dtype=np.uint64),
+                           None if streams is None else np.asarray(streams, dtype=np.int64),
+                           self.threads)
