@@ -17,8 +17,8 @@ table alone; the CPU time of the writes and the closing checkpoint per round (be
 
 ``--floor``: what DuckDB itself costs, and so the best ``simulate`` on one core could do. The
 engine plays the games (CPU per round, best of ``--reps``: the engine alone, as ``bench.py``
-measures it); their four tables are encoded as stored (``_stored_frame``, timed too) and kept
-in memory; then only DuckDB's part is timed: each batch's encoded Arrow tables appended to the
+measures it); their four tables are encoded as stored (``packing.stored_frame``, timed too) and
+kept in memory; then only DuckDB's part is timed: each batch's encoded Arrow tables appended to the
 stored tables in a new file with the writer's settings (``store.database``: its memory limit,
 no vacuum, its block pool; one thread), one transaction a batch, then the checkpoint, with
 DuckDB's own choice of compression, with bitpacking forced and with no compression. Per stored
@@ -117,14 +117,14 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
     from unostats.engine.simulate import simulate_arrow
     from unostats.rules import RuleSet
     from unostats.seats import Seat
-    from unostats.store import database
+    from unostats.store import database, packing
     from unostats.store import games as stored
 
     rules = RuleSet.from_mapping({"first_card": "number_only", "wild_draw_four": "free",
                                   "uno_penalty": 0})  # bench.py's reference rules
     list(simulate_arrow(rules=rules, players=players, seats=Seat(), games=50, seed=1))  # compile
     engine_s = encode_s = math.inf
-    names = {**stored._NAMES, stored._POLICY: ("random",)}
+    names = {**packing.NAMES, packing.POLICY: ("random",)}
     for _ in range(reps):
         batches = None  # one set of batches in memory at a time
         c0 = cpu()
@@ -132,7 +132,7 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
                                       seed=1, batch_games=batch_games, ahead=False, threads=1))
         engine_s = min(engine_s, cpu() - c0)
         c0 = cpu()
-        encoded = [{t: stored._stored_frame(t, getattr(b, t), names)
+        encoded = [{t: packing.stored_frame(t, getattr(b, t), names)
                     for t in stored.FRAME_COLUMNS} for b in batches]
         encode_s = min(encode_s, cpu() - c0)
     n_rounds = sum(len(b.rounds) for b in batches)

@@ -16,7 +16,7 @@ import pytest
 from unostats import stats, store
 from unostats.report.build import build_report
 from unostats.report.skill import load_skill, view
-from unostats.store.games import _fields
+from unostats.store.packing import packed_fields
 
 from test_report import simulate_run
 
@@ -133,7 +133,7 @@ def test_only_mixed_tables_with_fixed_seats_count(db, tmp_path):
     con = duckdb.connect(str(copy))
     try:  # seat 0 plays another policy in one game of 'short': no longer a fixed table
         # (a seat's policy is a code in ``policies``, the top field of game_seats' slots)
-        offset = _fields("game_seats")["policy"].offset
+        offset = packed_fields("game_seats")["policy"].offset
         con.execute("INSERT INTO policies SELECT (SELECT count(*) FROM policies), 'random' "
                     "WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy = 'random')")
         con.execute(f"UPDATE stored_game_seats SET slots = (slots & {(1 << offset) - 1}) | "

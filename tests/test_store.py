@@ -20,6 +20,7 @@ import pytest
 
 from unostats import stats, store
 from unostats.codes import COUNTER_NAMES
+from unostats.store.packing import WORDS
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -215,7 +216,7 @@ def test_results_rows_carry_a_cell_id_and_the_views_give_the_cell_columns(db):
         stored = [c for (c,) in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
             "ORDER BY ordinal_position", [f"stored_{name}"]).fetchall()]
-        words = store.games.WORDS[name]  # packed in BIGINTs
+        words = WORDS[name]  # packed in words
         packed = {n for _, fields in words for n, _ in fields}
         assert stored == ["cell", *(w for w, _ in words),
                           *(n for n, _, _ in columns if n not in packed)]

@@ -15,6 +15,7 @@ from unostats.engine.simulate import simulate_batches
 from unostats.runs.progress import Progress
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_scenario
+from unostats.store.packing import WORDS
 from unostats.store.sql import table_ddl
 
 # Rule variants whose packed columns take many values: R9 (finish places, hands emptied), R10
@@ -108,7 +109,7 @@ def test_a_runs_views_equal_the_old_layouts_rows(tmp_path):
             assert sorted(by_cell.fetchall(), key=repr) == sorted(want, key=repr), name
         # the packed columns take more than one value each (the comparison means something;
         # no seat makes mistakes: test_each_kind_of_field... stores values in that one)
-        for name, words in store.games.WORDS.items():
+        for name, words in WORDS.items():
             for field in (f for _, fields in words for f, _ in fields):
                 if field == "mistakes":
                     continue

@@ -7,6 +7,8 @@ This package's names are the store's interface (``from unostats import store``);
   text, the casting INSERT of a frame, the Wilson macros).
 - ``runs``: the ``meta``, ``runs`` and ``variants`` tables; a run's start, resume and finish;
   reading runs back.
+- ``frames``: the columns of the engine's frames as the store types them, and their logical keys.
+- ``packing``: how a frame's row is stored, several columns packed in one integer, and back.
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
 - ``tournaments``: the tournament tables and views, and the write of whole tournaments.
@@ -46,14 +48,8 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 
 from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import write_problem
-from .games import (
-    BY_CELL,
-    FRAME_COLUMNS,
-    RESULT_KEYS,
-    VIEWS,
-    completed_games,
-    duplicate_keys,
-)
+from .frames import FRAME_COLUMNS, RESULT_KEYS
+from .games import BY_CELL, VIEWS, completed_games, duplicate_keys
 from .guard import check_user_sql
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
 from .runs import (
