@@ -1,4 +1,4 @@
-"""The championship bracket (tournament.py) on hand-made games: table sizes, stage plans, the
+"""The championship bracket (the ``tournament`` package) on hand-made games: table sizes, stage plans, the
 draw by lot, ranking and tie-breaks, advancement, places, the consolation, and determinism.
 No engine here: ``play_tables`` is a small fake whose results the tests choose."""
 
@@ -7,28 +7,27 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from unostats.seats import Seat
 from unostats.tournament import (
     CONSOLATION,
+    DECIDED_BY,
     MAIN,
     AdvanceRule,
     Field,
     PlanError,
     Stage,
+    StagePlan,
     TableGame,
     TournamentSpec,
     balanced_tables,
     consolation_entrants,
-    decided_by,
-    draw,
-    finish_order,
-    game_seed,
     plan_bracket,
-    play_tournament,
-    play_tournaments,
 )
+from unostats.tournament.ranking import deciders, orders
+from unostats.tournament.seeds import BRACKET_CODE, DRAW, GAME, SEED_MASK, lot, rng, sequence
 
 # TOUR: tables of 6; the best 3 of each table when 24 entrants or fewer, else the best 2; the
 # semifinal winners meet in the final.
@@ -46,6 +45,44 @@ def spec_for(mix: dict[str, int], *, consolation: bool = True, stages=TOUR_STAGE
     return TournamentSpec(table_size=table_size, stages=tuple(stages),
                           profiles={"strong": STRONG, "weak": WEAK}, fields=(fld,),
                           consolation=consolation)
+
+
+# One table at a time, as the bracket derives every table of a batch at once (the tests compare).
+
+def game_seed(seed: int, fld: Field, t: int, bracket: str, stage: int, table: int) -> int:
+    """The engine seed of one table's game."""
+    state = sequence(seed, fld, t, GAME, BRACKET_CODE[bracket], stage, table)
+    return int(state.generate_state(1, np.uint64)[0]) & SEED_MASK
+
+
+def draw(seed: int, fld: Field, t: int, bracket: str, plan: StagePlan,
+         players) -> list[tuple[int, ...]]:
+    """The draw by lot of one stage: the entrants at each table, in seat order."""
+    order = rng(seed, fld, t, DRAW, BRACKET_CODE[bracket], plan.stage).permutation(
+        np.array(sorted(players), dtype=np.int64)).tolist()
+    out, at = [], 0
+    for size in plan.tables:
+        out.append(tuple(order[at:at + size]))
+        at += size
+    return out
+
+
+def _game_arrays(game: TableGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n = len(game.rank)
+    return (np.array(game.rank, dtype=np.int64), np.array(game.rounds_won, dtype=np.int64),
+            np.array(game.hand_points or (0,) * n, dtype=np.int64))
+
+
+def finish_order(game: TableGame, lots) -> tuple[int, ...]:
+    """Seats best first: rank, then more rounds won, then fewer points left in hand, then the
+    lot."""
+    return tuple(orders(*_game_arrays(game), np.asarray(lots, dtype=np.int64)).tolist())
+
+
+def decided_by(game: TableGame, order, boundary: int) -> str:
+    """What separated ``order[boundary - 1]`` (the last to go on) from ``order[boundary]``."""
+    return DECIDED_BY[int(deciders(*_game_arrays(game), np.asarray(order, dtype=np.int64),
+                                   boundary))]
 
 
 class FakeTables:
@@ -166,11 +203,10 @@ def test_a_full_tie_is_the_lot_alone():
     assert all(decided_by(game, order, b) == "lot" for b in range(1, 6))
 
 
-def test_lot_ties_in_a_tournament_follow_the_lot_stream():
+def test_lot_ties_in_a_tournament_follow_the_lot_stream(play_tournament):
     spec = spec_for({"weak": 12})
     fld = spec.fields[0]
     result = play_tournament(spec, fld, seed=3, index=0, play_tables=FakeTables(ties=True))
-    from unostats.tournament import lot
     for t in result.tables:
         lots = lot(3, fld, 0, t.bracket, t.stage.stage, t.table, len(t.entrants))
         expected = tuple(t.entrants[s] for s in sorted(range(len(lots)), key=lambda s: lots[s]))
@@ -225,7 +261,7 @@ def check_tournament(spec: TournamentSpec, result) -> None:
 
 
 @pytest.mark.parametrize("entrants", [2, 5, 8, 12, 13, 24, 25, 36, 50])
-def test_tournament_invariants(entrants):
+def test_tournament_invariants(entrants, play_tournament):
     spec = spec_for({"strong": 1, "weak": entrants - 1})
     for index in range(4):
         result = play_tournament(spec, spec.fields[0], seed=11, index=index,
@@ -233,7 +269,7 @@ def test_tournament_invariants(entrants):
         check_tournament(spec, result)
 
 
-def test_the_strongest_entrant_always_wins_when_it_always_wins_its_games():
+def test_the_strongest_entrant_always_wins_when_it_always_wins_its_games(play_tournament):
     spec = spec_for({"strong": 1, "weak": 35})
     for index in range(10):
         result = play_tournament(spec, spec.fields[0], seed=5, index=index,
@@ -242,7 +278,7 @@ def test_the_strongest_entrant_always_wins_when_it_always_wins_its_games():
         assert all(t.decided_by == "rank" for t in result.tables)
 
 
-def test_places_are_competition_ranking():
+def test_places_are_competition_ranking(play_tournament):
     spec = spec_for({"weak": 36})
     result = play_tournament(spec, spec.fields[0], seed=8, index=0, play_tables=FakeTables())
     places = Counter(e.main.place for e in result.entrants)
@@ -256,7 +292,7 @@ def test_places_are_competition_ranking():
     assert by_stage == Counter({"group": 24, "semifinal": 10, "final": 2})
 
 
-def test_tournament_is_a_pure_function_of_seed_and_index():
+def test_tournament_is_a_pure_function_of_seed_and_index(play_tournament):
     spec = spec_for({"strong": 6, "weak": 30})
     fld = spec.fields[0]
     a = [play_tournament(spec, fld, seed=99, index=i, play_tables=FakeTables()) for i in range(5)]
@@ -271,7 +307,7 @@ def test_tournament_is_a_pure_function_of_seed_and_index():
 
 
 @pytest.mark.parametrize("entrants", [9, 24, 36, 50])
-def test_each_place_is_one_plus_the_entrants_strictly_better(entrants):
+def test_each_place_is_one_plus_the_entrants_strictly_better(entrants, play_tournaments):
     """Every Standing against the definition: a later stage reached is better, then a better
     finish at the table of that stage; the stage's name is its plan's."""
     spec = spec_for({"strong": 3, "weak": entrants - 3})
@@ -296,7 +332,7 @@ def step_tables(spec, fld) -> list[int]:
 
 
 @pytest.mark.parametrize("entrants", [5, 36])
-def test_tournaments_side_by_side_equal_each_alone(entrants):
+def test_tournaments_side_by_side_equal_each_alone(entrants, play_tournament, play_tournaments):
     spec = spec_for({"strong": 2, "weak": entrants - 2})
     fld = spec.fields[0]
     fakes = FakeTables()
@@ -309,14 +345,14 @@ def test_tournaments_side_by_side_equal_each_alone(entrants):
     assert sum(len(c) for c in fakes.calls) == 6 * spec.games_per_tournament(fld)
 
 
-def test_a_player_returning_too_few_games_is_refused():
+def test_a_player_returning_too_few_games_is_refused(play_tournaments):
     spec = spec_for({"weak": 12})
     with pytest.raises(ValueError, match="number of games"):
         play_tournaments(spec, spec.fields[0], seed=1, indices=range(2),
                          play_tables=lambda asks: FakeTables()(asks)[1:])
 
 
-def test_a_fields_tournaments_do_not_depend_on_other_fields():
+def test_a_fields_tournaments_do_not_depend_on_other_fields(play_tournament):
     spec = spec_for({"weak": 18})
     fld = spec.fields[0]
     other = Field("other", 18, (("weak", 18),))
@@ -362,7 +398,7 @@ def test_game_seeds_are_63_bit_and_distinct_by_place_in_the_bracket():
     assert all(0 <= x < 2**63 for x in seeds)
 
 
-def test_first_position_comes_from_the_game():
+def test_first_position_comes_from_the_game(play_tournament):
     spec = spec_for({"weak": 12})
     fakes = FakeTables()
     result = play_tournament(spec, spec.fields[0], seed=2, index=0, play_tables=fakes)
@@ -401,7 +437,7 @@ def test_batched_seed_words_are_numpys_seed_sequence(entropy):
         assert a.tolist() == b.tolist()
 
 
-def test_tournaments_played_together_draw_as_each_draws_alone():
+def test_tournaments_played_together_draw_as_each_draws_alone(play_tournaments):
     """The draws and game seeds derived for a batch of tournaments at once are the ones
     ``draw`` and ``game_seed`` derive for each table alone (numpy's SeedSequence)."""
     spec = spec_for({"strong": 3, "weak": 33})

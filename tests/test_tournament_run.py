@@ -28,7 +28,7 @@ from unostats.runs.simulate import resume, simulate
 from unostats.runs.tournaments import EngineTables, cells
 from unostats.scenario import load_scenario
 from unostats.store import tournaments as tournament_store
-from unostats.tournament import TableGame, play_tournament, play_tournaments
+from unostats.tournament import TableGame
 
 CUP = """\
 name: cup
@@ -292,7 +292,7 @@ def test_sigint_keeps_whole_batches_and_the_resume_equals_an_uninterrupted_run(t
         assert got[table] == want[table], table
 
 
-def test_a_tournament_is_a_pure_function_of_its_index(cup, con):
+def test_a_tournament_is_a_pure_function_of_its_index(cup, con, play_tournament):
     sc = cup["scenario"]
     cell = cells(sc)[1]  # the lone field
     alone = play_tournament(sc.tournament, cell.field, seed=sc.seed, index=7,
@@ -333,7 +333,7 @@ def per_game_tables(variant):
     return play
 
 
-def test_the_stored_run_is_what_the_per_game_path_plays(cup, con):
+def test_the_stored_run_is_what_the_per_game_path_plays(cup, con, play_tournaments):
     """Every stored tournament (draws, tie-breaks, finishes, entrants' results) and every table's
     stored game rows equal what one engine call per table gives."""
     sc = cup["scenario"]
@@ -360,7 +360,7 @@ def test_the_stored_run_is_what_the_per_game_path_plays(cup, con):
                 assert got.fetchall() == want.rows(), (name, t["tournament"], t["game"])
 
 
-def test_tournaments_of_the_engine_keep_the_bracket_invariants(cup):
+def test_tournaments_of_the_engine_keep_the_bracket_invariants(cup, play_tournament):
     sc = cup["scenario"]
     for cell in cells(sc):
         for index in (0, 5):

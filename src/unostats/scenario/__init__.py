@@ -29,7 +29,7 @@ being the cap (``PRECISION_STATS`` lists the statistics; ``runs.precision`` play
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
 
 Tournaments (docs/rules.md section 9): a file with a ``tournament:`` section plays whole championships
-instead of games (``tournament.py`` describes the bracket). Its ``games`` is the number of
+instead of games (package ``tournament`` describes the bracket). Its ``games`` is the number of
 tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
 (table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::
 

@@ -1,6 +1,6 @@
 """The ``tournament:`` section of a scenario file -> a checked ``TournamentSpec`` (stages and
 their advance rules, entrant profiles, fields and their mixes), every field's brackets checked
-(``tournament.py`` plays them)."""
+(the ``tournament`` package plays them)."""
 
 from __future__ import annotations
 
