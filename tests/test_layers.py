@@ -44,9 +44,12 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("run services", "what every kind of run shares: signals, progress, the session, "
      "queries; the report's number formatting",
      ("unostats.runs", "unostats.report")),
-    ("store, engine, scenario", "the results database, the engine, scenario files",
+    ("store, engine, scenario", "the results database (frames, packing, games' tables and views, "
+     "the writer ...), the engine (its API over parts, inputs, outputs and kernels), scenario "
+     "files",
      ("unostats.store", "unostats.engine", "unostats.scenario")),
-    ("tournament", "the bracket of a championship, the seatings of a league (pure Python)",
+    ("tournament", "the bracket of a championship (spec, seeds, ranking, bracket), the "
+     "seatings of a league (pure Python)",
      ("unostats.tournament", "unostats.league")),
     ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
      ("unostats.catalogue",)),
