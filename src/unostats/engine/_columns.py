@@ -1,12 +1,12 @@
-"""The kernel's int64 rows as narrow columns, in one pass (njit, no GIL): simulate.py's copy-out.
+"""The kernel's int64 rows as narrow columns, in one pass (njit, no GIL): ``_output``'s copy-out.
 
 ``narrow`` reads a table of kernel rows a tile at a time and writes the columns it is asked for,
 each cast to 64, 32, 16 or 8 bits, into the rows of one 2-D array per width (row k of ``out32``
 is the k-th 32-bit column, contiguous: an Arrow array views it as it is), and the validity
 bitmaps (Arrow's layout: bit i of byte i // 8, least significant first) of the columns that take
 nulls, from any row on (a part's rows arrive a step of games at a time). numpy's casts read a
-row-major buffer once per column: at 2 players a part's round rows (7 MB) were read 27 times
-from memory; here once, a tile of rows at a time while it is in the cache. No rule lives here.
+row-major buffer once per column, so a part's round rows came from memory once per column; here
+once, a tile of rows at a time while it is in the cache. No rule lives here.
 """
 
 from ._jit import kernel
@@ -31,7 +31,7 @@ def narrow(rows, at, take64, out64, take32, out32, take16, out16, take8, out8, n
     at + i of bits[k] is set unless rows[i, nullable[k]] == null_value[k] (a null), which adds
     one to nulls[k]. ``bits`` and ``nulls`` come cleared (from 0 to ``at`` they hold the rows
     narrowed before); the other outputs need not be. A tile of rows at a time, column by
-    column: each column's writes run on (2-3x faster than row by row, measured)."""
+    column: each column's writes run on, which is faster than row by row."""
     n = rows.shape[0]
     for t0 in range(0, n, TILE):
         tile = rows[t0:min(n, t0 + TILE)]

@@ -13,7 +13,7 @@ two overlap (on 2 cores the engine's threads and DuckDB's then share the CPU).
 
 Memory stays flat: at most ``batches_in_flight()`` batches' tables exist at once (the engine
 starts a batch only when the writer has stored the one before last), plus each engine
-thread's reused kernel rows and the parts in flight (``engine.simulate.STEP_ROUNDS``,
+thread's reused kernel rows and the parts in flight (``engine._parts``: ``STEP_ROUNDS``,
 ``PART_SEAT_ROWS``, ``PARTS_AHEAD``), and a batch holds at most ``MAX_BATCH_SEAT_ROWS``
 round-seat rows (150,000 rounds at 4 players, about 30 MB of tables);
 DuckDB's own memory is capped by ``store.open_store``.
@@ -49,11 +49,9 @@ FIRST_BATCH_GAMES = 1_000
 MIN_BATCH_GAMES = 100
 MAX_BATCH_GAMES = 500_000
 # Round-seat rows per batch at most (adaptive sizes): enough for DuckDB to write the rounds too
-# in whole row groups (122,880 rows) straight to the file, few enough to keep memory flat.
-# Measured (1M rounds, 4 players, one thread, CPU of the writes): batches of 5,000 games 2.05 us
-# a round, 10,000 (a 400k-row cap) 1.74, 25,000 (a 1M-row cap) 1.36, 50,000 1.33. Peak RSS of
-# simulate, 1M games (VmHWM, quiet machine): 354 MB at a 400k-row cap, 382 at 600k, 424 at 1M
-# (the memory target is 400 MB), so this cap: batches of ~15,000 games at 4 players.
+# in whole row groups (122,880 rows) straight to the file, where larger batches cost less CPU a
+# round, and few enough to keep the peak memory of a run under its 400 MB target
+# (docs/performance.md, "Batch sizes").
 MAX_BATCH_SEAT_ROWS = 600_000
 BATCHES_IN_FLIGHT = 2  # one being stored, one being played (or waiting to be stored)
 
@@ -62,9 +60,7 @@ def batches_in_flight() -> int:
     """``BATCHES_IN_FLIGHT`` when the process may run on more than one CPU; one on a single CPU
     (``taskset -c 0``, a one-CPU container), where playing the next batch while this one is
     stored gains nothing and the two threads taking turns on the core evict each other's
-    caches. Measured, simulate one core, reference rules, 150k games at 4 players, CPU per
-    round, 4 pairs A B in fresh processes: 4.93/4.69/4.16/4.23 us (two) against
-    4.43/4.11/3.59/4.10 (one)."""
+    caches (docs/performance.md, "Batch sizes")."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # no affinity on this system (macOS, Windows)

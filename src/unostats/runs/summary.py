@@ -43,7 +43,7 @@ SELECT c.run_id, c.scenario_name, c.variant, c.players,
 FROM cells c
 LEFT JOIN (
   -- round_length's count, mean, standard error and capped rounds, without its quantiles (which
-  -- hold every round's turns in memory: 350 MB and 5 s at 10 M rounds, against 1.5 s)
+  -- hold every round's turns in memory: docs/performance.md, "The run's summary")
   SELECT run_id, variant, players, count(*) AS n, avg(turns) AS mean_turns,
     stddev_samp(turns) / sqrt(count(*)) AS se_turns,
     count(*) FILTER (WHERE ended_by = 'cap') AS n_capped

@@ -1,5 +1,5 @@
 """The tournament kind of run: whole championships played with the engine and stored, with
-stop, resume and progress; the bracket itself is ``tournament.py``.
+stop, resume and progress; the bracket itself is the ``tournament`` package.
 
 Each cell (variant x field) plays tournaments ``0 .. games-1`` in order, a batch of them at a
 time (about ``TARGET_BATCH_SECONDS`` of play and at most ``MAX_BATCH_SEAT_ROWS`` round-seat
@@ -57,29 +57,23 @@ from .signals import StopRequest
 
 TARGET_BATCH_SECONDS = 3.0
 # Round-seat rows per batch at most: DuckDB writes an insert of a row group (122,880 rows) or more
-# straight to the file, a smaller one to the log and then again at the checkpoint; at 100
-# tournaments a batch (the size a second of play made) storing cost 2.5 times what it costs now.
+# straight to the file, a smaller one to the log and then again at the checkpoint, which made
+# small batches' storing several times dearer (docs/performance.md, "Tournament batches").
 MAX_BATCH_SEAT_ROWS = 300_000
 FIRST_BATCH = 32  # tournaments in a cell's first batch, which measures their pace (~0.1 s)
 GROWTH = 16  # a batch is at most this many times the one before
 # The last batches of a run: at most half of the tournaments left, but not below this much play
 # nor below TAIL_SEAT_ROWS round-seat rows. Nothing overlaps the rows and the storing of the last
-# batch (the engine has nothing left to play): a run of 2 x 500 championships used to end with
-# 0.5 s of them. A smaller insert costs DuckDB more per row (measured, storing per table game:
-# batches of 125 tournaments 55-65 us, 250: 40-46 us, 500: 29-35 us, 1000: 25-33 us).
+# batch (the engine has nothing left to play), so it is kept short; but a smaller insert costs
+# DuckDB more per row.
 TAIL_SECONDS = 0.25
 # Two row groups: DuckDB writes an insert of one straight to the file, and a batch's rows are
 # those of two or more table sizes (a championship's finals of 2 are a small insert always).
-# A batch's storing also costs ~65 ms however small. (The bench's championships, 500 per field:
-# batches 32, 256, 212, 250, 125, 125 -> 32, 468, 250, 250, CPU of the championship side
-# 2.44-3.01 -> 2.63-2.88 s, 3 runs each on a machine loaded 4 deep: within its noise; one batch
-# per cell, 2.45-2.60 s, would leave a whole cell's storing to the end.)
+# A batch's storing also has a fixed cost however small.
 TAIL_SEAT_ROWS = 245_760
 BATCHES_IN_FLIGHT = 2  # one being turned into rows and stored, one played (or waiting)
 # A batch's tournaments step together: with the bracket as columns a step's Python is a few
-# ms, and two groups stepping on their own (one's step played while another's is read) only
-# doubled the engine calls (bench side by side, 500 per field, CPU of the championship side, 3
-# runs each: 2 groups 3.19-3.30 s, 1 group 2.54-3.17 s).
+# ms, and groups stepping on their own only doubled the engine calls.
 
 
 @dataclass(frozen=True)

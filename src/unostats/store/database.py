@@ -27,32 +27,27 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # tables store an integer cell id (tables `cells`, `stored_games` ...), the views `games` ... look
 # the cell columns up; 9: the stored results rows keep their small bounded columns packed in one
 # BIGINT, ``slots`` (``games.SLOTS``), which the views decode; 10: more of them packed, several
-# per BIGINT (``games.WORDS``: game and round in one, two counters in one ...), encoded with numpy;
-# 11: the seats' policies coded in game_seats' word (names in the table ``policies``), and the
-# words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
+# per BIGINT (``packing.WORDS``: game and round in one, two counters in one ...), encoded with
+# numpy; 11: the seats' policies coded in game_seats' word (names in the table ``policies``), and
+# the words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
 # rows by cell id, ``games.BY_CELL``), which the standard views and the report read.
 SCHEMA_VERSION = 12
 DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
-# (at least one). Measured on 2 cores, 500k rounds stored: one thread took 30% less CPU than two
-# and wrote a 30% smaller file (parallel inserts split row groups), and the engine's threads
-# keep the other core. Readers (queries, reports) keep DuckDB's defaults.
-# 32 MB against 64: the peak RSS of simulate 20 MB lower (60k games of the official rules in
-# batches of 10k games, the largest adaptive batch: 358 against 378 MB) at the same CPU time;
-# 16 MB is too little to commit such a batch, 32 MB commits batches of 40k games.
+# (at least one): parallel inserts split row groups, cost CPU and grow the file, and the engine's
+# threads keep the other cores. 32 MB commits the largest adaptive batch (16 MB does not) at a
+# lower peak memory than 64 MB.
+# Readers (queries, reports) keep DuckDB's defaults. (Figures: docs/performance.md, "The
+# writer's DuckDB".)
 WRITER_MEMORY_LIMIT = "32MB"
 WRITER_THREADS = max(1, (os.cpu_count() or 1) // 4)
-# The writer's checkpoints do not vacuum: a batch of rounds ends in a partial row group (166k
-# rounds: one of 122,880 rows and one of 43k), and DuckDB's vacuum merged each three row groups
-# that fit in two, decompressing and recompressing them (~60 ns a value, the rounds table
-# written twice over). The results tables only grow (no deletes to reclaim), so the merge only
-# saves a few row groups. Measured, simulate one core, reference rules, 150k games at 4 players,
-# CPU per round, A B A B in fresh processes: 4.53 / 4.72 us -> 4.30 / 4.39 us.
-# Its blocks come from a pool of the memory limit's size, allocated once: DuckDB's blocks of
-# 256 kB are otherwise each a fresh mapping (glibc's mmap threshold, ``runs.memory``) whose
-# pages fault in at every append (the page faults were ~8% of simulate's CPU time). Same run,
-# 5 pairs A B: median 4.47 -> 4.05 us a round (every pair faster), peak RSS the same.
+# The writer's checkpoints do not vacuum: a batch of rounds ends in a partial row group, and
+# DuckDB's vacuum merged each three row groups that fit in two, decompressing and recompressing
+# them; the results tables only grow (no deletes to reclaim), so the merge only saves a few row
+# groups. Its blocks come from a pool of the memory limit's size, allocated once: DuckDB's
+# blocks are otherwise each a fresh mapping (glibc's mmap threshold, ``runs.memory``) whose
+# pages fault in at every append.
 WRITER_SETTINGS = (("max_vacuum_tasks", "0"), ("block_allocator_memory", f"'{WRITER_MEMORY_LIMIT}'"))
 
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views
