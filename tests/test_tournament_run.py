@@ -16,10 +16,8 @@ import pytest
 from run_helpers import GAME_TABLES, StopAfter, stored_rows
 from test_run import start_simulate, wait_for_stored_batch
 from test_tournament import check_tournament
-from typer.testing import CliRunner
 
 from unostats import stats, store
-from unostats.cli import app
 from unostats.engine.simulate import simulate_batches
 from unostats.runs.query import export
 from unostats.runs.replay import replay
@@ -518,11 +516,7 @@ def test_export_includes_the_tournament_tables(cup, tmp_path):
     assert (tmp_path / "x" / "tournaments.csv").read_text().count("\n") == 1 + 2 * 12
 
 
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def test_cli_simulate_prints_the_tournament_summary(cup, tmp_path):
+def test_cli_simulate_prints_the_tournament_summary(invoke, cup, tmp_path):
     db = tmp_path / "cli.duckdb"
     result = invoke("simulate", cup["path"], "--games", 3, "--db", db, "-q")
     assert result.exit_code == 0, result.output
@@ -540,13 +534,13 @@ def test_cli_simulate_prints_the_tournament_summary(cup, tmp_path):
     assert sum(r["wins"] for r in data) == 2 * 3
 
 
-def test_cli_validate_names_the_fields(cup):
+def test_cli_validate_names_the_fields(invoke, cup):
     result = invoke("validate", cup["path"])
     assert result.exit_code == 0
     assert "1 variant x 2 fields = 2 tournament cells; mixed: 16 entrants" in result.stdout
 
 
-def test_cli_query_the_views(cup):
+def test_cli_query_the_views(invoke, cup):
     result = invoke("query", "SELECT field, profile, wins FROM tournament_profile_wins "
                              "ORDER BY field, profile", "--db", cup["db"], "-f", "csv")
     assert result.exit_code == 0
