@@ -18,10 +18,8 @@ import pyarrow.parquet as pq
 import pytest
 import test_run
 from run_helpers import GAME_TABLES, StopAfter
-from typer.testing import CliRunner
 
 from unostats import store
-from unostats.cli import app
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
@@ -32,10 +30,6 @@ TINY = test_run.TINY.replace("  - name: short\n", "  - name: short house\n")
 assert "short house" in TINY
 # Everything a reader sees, tables and views (a view's rows come from the shard tables).
 READ = (*GAME_TABLES, "variants", *store.VIEWS, "durations")
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def rows(con, name: str, run_id: str) -> list[tuple]:
@@ -128,7 +122,7 @@ def test_the_dataset_is_hive_partitioned_by_run_variant_and_players(runs):
         ("short house", 2), ("short house", 3), ("standard", 2), ("standard", 3)]
 
 
-def test_every_reader_command_reads_the_store(runs, tmp_path):
+def test_every_reader_command_reads_the_store(invoke, runs, tmp_path):
     spec = f"parquet:{runs['dir']}"
     r = invoke("query", "SELECT variant, players, count(*) AS n FROM games GROUP BY ALL "
                "ORDER BY ALL", "--store", spec, "-f", "csv")
@@ -167,7 +161,7 @@ def test_every_reader_command_reads_the_store(runs, tmp_path):
     assert r.exit_code == 0 and r.stdout.splitlines()[1] == str(len(runs["ref"]["round_seats"]))
 
 
-def test_simulate_on_the_command_line_and_its_resume_hint(runs, tmp_path):
+def test_simulate_on_the_command_line_and_its_resume_hint(invoke, runs, tmp_path):
     folder = tmp_path / "cli store"
     r = invoke("simulate", runs["path"], "--store", f"parquet:{folder}", "-f", "csv")
     assert r.exit_code == 0, r.output
@@ -269,7 +263,7 @@ def test_shards_from_workers_recorded_once_in_any_order_on_other_file_systems(
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_bad_store_specs_are_refused(runs, tmp_path):
+def test_bad_store_specs_are_refused(invoke, runs, tmp_path):
     a_file = tmp_path / "f.txt"
     a_file.write_text("x")
     busy = tmp_path / "busy"
@@ -298,7 +292,7 @@ def test_bad_store_specs_are_refused(runs, tmp_path):
     assert not (tmp_path / "none").exists()
 
 
-def test_a_marker_of_another_version_is_refused(runs, tmp_path):
+def test_a_marker_of_another_version_is_refused(invoke, runs, tmp_path):
     folder = tmp_path / "old"
     shutil.copytree(runs["dir"], folder)
     marker = folder / parquet.MARKER
@@ -331,7 +325,7 @@ def test_the_local_driver_resumes_a_run_recorded_out_of_order(runs, tmp_path):
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(tmp_path):
+def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(invoke, tmp_path):
     """A writer killed outright: readers (who may read while it writes) see whole recorded
     batches and the run as interrupted; the resume completes it row for row."""
     path = tmp_path / "big.yaml"
