@@ -16,8 +16,6 @@ import pyarrow.dataset as pads
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 import pytest
-import test_run
-from run_helpers import GAME_TABLES, StopAfter
 
 from unostats import store
 from unostats.runs.signals import StopRequest
@@ -25,11 +23,22 @@ from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
 from unostats.store import parquet
 
-# test_run's scenario, one variant name with a space (percent-encoded in the folder names)
-TINY = test_run.TINY.replace("  - name: short\n", "  - name: short house\n")
-assert "short house" in TINY
+# Two variants at two player counts, one variant name with a space (percent-encoded in the
+# folder names).
+TINY = """\
+name: tiny
+description: Two variants at two player counts, for tests.
+seed: 7
+games: 40
+players: [2, 3]
+variants:
+  - name: standard
+  - name: short house
+    description: First to 200.
+    rules: {target_score: 200}
+"""
 # Everything a reader sees, tables and views (a view's rows come from the shard tables).
-READ = (*GAME_TABLES, "variants", *store.VIEWS, "durations")
+READ = ("games", "game_seats", "rounds", "round_seats", "variants", *store.VIEWS, "durations")
 
 
 def rows(con, name: str, run_id: str) -> list[tuple]:
@@ -178,16 +187,16 @@ def snapshot_command(folder: Path) -> str:
         con.close()
 
 
-def test_resume_after_interruption_stores_every_game_once(runs, tmp_path):
+def test_resume_after_interruption_stores_every_game_once(stop_after, runs, tmp_path):
     loc = store.parquet_location(str(tmp_path / "s"))
     stop = StopRequest()
     first = simulate(scenario=load_scenario(runs["path"]), db=loc, batch_games=7,
-                     progress=StopAfter(stop, 3), stop=stop)
+                     progress=stop_after(stop, 3), stop=stop)
     assert first.status == "interrupted" and first.games_completed == 21
     assert first.resume_command.endswith(f"--store parquet:{tmp_path / 's'}")
     assert snapshot(loc)["runs"][0][:4] == ("interrupted", 7, 160, 21)
     stop = StopRequest()
-    second = resume(run=first.run_id, db=loc, batch_games=11, progress=StopAfter(stop, 5),
+    second = resume(run=first.run_id, db=loc, batch_games=11, progress=stop_after(stop, 5),
                     stop=stop)
     assert second.status == "interrupted" and second.games_completed == 21 + 11 + 8 + 33
     third = resume(run="latest", db=loc, batch_games=1000)
@@ -195,16 +204,17 @@ def test_resume_after_interruption_stores_every_game_once(runs, tmp_path):
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_a_shard_written_but_not_recorded_is_ignored_then_overwritten(runs, tmp_path):
+def test_a_shard_written_but_not_recorded_is_ignored_then_overwritten(game_tables, stop_after, runs,
+                                                                      tmp_path):
     loc = store.parquet_location(str(tmp_path / "s"))
     stop = StopRequest()
     first = simulate(scenario=load_scenario(runs["path"]), db=loc, batch_games=10,
-                     progress=StopAfter(stop, 2), stop=stop)
+                     progress=stop_after(stop, 2), stop=stop)
     assert first.games_completed == 20
     cell = tmp_path / "s" / "{}" / f"run_id={first.run_id}" / "variant=standard" / "players=2"
     # a worker wrote the next batch's shards (here: copies of the first batch's, wrong rows)
     # and died before the driver recorded it
-    for table in GAME_TABLES:
+    for table in game_tables:
         folder = Path(str(cell).format(table))
         shutil.copy(folder / "games-000000000000-000000000010.parquet",
                     folder / "games-000000000020-000000000030.parquet")
@@ -325,7 +335,8 @@ def test_the_local_driver_resumes_a_run_recorded_out_of_order(runs, tmp_path):
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(invoke, tmp_path):
+def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(cli_process,
+                                                                                  invoke, tmp_path):
     """A writer killed outright: readers (who may read while it writes) see whole recorded
     batches and the run as interrupted; the resume completes it row for row."""
     path = tmp_path / "big.yaml"
@@ -334,10 +345,10 @@ def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identicall
     simulate(scenario=load_scenario(path), db=ref)
     folder = tmp_path / "store"
     proc = subprocess.Popen(
-        [*test_run.CLI, "simulate", str(path), "--store", f"parquet:{folder}", "-v"],
+        [*cli_process.argv, "simulate", str(path), "--store", f"parquet:{folder}", "-v"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=test_run.cli_env(UNOSTATS_BATCH_GAMES="20"))
-    test_run.wait_for_stored_batch(proc)
+        env=cli_process.env(UNOSTATS_BATCH_GAMES="20"))
+    cli_process.wait_for_stored_batch(proc)
     during = invoke("query", "SELECT count(*) FROM games", "--store", f"parquet:{folder}",
                     "-f", "csv")  # no lock: a reader reads the batches recorded so far
     assert during.exit_code == 0 and int(during.stdout.split()[1]) % 20 == 0, during.output
