@@ -12,8 +12,9 @@ then the ratio Parquet / DuckDB.
 
 ``--tables``: the DuckDB write alone, per table: the same engine batches (played once, kept in
 memory) written into a new file with all four tables (``store.write_batch``), then with each
-table alone; the CPU time of the writes and the closing checkpoint per round (best of
-``--reps``) and the file's size. CPU time, so other load on the machine distorts it less.
+table alone; the CPU time of the writes and the closing checkpoint per round and the rows
+stored per CPU second (best of ``--reps``), and the file's size. CPU time, so other load on
+the machine distorts it less.
 
 ``--floor``: what DuckDB itself costs, and so the best ``simulate`` on one core could do. The
 engine plays the games (CPU per round, best of ``--reps``: the engine alone, as ``bench.py``
@@ -102,12 +103,15 @@ def table_costs(games: int, players: int, batch_games: int, reps: int) -> None:
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
-    print(f"{'tables':<24} {'us/round':>9} {'MB':>7}")
+    print(f"{'tables':<24} {'us/round':>9} {'rows/s':>11} {'MB':>7}")
     for label, tables in (("all (write_batch)", None),
                           *((name, (name,)) for name in stored.FRAME_COLUMNS)):
         runs = [write(tables) for _ in range(reps)]
         best = min(r[0] for r in runs)
-        print(f"{label:<24} {best * 1e6 / n_rounds:9.3f} {runs[0][1] / 1e6:7.1f}")
+        rows = sum(len(getattr(b, name)) for b in batches
+                   for name in (tables or stored.FRAME_COLUMNS))
+        print(f"{label:<24} {best * 1e6 / n_rounds:9.3f} {rows / best:11,.0f} "
+              f"{runs[0][1] / 1e6:7.1f}")
 
 
 def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import duckdb
 import pytest
-from test_cli import invoke
 
 from unostats import durations, store
 from unostats.scenario import ScenarioError, load_scenario, load_text
@@ -48,7 +47,7 @@ def test_bad_values_named_with_file_line_and_range(tmp_path, value, message):
 
 
 @pytest.fixture(scope="module")
-def paced(tmp_path_factory) -> dict:
+def paced(invoke, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("durations")
     path, db = folder / "paced.yaml", folder / "paced.duckdb"
     path.write_text(SCENARIO)
@@ -95,7 +94,7 @@ def test_summary_gives_minutes_per_round_and_game(paced):
     con.close()
 
 
-def test_summary_table_names_the_pace(tmp_path, paced):
+def test_summary_table_names_the_pace(invoke, tmp_path, paced):
     path = tmp_path / "p.yaml"
     path.write_text(SCENARIO)
     result = invoke("simulate", path, "--db", tmp_path / "p.duckdb", "--games", 5, "-q")
@@ -116,7 +115,7 @@ def test_a_run_stored_without_the_key_takes_the_default(tmp_path, paced):
     assert pace == 4.0 and minutes == pytest.approx(turns * 4 / 60)
 
 
-def test_report_shows_durations(paced, tmp_path):
+def test_report_shows_durations(invoke, paced, tmp_path):
     out = tmp_path / "r.html"
     assert invoke("report", "--db", paced["db"], "--out", out).exit_code == 0
     page = out.read_text()
@@ -124,7 +123,7 @@ def test_report_shows_durations(paced, tmp_path):
     assert "<td>6.5</td>" in page  # the pace, per cell
 
 
-def test_tournament_durations(tmp_path):
+def test_tournament_durations(invoke, tmp_path):
     db = tmp_path / "t.duckdb"
     result = invoke("simulate", "championship", "--games", 3,
                     "--set", "seconds_per_turn=5", "--db", db, "-q")

@@ -9,7 +9,6 @@ import json
 
 import duckdb
 import pytest
-from run_helpers import StopAfter, stored_rows
 
 from unostats.engine.simulate import trace_game
 from unostats.rules import RuleSet
@@ -125,7 +124,8 @@ precision: {turns_per_round: 1.2}
 """
 
 
-def test_a_precision_run_stops_at_a_look_reproducibly_and_across_a_resume(tmp_path):
+def test_a_precision_run_stops_at_a_look_reproducibly_and_across_a_resume(stop_after, stored_rows,
+                                                                          tmp_path):
     scenario = load_text(PRECISE)
     a = simulate(scenario=scenario, db=tmp_path / "a.duckdb", batch_games=100)
     con = duckdb.connect(str(tmp_path / "a.duckdb"), read_only=True)
@@ -139,7 +139,7 @@ def test_a_precision_run_stops_at_a_look_reproducibly_and_across_a_resume(tmp_pa
     # the same seed, stopped after a few batches and resumed: the same games, the same stops
     stop = StopRequest()
     b = simulate(scenario=scenario, db=tmp_path / "b.duckdb", batch_games=100,
-                 progress=StopAfter(stop, 7), stop=stop)
+                 progress=stop_after(stop, 7), stop=stop)
     assert b.status == "interrupted"
     b = resume(run=b.run_id, db=tmp_path / "b.duckdb", batch_games=300)
     assert b.status == "complete"

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from typer.testing import CliRunner
 
-from unostats.cli import app
 from unostats.store import SCHEMA_VERSION
 
 TINY = """\
@@ -28,16 +26,8 @@ variants:
 """
 
 
-def invoke(*args, input: str | None = None, env: dict | None = None):
-    result = CliRunner().invoke(app, [str(a) for a in args], input=input, env=env)
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        repr(result.exception)
-    return result
-
-
 @pytest.fixture(scope="module")
-def made(tmp_path_factory) -> dict:
+def made(invoke, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("hostile")
     scenario = folder / "tiny.yaml"
     scenario.write_text(TINY)
@@ -57,7 +47,7 @@ def db(made, tmp_path) -> Path:
 
 # --- Data loss: COPY ... TO, extensions, ATTACH ------------------------------------------------
 
-def test_copy_to_a_new_file_is_allowed(db, tmp_path):
+def test_copy_to_a_new_file_is_allowed(invoke, db, tmp_path):
     out = tmp_path / "rounds.csv"
     result = invoke("query", f"COPY (SELECT * FROM rounds) TO '{out}' (HEADER)", "--db", db)
     assert result.exit_code == 0, result.output
@@ -65,7 +55,7 @@ def test_copy_to_a_new_file_is_allowed(db, tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["csv file", "another database", "folder", "symlink"])
-def test_copy_over_an_existing_file_is_refused_without_overwrite(db, tmp_path, kind):
+def test_copy_over_an_existing_file_is_refused_without_overwrite(invoke, db, tmp_path, kind):
     target = tmp_path / "target"
     if kind == "csv file":
         target.write_text("precious\n")
@@ -85,7 +75,7 @@ def test_copy_over_an_existing_file_is_refused_without_overwrite(db, tmp_path, k
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
-def test_copy_over_an_existing_file_with_overwrite(db, tmp_path):
+def test_copy_over_an_existing_file_with_overwrite(invoke, db, tmp_path):
     target = tmp_path / "old.csv"
     target.write_text("old\n")
     result = invoke("query", f"COPY (SELECT 7 AS x) TO '{target}' (HEADER)", "--db", db,
@@ -95,7 +85,7 @@ def test_copy_over_an_existing_file_with_overwrite(db, tmp_path):
 
 
 @pytest.mark.parametrize("which", ["file", "relative", "wal", "symlink"])
-def test_copy_never_writes_the_databases_own_files(db, tmp_path, which, monkeypatch):
+def test_copy_never_writes_the_databases_own_files(invoke, db, tmp_path, which, monkeypatch):
     monkeypatch.chdir(tmp_path)
     target = {"file": str(db), "relative": db.name, "wal": f"{db}.wal",
               "symlink": str(tmp_path / "link.duckdb")}[which]
@@ -122,8 +112,8 @@ def test_copy_never_writes_the_databases_own_files(db, tmp_path, which, monkeypa
     ("SET autoinstall_known_extensions = true", "locked"),
     ("SET autoload_known_extensions = true", "locked"),
 ])
-def test_statements_that_download_attach_or_escape_checks_are_refused(db, tmp_path, sql, words,
-                                                                      monkeypatch):
+def test_statements_that_download_attach_or_escape_checks_are_refused(invoke, db, tmp_path, sql,
+                                                                      words, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("query", sql, "--db", db)
     assert result.exit_code == 1
@@ -132,7 +122,7 @@ def test_statements_that_download_attach_or_escape_checks_are_refused(db, tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == [db.name]  # nothing written
 
 
-def test_a_copy_to_hidden_in_a_comment_or_string_is_still_found(db, tmp_path):
+def test_a_copy_to_hidden_in_a_comment_or_string_is_still_found(invoke, db, tmp_path):
     target = tmp_path / "keep.txt"
     target.write_text("precious\n")
     sql = f"COPY (SELECT ' TO ''x''' AS a /* TO 'y' */) -- TO 'z'\n TO '{target}'"
@@ -153,7 +143,7 @@ def test_connections_never_fetch_extensions(db):
 
 
 @pytest.mark.parametrize("command", ["query", "runs", "simulate"])
-def test_a_sqlite_file_as_db_gets_a_message_not_a_download(tmp_path, made, command):
+def test_a_sqlite_file_as_db_gets_a_message_not_a_download(invoke, tmp_path, made, command):
     path = tmp_path / "mine.sqlite"
     with sqlite3.connect(path) as con:
         con.execute("CREATE TABLE t (a)")
@@ -168,7 +158,7 @@ def test_a_sqlite_file_as_db_gets_a_message_not_a_download(tmp_path, made, comma
 
 # --- Data loss: the reports index --------------------------------------------------------------
 
-def test_report_leaves_the_users_own_index_alone_and_says_so(made, tmp_path):
+def test_report_leaves_the_users_own_index_alone_and_says_so(invoke, made, tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     own = site / "index.html"
@@ -180,7 +170,7 @@ def test_report_leaves_the_users_own_index_alone_and_says_so(made, tmp_path):
     assert (site / "r.html").exists()
 
 
-def test_report_refreshes_the_index_it_wrote(made, tmp_path):
+def test_report_refreshes_the_index_it_wrote(invoke, made, tmp_path):
     site = tmp_path / "site"
     assert invoke("report", "--out", site / "a.html", "--db", made["db"]).exit_code == 0
     index = site / "index.html"
@@ -190,7 +180,7 @@ def test_report_refreshes_the_index_it_wrote(made, tmp_path):
     assert "b.html" in index.read_text() and "a.html" in index.read_text()
 
 
-def test_an_index_of_an_earlier_unostats_is_still_refreshed(made, tmp_path):
+def test_an_index_of_an_earlier_unostats_is_still_refreshed(invoke, made, tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text('<!DOCTYPE html>\n<html><head><meta name="generator" '
@@ -202,7 +192,7 @@ def test_an_index_of_an_earlier_unostats_is_still_refreshed(made, tmp_path):
 # --- Data loss: results thrown away, files created ---------------------------------------------
 
 @pytest.mark.parametrize("name", [":memory:", ":memory:x"])
-def test_an_in_memory_database_is_refused_before_anything_is_played(made, tmp_path, name,
+def test_an_in_memory_database_is_refused_before_anything_is_played(invoke, made, tmp_path, name,
                                                                     monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("simulate", made["scenario"], "--db", name)
@@ -213,7 +203,7 @@ def test_an_in_memory_database_is_refused_before_anything_is_played(made, tmp_pa
 
 
 @pytest.mark.parametrize("ref", ["latest", "1a2b3c4d"])
-def test_resume_on_a_missing_database_creates_nothing(tmp_path, ref):
+def test_resume_on_a_missing_database_creates_nothing(invoke, tmp_path, ref):
     path = tmp_path / "missing.duckdb"
     result = invoke("simulate", "--resume", ref, "--db", path)
     assert result.exit_code == 2
@@ -221,7 +211,7 @@ def test_resume_on_a_missing_database_creates_nothing(tmp_path, ref):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_read_commands_on_an_in_memory_database_say_why(tmp_path):
+def test_read_commands_on_an_in_memory_database_say_why(invoke, tmp_path):
     result = invoke("runs", "--db", ":memory:")
     assert result.exit_code == 1 and "in-memory database keeps nothing" in result.stderr
 
@@ -248,7 +238,7 @@ BOMB = HEAD.replace("variants", "x0: &a0 [q, q, q, q, q, q, q, q, q, q]\nvariant
     (HEAD.replace("games: 1", "games: -" + "1" * 4301), 2, "an integer of 4,301 digits"),
     (HEAD + "seed: 0x" + "f" * 4000 + "\n", 5, "seed: an integer of 4,000 digits"),
 ])
-def test_hostile_yaml_is_refused_with_its_line(tmp_path, text, line, words):
+def test_hostile_yaml_is_refused_with_its_line(invoke, tmp_path, text, line, words):
     path = tmp_path / "hostile.yaml"
     path.write_text(text, encoding="utf-8")
     result = invoke("validate", path)
@@ -263,20 +253,24 @@ def test_hostile_yaml_is_refused_with_its_line(tmp_path, text, line, words):
     ("[" * 3000, "nests too deeply"),
     ("a\x1bb", "U+001B (ESC)"),
 ])
-def test_hostile_set_values_are_refused(made, value, words):
+def test_hostile_set_values_are_refused(invoke, made, value, words):
     result = invoke("validate", made["scenario"], "--set", f"seats={value}")
     assert result.exit_code == 2
     assert f"{made['scenario']} (--set seats=" in result.stderr and words in result.stderr
     assert len(result.stderr) < 600  # a long expression is shortened, not echoed whole
 
 
-def test_the_alias_bomb_is_refused_quickly(tmp_path):
-    import time
+def test_the_alias_bomb_is_refused_before_any_value_is_built(invoke, tmp_path, monkeypatch):
+    import yaml
+    built = []
+    construct = yaml.SafeLoader.construct_object
+    monkeypatch.setattr(yaml.SafeLoader, "construct_object",
+                        lambda self, node, deep=False: built.append(node) or
+                        construct(self, node, deep))
     path = tmp_path / "bomb.yaml"
     path.write_text(BOMB, encoding="utf-8")
-    started = time.perf_counter()
     assert invoke("validate", path).exit_code == 2
-    assert time.perf_counter() - started < 5
+    assert built == []  # expanded, the bomb holds 10**9 values: the check stops at the nodes
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
@@ -296,7 +290,7 @@ def test_a_scenario_that_is_not_a_regular_file_is_refused_without_blocking(tmp_p
             "device": "is a device"}[kind] in done.stderr
 
 
-def test_a_file_that_is_not_utf8_names_its_line(tmp_path):
+def test_a_file_that_is_not_utf8_names_its_line(invoke, tmp_path):
     path = tmp_path / "latin1.yaml"
     path.write_bytes(HEAD.encode() + b"description: caf\xe9\n")
     result = invoke("validate", path)
@@ -304,7 +298,7 @@ def test_a_file_that_is_not_utf8_names_its_line(tmp_path):
     assert f"{path}:5: not UTF-8 text: byte 0xe9" in result.stderr
 
 
-def test_a_file_name_that_is_not_utf8_is_printed_and_stored_escaped(tmp_path):
+def test_a_file_name_that_is_not_utf8_is_printed_and_stored_escaped(invoke, tmp_path):
     name = os.fsdecode(b"caf\xe9.yaml")
     path = tmp_path / name
     path.write_text(TINY)
@@ -317,7 +311,7 @@ def test_a_file_name_that_is_not_utf8_is_printed_and_stored_escaped(tmp_path):
     assert "caf\\xe9.yaml" in command
 
 
-def test_a_long_extends_chain_of_presets_is_refused(tmp_path, monkeypatch):
+def test_a_long_extends_chain_of_presets_is_refused(invoke, tmp_path, monkeypatch):
     for i in range(300):
         extends = f"\n    extends: p{i + 1}" if i < 299 else ""
         (tmp_path / f"p{i}.yaml").write_text(
@@ -339,7 +333,7 @@ def test_a_long_extends_chain_of_presets_is_refused(tmp_path, monkeypatch):
     ("9" * 5000, "Invalid value for '--games'"),
     ("0", "greater than or equal to 1"),
 ])
-def test_games_on_the_command_line_has_the_files_limit(made, games, words):
+def test_games_on_the_command_line_has_the_files_limit(invoke, made, games, words):
     result = invoke("simulate", made["scenario"], "--games", games, "--db", made["db"],
                     env={"COLUMNS": "300"})
     assert result.exit_code == 2
@@ -392,7 +386,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("command", ["runs", "query", "report", "simulate"])
 @pytest.mark.parametrize("how", list(DAMAGE))
-def test_a_damaged_database_gets_one_sentence_and_exit_1(db, made, tmp_path, how, command):
+def test_a_damaged_database_gets_one_sentence_and_exit_1(invoke, db, made, tmp_path, how, command):
     _damage(db, how)
     before = db.read_bytes()
     args = {"runs": ("runs",), "query": ("query", "SELECT count(*) FROM rounds"),
@@ -405,7 +399,7 @@ def test_a_damaged_database_gets_one_sentence_and_exit_1(db, made, tmp_path, how
     assert db.read_bytes() == before  # refused before anything is written
 
 
-def test_a_failing_write_mid_run_is_one_sentence_with_the_resume_command(made, tmp_path,
+def test_a_failing_write_mid_run_is_one_sentence_with_the_resume_command(invoke, made, tmp_path,
                                                                         monkeypatch):
     from unostats import store
     calls = {"n": 0}
@@ -437,7 +431,7 @@ def test_a_failing_write_mid_run_is_one_sentence_with_the_resume_command(made, t
     ("under a file", "is a file, not a folder"),
     ("name too long", "the file name is too long for the file system"),
 ])
-def test_report_write_errors_are_one_sentence(made, tmp_path, where, words):
+def test_report_write_errors_are_one_sentence(invoke, made, tmp_path, where, words):
     (tmp_path / "plain").write_text("a file\n")
     out = {"under a file": tmp_path / "plain" / "r.html",
            "name too long": tmp_path / ("r" * 300 + ".html")}[where]
@@ -462,7 +456,7 @@ def test_report_default_name_stays_short_enough_for_a_file_system(names):
     assert default_out(other) != path  # the shortened names stay distinct
 
 
-def test_export_under_a_file_is_one_sentence(made, tmp_path):
+def test_export_under_a_file_is_one_sentence(invoke, made, tmp_path):
     (tmp_path / "plain").write_text("a file\n")
     result = invoke("export", "latest", "--out", tmp_path / "plain" / "out", "--db", made["db"])
     assert result.exit_code == 1
@@ -470,7 +464,7 @@ def test_export_under_a_file_is_one_sentence(made, tmp_path):
 
 
 @pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs Linux's sysfs")
-def test_a_folder_nobody_may_write_even_root(made):
+def test_a_folder_nobody_may_write_even_root(invoke, made):
     """sysfs refuses new files to root too, so this runs where the test below is skipped."""
     result = invoke("report", "--out", "/sys/kernel/r.html", "--db", made["db"])
     assert result.exit_code == 1 and "not writable" in result.stderr
@@ -480,7 +474,7 @@ def test_a_folder_nobody_may_write_even_root(made):
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_read_only_folders(made, tmp_path):
+def test_read_only_folders(invoke, made, tmp_path):
     folder = tmp_path / "ro"
     folder.mkdir()
     shutil.copy(made["db"], folder / "r.duckdb")
@@ -512,7 +506,7 @@ variants:
 """
 
 
-def test_yaml_merge_keys_work_and_overrides_win(tmp_path):
+def test_yaml_merge_keys_work_and_overrides_win(invoke, tmp_path):
     from unostats.scenario import load_scenario, load_text
     scenario = load_text(MERGE.rsplit("  - <<: *base\n    name: bogus", 1)[0], "m.yaml")
     assert [v.name for v in scenario.variants] == ["base", "shorter"]
@@ -529,7 +523,7 @@ def test_yaml_merge_keys_work_and_overrides_win(tmp_path):
     del load_scenario
 
 
-def test_every_rule_conflict_of_a_variant_is_reported_at_its_own_line(tmp_path):
+def test_every_rule_conflict_of_a_variant_is_reported_at_its_own_line(invoke, tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text("name: c\ngames: 1\nplayers: 4\nvariants:\n  - name: v\n    rules:\n"
                     "      reverse_deflects: extreme\n      eight_cover: true\n"
@@ -545,7 +539,7 @@ def test_every_rule_conflict_of_a_variant_is_reported_at_its_own_line(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["\x1b[2J", "a\x1b]0;pwned\x07b", "\x9b31m", "x\x7fy", "\x00"])
-def test_terminal_escapes_in_names_are_escaped_in_every_table(tmp_path, name):
+def test_terminal_escapes_in_names_are_escaped_in_every_table(invoke, tmp_path, name):
     quoted = name.encode("unicode_escape").decode().replace('"', '\\"')
     path = tmp_path / "esc.yaml"
     path.write_text(TINY.replace("name: tiny", f'name: "{quoted}"').replace(
@@ -563,25 +557,25 @@ def test_terminal_escapes_in_names_are_escaped_in_every_table(tmp_path, name):
         or "\\x00" in outputs[1]
 
 
-def test_a_repeated_param_is_refused(db):
+def test_a_repeated_param_is_refused(invoke, db):
     result = invoke("query", "SELECT $n AS n", "--param", "n=1", "--param", "n=2", "--db", db)
     assert result.exit_code == 2
     assert "--param n is given twice" in result.stderr
 
 
 @pytest.mark.parametrize("value", ["9" * 5000, "-" + "1" * 20])
-def test_a_param_of_too_many_digits_is_refused(db, value):
+def test_a_param_of_too_many_digits_is_refused(invoke, db, value):
     result = invoke("query", "SELECT $n AS n", "--param", f"n={value}", "--db", db)
     assert result.exit_code == 2 and "more digits than a 64-bit integer" in result.stderr
     assert len(result.stderr) < 300
 
 
-def test_an_unused_param_is_named(db):
+def test_an_unused_param_is_named(invoke, db):
     result = invoke("query", "SELECT $n AS n", "--param", "m=1", "--db", db)
     assert result.exit_code == 1 and "--param m: the SQL has no $m (named: $n)" in result.stderr
 
 
-def test_a_run_whose_process_is_gone_shows_as_interrupted(made, db):
+def test_a_run_whose_process_is_gone_shows_as_interrupted(invoke, made, db):
     con = duckdb.connect(str(db))
     con.execute("UPDATE runs SET status = 'running', pid = 2147483000")  # a killed writer
     con.close()
@@ -591,7 +585,7 @@ def test_a_run_whose_process_is_gone_shows_as_interrupted(made, db):
         assert "running" not in result.stdout
 
 
-def test_a_run_of_this_process_still_shows_as_running(db):
+def test_a_run_of_this_process_still_shows_as_running(invoke, db):
     con = duckdb.connect(str(db))
     con.execute("UPDATE runs SET status = 'running', pid = ?", [os.getpid()])
     con.close()
@@ -633,7 +627,7 @@ def test_query_streams_rows_in_every_format(db, monkeypatch):
     del sys
 
 
-def test_a_long_table_shows_its_first_rows_and_says_so(db):
+def test_a_long_table_shows_its_first_rows_and_says_so(invoke, db):
     result = invoke("query", "SELECT range AS i FROM range(50000)", "--db", db)
     assert result.exit_code == 0
     assert len(result.stdout.splitlines()) == 2 + 10_000

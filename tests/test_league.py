@@ -12,7 +12,6 @@ import duckdb
 import numpy as np
 import pytest
 
-from run_helpers import GAME_TABLES, StopAfter, stored_rows
 from unostats import ratings, store
 from unostats.kinds import kind_of
 from unostats.league import cycle_games, seatings
@@ -222,14 +221,14 @@ def test_two_policies_are_bradley_terry():
 # --- Runs --------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def league_run(tmp_path_factory):
+def league_run(game_tables, stored_rows, tmp_path_factory):
     folder = tmp_path_factory.mktemp("league")
     path = folder / "l.yaml"
     path.write_text(LEAGUE)
     db = folder / "l.duckdb"
     outcome = simulate(scenario=load_scenario(path), db=db, batch_games=5)
     return {"path": path, "db": db, "outcome": outcome,
-            "rows": stored_rows(db, GAME_TABLES + ("league_fits",), "games_completed")}
+            "rows": stored_rows(db, game_tables + ("league_fits",), "games_completed")}
 
 
 def test_a_league_run_stores_every_seating_as_plain_games(league_run):
@@ -313,21 +312,23 @@ def test_a_league_game_replays_with_its_seating(league_run):
     assert result.referee_error is None and result.mismatches == [], result
 
 
-def test_an_interrupted_league_resumes_to_the_same_rows_and_ratings(league_run, tmp_path):
+def test_an_interrupted_league_resumes_to_the_same_rows_and_ratings(stop_after, game_tables,
+                                                                    stored_rows, league_run,
+                                                                    tmp_path):
     db = tmp_path / "r.duckdb"
     stop = StopRequest()
     first = simulate(scenario=load_scenario(league_run["path"]), db=db, batch_games=5,
-                     progress=StopAfter(stop, 2), stop=stop)
+                     progress=stop_after(stop, 2), stop=stop)
     assert first.status == "interrupted" and first.games_completed == 10
     partial = stored_rows(db, ("league_fits",), "games_completed")["league_fits"]
     decided = {players: d for _, players, *_, d, _ in partial}  # the games stored so far
     assert 0 < decided[2] <= 10 and decided[3] == 0
     assert all(r[4] is None for r in partial if r[1] == 3)  # no game: no rating yet
     stop = StopRequest()
-    second = resume(run=first.run_id, db=db, batch_games=3, progress=StopAfter(stop, 3),
+    second = resume(run=first.run_id, db=db, batch_games=3, progress=stop_after(stop, 3),
                     stop=stop)
     assert second.status == "interrupted"
     assert resume(run=first.run_id, db=db).status == "complete"
-    got = stored_rows(db, GAME_TABLES + ("league_fits",), "games_completed")
+    got = stored_rows(db, game_tables + ("league_fits",), "games_completed")
     for table, want in league_run["rows"].items():
         assert got[table] == want, table

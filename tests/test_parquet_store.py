@@ -16,26 +16,29 @@ import pyarrow.dataset as pads
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 import pytest
-import test_run
-from run_helpers import GAME_TABLES, StopAfter
-from typer.testing import CliRunner
 
 from unostats import store
-from unostats.cli import app
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
 from unostats.store import parquet
 
-# test_run's scenario, one variant name with a space (percent-encoded in the folder names)
-TINY = test_run.TINY.replace("  - name: short\n", "  - name: short house\n")
-assert "short house" in TINY
+# Two variants at two player counts, one variant name with a space (percent-encoded in the
+# folder names).
+TINY = """\
+name: tiny
+description: Two variants at two player counts, for tests.
+seed: 7
+games: 40
+players: [2, 3]
+variants:
+  - name: standard
+  - name: short house
+    description: First to 200.
+    rules: {target_score: 200}
+"""
 # Everything a reader sees, tables and views (a view's rows come from the shard tables).
-READ = (*GAME_TABLES, "variants", *store.VIEWS, "durations")
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+READ = ("games", "game_seats", "rounds", "round_seats", "variants", *store.VIEWS, "durations")
 
 
 def rows(con, name: str, run_id: str) -> list[tuple]:
@@ -128,7 +131,7 @@ def test_the_dataset_is_hive_partitioned_by_run_variant_and_players(runs):
         ("short house", 2), ("short house", 3), ("standard", 2), ("standard", 3)]
 
 
-def test_every_reader_command_reads_the_store(runs, tmp_path):
+def test_every_reader_command_reads_the_store(invoke, runs, tmp_path):
     spec = f"parquet:{runs['dir']}"
     r = invoke("query", "SELECT variant, players, count(*) AS n FROM games GROUP BY ALL "
                "ORDER BY ALL", "--store", spec, "-f", "csv")
@@ -167,7 +170,7 @@ def test_every_reader_command_reads_the_store(runs, tmp_path):
     assert r.exit_code == 0 and r.stdout.splitlines()[1] == str(len(runs["ref"]["round_seats"]))
 
 
-def test_simulate_on_the_command_line_and_its_resume_hint(runs, tmp_path):
+def test_simulate_on_the_command_line_and_its_resume_hint(invoke, runs, tmp_path):
     folder = tmp_path / "cli store"
     r = invoke("simulate", runs["path"], "--store", f"parquet:{folder}", "-f", "csv")
     assert r.exit_code == 0, r.output
@@ -184,16 +187,16 @@ def snapshot_command(folder: Path) -> str:
         con.close()
 
 
-def test_resume_after_interruption_stores_every_game_once(runs, tmp_path):
+def test_resume_after_interruption_stores_every_game_once(stop_after, runs, tmp_path):
     loc = store.parquet_location(str(tmp_path / "s"))
     stop = StopRequest()
     first = simulate(scenario=load_scenario(runs["path"]), db=loc, batch_games=7,
-                     progress=StopAfter(stop, 3), stop=stop)
+                     progress=stop_after(stop, 3), stop=stop)
     assert first.status == "interrupted" and first.games_completed == 21
     assert first.resume_command.endswith(f"--store parquet:{tmp_path / 's'}")
     assert snapshot(loc)["runs"][0][:4] == ("interrupted", 7, 160, 21)
     stop = StopRequest()
-    second = resume(run=first.run_id, db=loc, batch_games=11, progress=StopAfter(stop, 5),
+    second = resume(run=first.run_id, db=loc, batch_games=11, progress=stop_after(stop, 5),
                     stop=stop)
     assert second.status == "interrupted" and second.games_completed == 21 + 11 + 8 + 33
     third = resume(run="latest", db=loc, batch_games=1000)
@@ -201,16 +204,17 @@ def test_resume_after_interruption_stores_every_game_once(runs, tmp_path):
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_a_shard_written_but_not_recorded_is_ignored_then_overwritten(runs, tmp_path):
+def test_a_shard_written_but_not_recorded_is_ignored_then_overwritten(game_tables, stop_after, runs,
+                                                                      tmp_path):
     loc = store.parquet_location(str(tmp_path / "s"))
     stop = StopRequest()
     first = simulate(scenario=load_scenario(runs["path"]), db=loc, batch_games=10,
-                     progress=StopAfter(stop, 2), stop=stop)
+                     progress=stop_after(stop, 2), stop=stop)
     assert first.games_completed == 20
     cell = tmp_path / "s" / "{}" / f"run_id={first.run_id}" / "variant=standard" / "players=2"
     # a worker wrote the next batch's shards (here: copies of the first batch's, wrong rows)
     # and died before the driver recorded it
-    for table in GAME_TABLES:
+    for table in game_tables:
         folder = Path(str(cell).format(table))
         shutil.copy(folder / "games-000000000000-000000000010.parquet",
                     folder / "games-000000000020-000000000030.parquet")
@@ -269,7 +273,7 @@ def test_shards_from_workers_recorded_once_in_any_order_on_other_file_systems(
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_bad_store_specs_are_refused(runs, tmp_path):
+def test_bad_store_specs_are_refused(invoke, runs, tmp_path):
     a_file = tmp_path / "f.txt"
     a_file.write_text("x")
     busy = tmp_path / "busy"
@@ -298,7 +302,7 @@ def test_bad_store_specs_are_refused(runs, tmp_path):
     assert not (tmp_path / "none").exists()
 
 
-def test_a_marker_of_another_version_is_refused(runs, tmp_path):
+def test_a_marker_of_another_version_is_refused(invoke, runs, tmp_path):
     folder = tmp_path / "old"
     shutil.copytree(runs["dir"], folder)
     marker = folder / parquet.MARKER
@@ -331,7 +335,8 @@ def test_the_local_driver_resumes_a_run_recorded_out_of_order(runs, tmp_path):
     assert_same(snapshot(loc), runs["ref"])
 
 
-def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(tmp_path):
+def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identically(cli_process,
+                                                                                  invoke, tmp_path):
     """A writer killed outright: readers (who may read while it writes) see whole recorded
     batches and the run as interrupted; the resume completes it row for row."""
     path = tmp_path / "big.yaml"
@@ -340,10 +345,10 @@ def test_sigkill_mid_run_leaves_recorded_batches_readable_and_resumes_identicall
     simulate(scenario=load_scenario(path), db=ref)
     folder = tmp_path / "store"
     proc = subprocess.Popen(
-        [*test_run.CLI, "simulate", str(path), "--store", f"parquet:{folder}", "-v"],
+        [*cli_process.argv, "simulate", str(path), "--store", f"parquet:{folder}", "-v"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=test_run.cli_env(UNOSTATS_BATCH_GAMES="20"))
-    test_run.wait_for_stored_batch(proc)
+        env=cli_process.env(UNOSTATS_BATCH_GAMES="20"))
+    cli_process.wait_for_stored_batch(proc)
     during = invoke("query", "SELECT count(*) FROM games", "--store", f"parquet:{folder}",
                     "-f", "csv")  # no lock: a reader reads the batches recorded so far
     assert during.exit_code == 0 and int(during.stdout.split()[1]) % 20 == 0, during.output

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from run_helpers import GAME_TABLES, StopAfter, stored_rows
 
 from unostats import store
 from unostats.runs.progress import Progress
@@ -84,16 +83,20 @@ def scenario_file(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def local_rows(tmp_path_factory, scenario_file) -> dict:
+def local_rows(snapshot, tmp_path_factory, scenario_file) -> dict:
     """The scenario played by the local executor, uninterrupted."""
     db = tmp_path_factory.mktemp("local") / "local.duckdb"
     assert simulate(scenario=load_scenario(scenario_file), db=db).status == "complete"
-    return rows(db)
+    return snapshot(db)
 
 
-def rows(db: Path) -> dict[str, list[tuple]]:
-    return stored_rows(db, (*GAME_TABLES, "variants"),
-                       "status, seed, games_requested, games_completed, scenario_hash")
+@pytest.fixture(scope="module")
+def snapshot(stored_rows, game_tables):
+    """``snapshot(db)``: every stored row of the file's one run, without the run id, sorted."""
+    def read(db: Path) -> dict[str, list[tuple]]:
+        return stored_rows(db, (*game_tables, "variants"),
+                           "status, seed, games_requested, games_completed, scenario_hash")
+    return read
 
 
 def assert_same_rows(got: dict, want: dict) -> None:
@@ -128,7 +131,7 @@ class Log(Progress):
             self.stop.request()
 
 
-def test_a_sweep_on_two_nodes_is_the_local_run_row_for_row(tmp_path, cluster):
+def test_a_sweep_on_two_nodes_is_the_local_run_row_for_row(snapshot, tmp_path, cluster):
     """The bundled sweep (90 cells) through the command line, joined to the cluster by its
     address: the same rows as the local executor, batches played on both nodes."""
     common = ["simulate", str(ROOT / "scenarios" / "sweeps.yaml"), "--games", "20",
@@ -148,7 +151,7 @@ def test_a_sweep_on_two_nodes_is_the_local_run_row_for_row(tmp_path, cluster):
     assert "ray: cluster at 127.0.0.1:" in on_ray.stderr and "2 nodes, 2 CPUs" in on_ray.stderr
     assert on_ray.stderr.count("engine loaded from the node's cache in") + \
         on_ray.stderr.count("engine compiled in") >= 2  # each worker process says it once
-    assert_same_rows(rows(tmp_path / "ray.duckdb"), rows(tmp_path / "local.duckdb"))
+    assert_same_rows(snapshot(tmp_path / "ray.duckdb"), snapshot(tmp_path / "local.duckdb"))
     con = duckdb.connect(str(tmp_path / "ray.duckdb"), read_only=True)
     try:
         (command,), = con.execute("SELECT command FROM runs").fetchall()
@@ -157,14 +160,14 @@ def test_a_sweep_on_two_nodes_is_the_local_run_row_for_row(tmp_path, cluster):
     assert f" --executor ray --address {cluster} " in command
 
 
-def test_many_batches_in_any_order_are_stored_once_in_order(tmp_path, cluster, scenario_file,
-                                                            local_rows):
+def test_many_batches_in_any_order_are_stored_once_in_order(snapshot, tmp_path, cluster,
+                                                            scenario_file, local_rows):
     executor = RayExecutor(cluster)
     log = Log()
     outcome = simulate(scenario=load_scenario(scenario_file), db=tmp_path / "r.duckdb",
                        batch_games=50, executor=executor, progress=log)
     assert outcome.status == "complete" and outcome.games_played == 4 * 600
-    assert_same_rows(rows(tmp_path / "r.duckdb"), local_rows)
+    assert_same_rows(snapshot(tmp_path / "r.duckdb"), local_rows)
     no_duplicates(tmp_path / "r.duckdb")
     # 48 batches on both nodes; each worker process made the engine ready once, not per task
     assert sum(executor.batches_by_worker.values()) == 48
@@ -186,7 +189,8 @@ def batch_workers() -> list[int]:
     return pids
 
 
-def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost_or_doubled(tmp_path, cluster):
+def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost_or_doubled(snapshot, tmp_path,
+                                                                           cluster):
     """SIGKILL to a worker process while it plays a batch: Ray runs the task again on a new
     worker, and the run equals the uninterrupted local one (batches long enough to be caught
     while they play)."""
@@ -223,12 +227,12 @@ def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost_or_doubled(tmp_p
         killer.join()
     assert killed, "no worker was found inside a batch task to kill"
     assert outcome.status == "complete" and outcome.games_played == 2 * 16000
-    assert_same_rows(rows(db), rows(local))
+    assert_same_rows(snapshot(db), snapshot(local))
     no_duplicates(db)
 
 
-def test_a_stopped_run_resumes_on_the_other_executor(tmp_path, cluster, scenario_file,
-                                                     local_rows):
+def test_a_stopped_run_resumes_on_the_other_executor(snapshot, stop_after, tmp_path, cluster,
+                                                     scenario_file, local_rows):
     """Interrupted on Ray, resumed locally; interrupted locally, resumed on Ray: both equal the
     uninterrupted local run. The interruption names the Ray options in its resume command."""
     scenario = load_scenario(scenario_file)
@@ -241,21 +245,21 @@ def test_a_stopped_run_resumes_on_the_other_executor(tmp_path, cluster, scenario
     assert any(f"--resume {first.run_id} --db {on_ray} --executor ray --address {cluster}"
                in line for line in log.lines)
     assert resume(run=first.run_id, db=on_ray).status == "complete"
-    assert_same_rows(rows(on_ray), local_rows)
+    assert_same_rows(snapshot(on_ray), local_rows)
 
     local_first = tmp_path / "local-first.duckdb"
     stop = StopRequest()
     second = simulate(scenario=scenario, db=local_first, batch_games=100, stop=stop,
-                      progress=StopAfter(stop, 3))
+                      progress=stop_after(stop, 3))
     assert second.status == "interrupted"
     assert resume(run=second.run_id, db=local_first, executor=RayExecutor(cluster),
                   batch_games=70).status == "complete"
-    assert_same_rows(rows(local_first), local_rows)
+    assert_same_rows(snapshot(local_first), local_rows)
     no_duplicates(local_first)
 
 
 def test_ctrl_c_cancels_the_tasks_keeps_the_batches_and_prints_the_resume_command(
-        tmp_path, cluster, scenario_file, local_rows):
+        snapshot, tmp_path, cluster, scenario_file, local_rows):
     db = tmp_path / "c.duckdb"
     env = {**os.environ, "UNOSTATS_BATCH_GAMES": "40"}
     env.pop("UNOSTATS_DB", None)
@@ -286,11 +290,11 @@ def test_ctrl_c_cancels_the_tasks_keeps_the_batches_and_prints_the_resume_comman
             f"--address {cluster}") in err
     outcome = resume(run=run_id, db=db, executor=RayExecutor(cluster))
     assert outcome.status == "complete"
-    assert_same_rows(rows(db), local_rows)
+    assert_same_rows(snapshot(db), local_rows)
 
 
 def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
-        tmp_path, cluster, scenario_file, local_rows):
+        game_tables, tmp_path, cluster, scenario_file, local_rows):
     """--store parquet:DIR: each task writes its batch's shards on its worker and the driver
     records the receipts; interrupted and resumed, the dataset reads as the local run."""
     location = store.parquet_location(str(tmp_path / "dataset"))
@@ -307,7 +311,7 @@ def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
     con = store.open_store(location, read_only=True)
     try:
         got = {}
-        for table in GAME_TABLES:
+        for table in game_tables:
             cols = [c for (c,) in con.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
                 "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
@@ -316,7 +320,7 @@ def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
         assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
     finally:
         con.close()
-    assert_same_rows(got, {t: local_rows[t] for t in GAME_TABLES})
+    assert_same_rows(got, {t: local_rows[t] for t in game_tables})
 
 
 @pytest.mark.parametrize("name, what", [("championship", "tournament runs .a `tournament:`"),

@@ -2,8 +2,8 @@
 escaping, the reproduction section, the index, default paths and errors.
 
 The database is small and real: two runs simulated by the engine (a three-variant comparison at
-4 and 6 players, and an ablation "base" / "base without X"), written with the store. The browser
-test (test_report_browser.py) reuses ``make_db``.
+4 and 6 players, and an ablation "base" / "base without X"), written with the store: conftest's
+``report_runs``, which the browser test (test_report_browser.py) reads too.
 """
 
 from __future__ import annotations
@@ -20,47 +20,12 @@ import polars as pl
 import pytest
 from markupsafe import escape
 
-from unostats import __version__, stats, store
-from unostats.engine.simulate import simulate_batches
+from unostats import stats, store
 from unostats.report import model as report_model
 from unostats.report.build import build_index, build_report
 from unostats.report.figures import build_figures
 from unostats.report.model import load_model
-from unostats.scenario import load_text
 
-EVIL = 'house <b>&amp;</b> "q" \'s'
-COMPARE_YAML = f"""\
-name: compare-test
-description: 'Test </script><script>alert("d")</script> & <i>more</i>'
-seed: 5
-games: 240
-players: [4, 6]
-seats:
-  policy: random
-variants:
-  - name: standard
-    description: the official rules
-  - name: number first
-    rules: {{first_card: number_only}}
-  - name: '{EVIL.replace("'", "''")}'
-    rules: {{wild_draw_four: free, uno_penalty: 0}}
-"""
-ABLATION_YAML = """\
-name: ablation-test
-description: one rule removed at a time
-seed: 9
-games: 240
-players: [4]
-variants:
-  - name: extreme
-    rules: {first_card: number_only, wild_draw_four: free, hand_size: 9}
-  - name: extreme without number-only first card
-    extends: extreme
-    rules: {first_card: official}
-  - name: extreme without free +4
-    extends: extreme
-    rules: {wild_draw_four: no_matching_colour}
-"""
 # Like scenarios/extreme.yaml: the base variant first, then the variant the ablation removes
 # rules from, then "<that>-no-<rule>" and "<that> without <rule>" variants.
 EXTREME_LIKE_YAML = """\
@@ -87,48 +52,9 @@ FIGURE_IDS = {
 }
 
 
-def simulate_run(con, text: str, *, status: str = "complete", games: int | None = None) -> str:
-    sc = load_text(text, "test.yaml")
-    games = games or sc.games
-    cells = list(sc.cells())
-    run_id = store.start_run(
-        con, command="unostats simulate test.yaml", seed=sc.seed,
-        games_requested=sc.games * len(cells), scenario_name=sc.name,
-        scenario_text=sc.source_text, scenario_json=sc.canonical_json(),
-        scenario_hash=sc.hash(),
-        variants=[dict(variant=c.variant.name, players=c.players,
-                       rules_json=c.variant.rules.canonical_json(),
-                       rules_hash=c.variant.rules.hash(), description=c.variant.description)
-                  for c in cells],
-        versions=dict(unostats_version=__version__, engine_version="test",
-                      numba_version=numba.__version__))
-    for c in cells:
-        for batch in simulate_batches(rules=c.variant.rules, players=c.players, seats=c.seats,
-                                      games=games, seed=sc.seed):
-            store.write_batch(con, run_id, c.variant.name, c.players, batch)
-    store.finish_run(con, run_id, status=status)
-    return run_id
-
-
-def make_db(path: Path) -> tuple[Path, dict[str, str]]:
-    """A results file with two complete runs: 'compare' (older) and 'ablation' (latest)."""
-    con = store.open_store(path, read_only=False)
-    try:
-        runs = {"compare": simulate_run(con, COMPARE_YAML),
-                "ablation": simulate_run(con, ABLATION_YAML)}
-    finally:
-        con.close()
-    return path, runs
-
-
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    return make_db(tmp_path_factory.mktemp("report") / "r.duckdb")
-
-
-@pytest.fixture(scope="module")
-def compare_model(db):
-    path, runs = db
+def compare_model(report_runs):
+    path, runs = report_runs
     con = store.open_store(path, read_only=True)
     try:
         return load_model(con, [runs["compare"]])
@@ -137,8 +63,8 @@ def compare_model(db):
 
 
 @pytest.fixture(scope="module")
-def ablation_model(db):
-    path, runs = db
+def ablation_model(report_runs):
+    path, runs = report_runs
     con = store.open_store(path, read_only=True)
     try:
         return load_model(con, [runs["ablation"]])
@@ -147,9 +73,9 @@ def ablation_model(db):
 
 
 @pytest.fixture(scope="module")
-def raw(db):
+def raw(report_runs):
     """The compare run's raw rows (small), to check the model against."""
-    path, runs = db
+    path, runs = report_runs
     con = store.open_store(path, read_only=True)
     try:
         return {t: con.sql(f"SELECT * FROM {t} WHERE run_id = $r",
@@ -160,16 +86,16 @@ def raw(db):
 
 
 @pytest.fixture(scope="module")
-def compare_html(db, tmp_path_factory):
-    path, runs = db
+def compare_html(report_runs, tmp_path_factory):
+    path, runs = report_runs
     out = tmp_path_factory.mktemp("out") / "reports" / "compare.html"
     build_report(db_path=path, run_ids=[runs["compare"]], out=out)
     return out.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def ablation_html(db, tmp_path_factory):
-    path, runs = db
+def ablation_html(report_runs, tmp_path_factory):
+    path, runs = report_runs
     out = tmp_path_factory.mktemp("out") / "ablation.html"
     build_report(db_path=path, run_ids=[runs["ablation"]], out=out, index=False)
     return out.read_text(encoding="utf-8")
@@ -181,11 +107,12 @@ def key(run_id: str, variant: str, players: int) -> report_model.CellKey:
 
 # --- The model against the raw rows ------------------------------------------------------------
 
-def test_cells_follow_the_scenario_order(compare_model, db):
-    _, runs = db
+def test_cells_follow_the_scenario_order(report_scenarios, compare_model, report_runs):
+    _, runs = report_runs
+    evil = report_scenarios.evil
     assert [(c.key.variant, c.players) for c in compare_model.cells] == [
         ("standard", 4), ("standard", 6), ("number first", 4), ("number first", 6),
-        (EVIL, 4), (EVIL, 6)]
+        (evil, 4), (evil, 6)]
     assert all(c.games == 240 for c in compare_model.cells)
     assert compare_model.base_label == "standard"
     assert compare_model.games == 6 * 240
@@ -193,8 +120,8 @@ def test_cells_follow_the_scenario_order(compare_model, db):
     assert compare_model.players == (4, 6)
 
 
-def test_round_length_matches_the_rows(compare_model, raw, db):
-    _, runs = db
+def test_round_length_matches_the_rows(compare_model, raw, report_runs):
+    _, runs = report_runs
     rounds = raw["rounds"].filter(pl.col("variant") == "number first", pl.col("players") == 6)
     s = compare_model.measures["round_turns"].summaries[key(runs["compare"], "number first", 6)]
     turns = rounds["turns"].cast(pl.Float64)
@@ -215,8 +142,8 @@ def test_round_length_matches_the_rows(compare_model, raw, db):
     assert dist.counts.tolist() == counts["len"].to_list()
 
 
-def test_cards_drawn_points_and_game_length_match_the_rows(compare_model, raw, db):
-    _, runs = db
+def test_cards_drawn_points_and_game_length_match_the_rows(compare_model, raw, report_runs):
+    _, runs = report_runs
     k = key(runs["compare"], "standard", 4)
     r = raw["rounds"].filter(pl.col("variant") == "standard", pl.col("players") == 4)
     g = raw["games"].filter(pl.col("variant") == "standard", pl.col("players") == 4)
@@ -241,8 +168,8 @@ def test_cards_drawn_points_and_game_length_match_the_rows(compare_model, raw, d
     assert ranks[1].value == pytest.approx(winners.mean()) and ranks[1].n == winners.len()
 
 
-def test_first_player_advantage_matches_the_rows(compare_model, raw, db):
-    _, runs = db
+def test_first_player_advantage_matches_the_rows(compare_model, raw, report_runs):
+    _, runs = report_runs
     for players in (4, 6):
         k = key(runs["compare"], "standard", players)
         won = raw["rounds"].filter(pl.col("variant") == "standard", pl.col("players") == players,
@@ -270,10 +197,11 @@ def test_first_player_advantage_matches_the_rows(compare_model, raw, db):
         assert g.wins == tuple((pos == i).sum() for i in range(players))
 
 
-def test_comparisons_against_the_first_variant(compare_model, db):
-    _, runs = db
+def test_comparisons_against_the_first_variant(report_scenarios, compare_model, report_runs):
+    _, runs = report_runs
     cmp = {(c.cell.variant, c.cell.players): c for c in compare_model.comparisons}
-    assert set(cmp) == {("number first", 4), ("number first", 6), (EVIL, 4), (EVIL, 6)}
+    evil = report_scenarios.evil
+    assert set(cmp) == {("number first", 4), ("number first", 6), (evil, 4), (evil, 6)}
     c = cmp[("number first", 6)]
     assert c.base == key(runs["compare"], "standard", 6)
     turns = compare_model.measures["round_turns"].summaries
@@ -287,17 +215,18 @@ def test_comparisons_against_the_first_variant(compare_model, db):
     assert not compare_model.ablation
 
 
-def test_rules_that_differ(compare_model):
+def test_rules_that_differ(report_scenarios, compare_model):
     changes = compare_model.rule_changes
-    assert set(changes) == {"number first", EVIL}
+    evil = report_scenarios.evil
+    assert set(changes) == {"number first", evil}
     assert [(c.key, c.rule_ids, c.base_value, c.value) for c in changes["number first"]] == [
         ("first_card", "S2", "official", "number_only")]
-    assert {c.key: c.value for c in changes[EVIL]} == {"wild_draw_four": "free",
+    assert {c.key: c.value for c in changes[evil]} == {"wild_draw_four": "free",
                                                        "uno_penalty": "0"}
 
 
-def test_ablation_effects_are_base_minus_without(ablation_model, db):
-    _, runs = db
+def test_ablation_effects_are_base_minus_without(ablation_model, report_runs):
+    _, runs = report_runs
     effects = {a.what: a for a in ablation_model.ablation}
     assert set(effects) == {"number-only first card", "free +4"}
     a = effects["free +4"]
@@ -314,12 +243,12 @@ def test_ablation_effects_are_base_minus_without(ablation_model, db):
 
 
 @pytest.fixture(scope="module")
-def extreme_like(tmp_path_factory):
+def extreme_like(write_run, tmp_path_factory):
     """An ablation whose base is not the scenario's first variant (as in extreme.yaml)."""
     folder = tmp_path_factory.mktemp("extreme-like")
     con = store.open_store(folder / "x.duckdb", read_only=False)
     try:
-        run_id = simulate_run(con, EXTREME_LIKE_YAML)
+        run_id = write_run(con, EXTREME_LIKE_YAML)
     finally:
         con.close()
     con = store.open_store(folder / "x.duckdb", read_only=True)
@@ -404,9 +333,9 @@ def test_ablation_names():
     }
 
 
-def test_summaries_equal_the_store_views(compare_model, db):
+def test_summaries_equal_the_store_views(compare_model, report_runs):
     """The summaries come from the value counts; they are the views' numbers."""
-    path, runs = db
+    path, runs = report_runs
     con = store.open_store(path, read_only=True)
     try:
         views = {v: {(r["variant"], r["players"]): r for r in con.sql(
@@ -471,10 +400,10 @@ def test_findings_cover_every_cell_with_intervals(compare_model):
     assert "Rounds ended by the safety cap" not in groups  # shown only when some round was
 
 
-def test_aggregation_happens_in_duckdb(db, monkeypatch):
+def test_aggregation_happens_in_duckdb(report_runs, monkeypatch):
     """Python receives aggregates only: one row per cell (or per position, rank), and exact
     distributions as value counts; never the rows themselves."""
-    path, runs = db
+    path, runs = report_runs
     heights = []
     original = report_model._Query.__call__
 
@@ -546,8 +475,8 @@ def test_page_sections_content(compare_html, compare_model):
                      r"official</td><td class=\"l\"><b>number_only</b>", page)
 
 
-def test_reproduction_section(compare_html, compare_model, db):
-    _, runs = db
+def test_reproduction_section(report_scenarios, compare_html, compare_model, report_runs):
+    _, runs = report_runs
     page = compare_html
     run = compare_model.runs[0]
     assert "unostats simulate test.yaml" in page
@@ -555,19 +484,19 @@ def test_reproduction_section(compare_html, compare_model, db):
     assert numba.__version__ in page and run.versions["duckdb_version"] in page
     assert run.scenario_hash in page
     # the scenario as written, escaped in a <pre>, and as a download
-    assert str(escape(COMPARE_YAML)).splitlines()[1] in page
+    assert str(escape(report_scenarios.compare)).splitlines()[1] in page
     m = re.search(r'href="data:application/x-yaml;charset=utf-8;base64,([A-Za-z0-9+/=]+)" '
                   r'download="compare-test.yaml"', page)
-    assert m and base64.b64decode(m.group(1)).decode() == COMPARE_YAML
+    assert m and base64.b64decode(m.group(1)).decode() == report_scenarios.compare
     m = re.search(r'href="data:application/json;charset=utf-8;base64,([A-Za-z0-9+/=]+)"', page)
     assert json.loads(base64.b64decode(m.group(1)))["name"] == "compare-test"
 
 
-def test_user_strings_are_escaped(compare_html):
+def test_user_strings_are_escaped(report_scenarios, compare_html):
     page = compare_html
     for raw in ('<b>&amp;</b> "q"', "</script><script>alert", "<i>more</i>"):
         assert raw not in page
-    assert str(escape(EVIL)) in page
+    assert str(escape(report_scenarios.evil)) in page
     assert "&lt;/script&gt;&lt;script&gt;alert(&#34;d&#34;)" in page  # header description
     # plotly renders a subset of HTML in labels, so trace names are HTML-escaped before they
     # enter plotly's JSON (which in turn escapes "<", ">" and "/")
@@ -612,8 +541,8 @@ def test_histogram_shares_add_up(compare_model):
 
 # --- Index, defaults, several runs, errors ----------------------------------------------------
 
-def test_index_lists_every_report(db, tmp_path):
-    path, runs = db
+def test_index_lists_every_report(report_runs, tmp_path):
+    path, runs = report_runs
     folder = tmp_path / "reports"
     a = build_report(db_path=path, run_ids=[runs["compare"]], out=folder / "a.html",
                      title="First <report>")
@@ -639,8 +568,8 @@ def test_index_lists_every_report(db, tmp_path):
     assert a.exists()
 
 
-def test_default_run_and_output_path(db, tmp_path, monkeypatch):
-    path, runs = db
+def test_default_run_and_output_path(report_runs, tmp_path, monkeypatch):
+    path, runs = report_runs
     monkeypatch.chdir(tmp_path)
     out = build_report(db_path=path)
     assert out == Path("reports") / "ablation-test.html"  # the latest run, named by scenario
@@ -648,8 +577,8 @@ def test_default_run_and_output_path(db, tmp_path, monkeypatch):
     assert f"<dd>{9}</dd>" in out.read_text()
 
 
-def test_several_runs_in_one_report(db, tmp_path):
-    path, runs = db
+def test_several_runs_in_one_report(report_runs, tmp_path):
+    path, runs = report_runs
     out = build_report(db_path=path, run_ids=[runs["compare"][:4], runs["ablation"]],
                        out=tmp_path / "both.html", index=False)
     page = out.read_text()
@@ -667,13 +596,13 @@ def test_several_runs_in_one_report(db, tmp_path):
     assert {c.cell.run_id for c in model.comparisons} == set(runs.values())
 
 
-def test_several_runs_of_one_scenario_get_distinct_labels(tmp_path):
+def test_several_runs_of_one_scenario_get_distinct_labels(report_scenarios, write_run, tmp_path):
     path = tmp_path / "two.duckdb"
     con = store.open_store(path, read_only=False)
     try:
-        small = ABLATION_YAML.replace("games: 240", "games: 30")
-        first = simulate_run(con, small)
-        second = simulate_run(con, small.replace("seed: 9", "seed: 10"),
+        small = report_scenarios.ablation.replace("games: 240", "games: 30")
+        first = write_run(con, small)
+        second = write_run(con, small.replace("seed: 9", "seed: 10"),
                               status="interrupted", games=20)
     finally:
         con.close()
@@ -692,8 +621,8 @@ def test_several_runs_of_one_scenario_get_distinct_labels(tmp_path):
         f"ablation-test-{first}__ablation-test-{second}.html"
 
 
-def test_errors_are_store_errors(db, tmp_path):
-    path, _ = db
+def test_errors_are_store_errors(report_runs, tmp_path):
+    path, _ = report_runs
     with pytest.raises(store.StoreError, match="no run 'nope'"):
         build_report(db_path=path, run_ids=["nope"], out=tmp_path / "x.html")
     with pytest.raises(store.StoreError, match="no results database"):
@@ -864,11 +793,11 @@ def _assert_model_is_the_reference(model, run_id, ref):
                    ("durations", unit, v))
 
 
-def test_every_printed_statistic_equals_the_store_views(db, compare_model, ablation_model):
+def test_every_printed_statistic_equals_the_store_views(report_runs, compare_model, ablation_model):
     """Each number of the page (sample sizes, means, sds, quantiles, maxima, capped shares, win
     rates by position with their Wilson bounds, mean scores by rank, the spread of standings,
     durations) is the views' and plain SQL's, cell by cell; so is a report of two runs."""
-    path, runs = db
+    path, runs = report_runs
     con = store.open_store(path, read_only=True)
     try:
         refs = {name: _reference(con, run_id) for name, run_id in runs.items()}
@@ -882,10 +811,10 @@ def test_every_printed_statistic_equals_the_store_views(db, compare_model, ablat
     assert len(both.cells) == len(compare_model.cells) + len(ablation_model.cells)
 
 
-def test_the_reference_check_sees_a_changed_number(db, compare_model):
+def test_the_reference_check_sees_a_changed_number(report_runs, compare_model):
     """The check above fails when one printed number moves (here a rate's upper bound by
     1e-9, a count by one)."""
-    path, runs = db
+    path, runs = report_runs
     con = store.open_store(path, read_only=True)
     try:
         ref = _reference(con, runs["compare"])

@@ -7,17 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import os
 import signal
 import subprocess
-import sys
-import time
 from decimal import Decimal
 from pathlib import Path
 
 import duckdb
 import pytest
-from run_helpers import GAME_TABLES, StopAfter, stored_rows
 
 from unostats import stats, store
 from unostats.output import format_interval, format_rows
@@ -26,8 +22,6 @@ from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import prepare, resume, simulate
 from unostats.runs.summary import SUMMARY_COLUMNS, format_summary, summaries, summary_rows
 from unostats.scenario import load_scenario
-
-SRC = Path(__file__).resolve().parents[1] / "src"
 
 TINY = """\
 name: tiny
@@ -49,11 +43,15 @@ def write_scenario(folder: Path, text: str = TINY, name: str = "tiny.yaml") -> P
     return path
 
 
-def snapshot(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
-    """Every stored row of one run (the only run if None), without the run id, sorted."""
-    return stored_rows(db, (*GAME_TABLES, "variants"),
-                       "status, seed, games_requested, games_completed, scenario_hash, "
-                       "scenario_json", run_id)
+@pytest.fixture(scope="module")
+def snapshot(stored_rows, game_tables):
+    """``snapshot(db, run_id=None)``: every stored row of one run (the only run if None),
+    without the run id, sorted."""
+    def read(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
+        return stored_rows(db, (*game_tables, "variants"),
+                           "status, seed, games_requested, games_completed, scenario_hash, "
+                           "scenario_json", run_id)
+    return read
 
 
 def assert_same_rows(got: dict, want: dict) -> None:
@@ -64,7 +62,7 @@ def assert_same_rows(got: dict, want: dict) -> None:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> dict:
+def reference(snapshot, tmp_path_factory) -> dict:
     """An uninterrupted run of TINY with default (adaptive) batches."""
     folder = tmp_path_factory.mktemp("reference")
     path = write_scenario(folder)
@@ -86,19 +84,19 @@ def test_reference_run_is_complete(reference):
         con.close()
 
 
-def test_resume_equals_uninterrupted_for_any_batch_sizes(tmp_path, reference):
+def test_resume_equals_uninterrupted_for_any_batch_sizes(stop_after, snapshot, tmp_path, reference):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
     stop = StopRequest()
     first = simulate(scenario=load_scenario(path), db=db, batch_games=7,
-                         progress=StopAfter(stop, 3), stop=stop)
+                         progress=stop_after(stop, 3), stop=stop)
     assert first.status == "interrupted" and first.signal is None
     assert first.games_completed == 21
     assert snapshot(db)["runs"][0][0] == "interrupted"
     # Resume twice more with other batch sizes, the second time to the end.
     stop = StopRequest()
     second = resume(run=first.run_id, db=db, batch_games=11,
-                        progress=StopAfter(stop, 5), stop=stop)
+                        progress=stop_after(stop, 5), stop=stop)
     # Cell 1 continues at game 21 with 11 + 8 games, then cell 2 gets 3 batches of 11.
     assert second.status == "interrupted" and second.games_completed == 21 + 11 + 8 + 33
     third = resume(run="latest", db=db, batch_games=1000)
@@ -106,7 +104,7 @@ def test_resume_equals_uninterrupted_for_any_batch_sizes(tmp_path, reference):
     assert_same_rows(snapshot(db), reference["rows"])
 
 
-def test_stop_before_the_first_batch_keeps_nothing_and_resumes(tmp_path, reference):
+def test_stop_before_the_first_batch_keeps_nothing_and_resumes(snapshot, tmp_path, reference):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
     stop = StopRequest()
@@ -119,7 +117,7 @@ def test_stop_before_the_first_batch_keeps_nothing_and_resumes(tmp_path, referen
     assert_same_rows(snapshot(db), reference["rows"])
 
 
-def test_error_while_storing_marks_the_run_interrupted(tmp_path, reference, monkeypatch):
+def test_error_while_storing_marks_the_run_interrupted(snapshot, tmp_path, reference, monkeypatch):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
     real_write = store.write_batch
@@ -146,7 +144,7 @@ def test_error_while_storing_marks_the_run_interrupted(tmp_path, reference, monk
     assert_same_rows(snapshot(db), reference["rows"])
 
 
-def test_resume_checks(tmp_path, reference):
+def test_resume_checks(snapshot, tmp_path, reference):
     path = write_scenario(tmp_path)
     db = tmp_path / "r.duckdb"
     stop = StopRequest()
@@ -172,7 +170,7 @@ def test_resume_checks(tmp_path, reference):
     assert e.value.exit_code == 2
 
 
-def test_a_scenario_without_seed_gets_one_that_is_stored_and_reused(tmp_path):
+def test_a_scenario_without_seed_gets_one_that_is_stored_and_reused(snapshot, tmp_path):
     path = write_scenario(tmp_path, TINY.replace("seed: 7\n", "").replace("games: 40", "games: 5"))
     db = tmp_path / "r.duckdb"
     stop = StopRequest()
@@ -302,44 +300,11 @@ def test_table_format():
 
 # --- Real signals on a running `unostats simulate` ---------------------------------------------
 
-CLI = [sys.executable, "-c", "from unostats.cli import app; app()"]
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("UNOSTATS_DB", None)
-    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
-    env.update(extra)
-    return env
-
-
-def start_simulate(path: Path, db: Path, *, batch_games: int = 20) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*CLI, "simulate", str(path), "--db", str(db), "-v", "--format", "csv"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=cli_env(UNOSTATS_BATCH_GAMES=str(batch_games)))
-
-
-def wait_for_stored_batch(proc: subprocess.Popen, timeout: float = 180) -> list[str]:
-    """stderr lines up to the first 'stored batch' line (the engine may compile first)."""
-    lines = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("stored batch:"):
-            return lines
-    proc.kill()
-    pytest.fail(f"no batch was stored: {''.join(lines)}")
-
-
 BIG = TINY.replace("games: 40", "games: 1000")
 
 
 @pytest.fixture(scope="module")
-def big_reference(tmp_path_factory) -> dict:
+def big_reference(snapshot, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("big")
     path = write_scenario(folder, BIG, "big.yaml")
     db = folder / "ref.duckdb"
@@ -348,19 +313,16 @@ def big_reference(tmp_path_factory) -> dict:
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_signal_interrupts_and_resume_completes_identically(tmp_path, big_reference, signum,
+def test_signal_interrupts_and_resume_completes_identically(invoke, cli_process, snapshot,
+                                                             tmp_path, big_reference, signum,
                                                              code):
-    from typer.testing import CliRunner
-
-    from unostats.cli import app
-
     db = tmp_path / "run.duckdb"
-    proc = start_simulate(big_reference["path"], db)
-    wait_for_stored_batch(proc)
+    proc = cli_process.start_simulate(big_reference["path"], db)
+    cli_process.wait_for_stored_batch(proc)
     # A reader meanwhile gets a clean explanation, not a traceback.
-    busy = CliRunner().invoke(app, ["query", "SELECT 1", "--db", str(db)])
+    busy = invoke("query", "SELECT 1", "--db", db)
     assert busy.exit_code == 1
-    assert "is being written by process" in busy.stderr and "Traceback" not in busy.output
+    assert "is being written by process" in busy.stderr
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
@@ -374,19 +336,20 @@ def test_signal_interrupts_and_resume_completes_identically(tmp_path, big_refere
         con.close()
     assert status == "interrupted" and 0 < done < total
     assert f"Resume with: unostats simulate --resume {run_id} --db {db}" in err
-    resumed = subprocess.run([*CLI, "simulate", "--resume", run_id, "--db", str(db), "-q",
-                              "--format", "csv"], capture_output=True, text=True,
-                             env=cli_env(), timeout=300)
+    resumed = subprocess.run([*cli_process.argv, "simulate", "--resume", run_id, "--db", str(db),
+                              "-q", "--format", "csv"], capture_output=True, text=True,
+                             env=cli_process.env(), timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.splitlines()[0] == ",".join(SUMMARY_COLUMNS)
     assert len(resumed.stdout.splitlines()) == 1 + 4
     assert_same_rows(snapshot(db), big_reference["rows"])
 
 
-def test_sigkill_leaves_whole_batches_and_resumes_identically(tmp_path, big_reference):
+def test_sigkill_leaves_whole_batches_and_resumes_identically(cli_process, snapshot, tmp_path,
+                                                              big_reference):
     db = tmp_path / "run.duckdb"
-    proc = start_simulate(big_reference["path"], db)
-    wait_for_stored_batch(proc)
+    proc = cli_process.start_simulate(big_reference["path"], db)
+    cli_process.wait_for_stored_batch(proc)
     proc.kill()
     proc.communicate(timeout=60)
     con = store.open_store(db, read_only=True)

@@ -18,25 +18,6 @@ from unostats.report.build import build_report
 from unostats.report.skill import load_skill, view
 from unostats.store.packing import packed_fields
 
-from test_report import simulate_run
-
-MIXED_YAML = """\
-name: mixed-test
-seed: 3
-games: 300
-players: [4]
-seats:
-  - policy:
-      name: keep-black
-      weights: {points: 1, wild: -1000, wild_draw_four: -1000, colour_held: 2}
-  - {policy: random}
-  - {policy: random}
-  - {policy: random}
-variants:
-  - name: official
-  - name: short
-    rules: {target_score: 200}
-"""
 PLAIN_YAML = """\
 name: plain-test
 seed: 3
@@ -49,11 +30,12 @@ variants:
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def skill_runs(write_run, mixed_table_yaml, tmp_path_factory):
+    """(path, {"mixed": run id, "plain": run id}): the two runs in one results file."""
     path = tmp_path_factory.mktemp("skill") / "s.duckdb"
     con = store.open_store(path, read_only=False)
     try:
-        runs = {"mixed": simulate_run(con, MIXED_YAML), "plain": simulate_run(con, PLAIN_YAML)}
+        runs = {"mixed": write_run(con, mixed_table_yaml), "plain": write_run(con, PLAIN_YAML)}
     finally:
         con.close()
     return path, runs
@@ -88,8 +70,8 @@ def _raw(path, run_id, variant):
     return seats, count(rounds), len(rounds), count(games), len(games), first
 
 
-def test_shares_match_the_raw_rows(db):
-    path, runs = db
+def test_shares_match_the_raw_rows(skill_runs):
+    path, runs = skill_runs
     section = _section(path, [runs["mixed"]])
     assert section is not None
     assert [(t.variant, t.players) for t in section.tables] == [("official", 4), ("short", 4)]
@@ -116,17 +98,17 @@ def test_shares_match_the_raw_rows(db):
     assert section.tables[0].target_score == 500 and section.tables[1].target_score == 200
 
 
-def test_keep_black_is_the_better_policy(db):
+def test_keep_black_is_the_better_policy(skill_runs):
     """Not a pinned number: keep-black beats random seats by far more than noise (its edge's
     interval clears zero over 300 games), so a section that mixed up policies would fail."""
-    path, runs = db
+    path, runs = skill_runs
     t = _section(path, [runs["mixed"]]).tables[0]
     assert t.best.policy == "keep-black"
     assert t.best_edge_rounds.lo > 0 and t.best_edge_games.lo > 0
 
 
-def test_only_mixed_tables_with_fixed_seats_count(db, tmp_path):
-    path, runs = db
+def test_only_mixed_tables_with_fixed_seats_count(skill_runs, tmp_path):
+    path, runs = skill_runs
     assert _section(path, [runs["plain"]]) is None  # one policy at every seat
     copy = tmp_path / "changed.duckdb"
     shutil.copy(path, copy)
@@ -147,8 +129,8 @@ def test_only_mixed_tables_with_fixed_seats_count(db, tmp_path):
     assert [t.variant for t in section.tables] == ["official"]
 
 
-def test_report_shows_the_section(db, tmp_path):
-    path, runs = db
+def test_report_shows_the_section(skill_runs, tmp_path):
+    path, runs = skill_runs
     out = tmp_path / "r.html"
     build_report(db_path=path, out=out, run_ids=[runs["mixed"]], index=False)
     page = out.read_text()

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from test_cli import invoke
 
 from unostats.scenario import (
     ScenarioError,
@@ -140,7 +139,7 @@ def test_fresh_wheel_runs_a_bundled_scenario_by_name(tmp_path):
 
 
 @pytest.mark.parametrize("columns", [60, 100, 160])
-def test_scenarios_listing_fits_the_terminal(columns, monkeypatch):
+def test_scenarios_listing_fits_the_terminal(invoke, columns, monkeypatch):
     monkeypatch.setenv("COLUMNS", str(columns))
     result = invoke("scenarios")
     assert result.exit_code == 0
@@ -159,7 +158,7 @@ def test_scenarios_listing_fits_the_terminal(columns, monkeypatch):
         {n: (r["description"], r["file"]) for n, r in full.items()}
 
 
-def test_simulate_by_name_stores_the_name(tmp_path, monkeypatch):
+def test_simulate_by_name_stores_the_name(invoke, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("simulate", "standard", "--games", 2, "--set", "players=2", "--db", "s.duckdb",
                     "-q", "--format", "csv")

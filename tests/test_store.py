@@ -1,5 +1,6 @@
 """The DuckDB store: schema, runs, atomic batches, views on hand-computed data, read-only opens,
-export round trips, a writer killed mid-run, and a printed insert-throughput check."""
+export round trips, and a writer killed mid-run. (The insert throughput is measured by
+benchmarks/store_bench.py --tables.)"""
 
 from __future__ import annotations
 
@@ -23,78 +24,6 @@ from unostats.codes import COUNTER_NAMES
 from unostats.store.packing import WORDS
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-# --- Synthetic engine batches (schemas of engine/simulate.py) ----------------------------------
-
-def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: int | None = None,
-               seed: int = 0) -> SimpleNamespace:
-    """Plausible random frames for games first..first+n_games-1, built vectorised."""
-    rng = np.random.default_rng(seed + first)
-    game_ids = np.arange(first, first + n_games, dtype=np.int64)
-    rpg = (np.full(n_games, rounds_per_game) if rounds_per_game
-           else 1 + (game_ids % 3))
-    n_rounds = int(rpg.sum())
-    r_game = np.repeat(game_ids, rpg)
-    starts = np.repeat(np.cumsum(rpg) - rpg, rpg)
-    r_round = np.arange(n_rounds) - starts + 1
-    first_seat = rng.integers(0, players, n_rounds)
-    capped = rng.random(n_rounds) < 0.01
-    winner_pos = rng.integers(0, players, n_rounds)
-    turns = rng.integers(5, 200, n_rounds)
-    rounds = pl.DataFrame({
-        "game": r_game, "round": r_round,
-        "dealer_seat": (first_seat - 1) % players, "first_seat": first_seat,
-        "winner_seat": np.where(capped, -1, (first_seat + winner_pos) % players),
-        "winner_position": np.where(capped, -1, winner_pos),
-        **{name: (turns if name == "turns" else rng.integers(0, 50, n_rounds))
-           for name in COUNTER_NAMES},
-        "points": np.where(capped, 0, rng.integers(0, 300, n_rounds)),
-        "ended_by": np.where(capped, "cap", "win"),
-        "loser_seat": None,
-        "largest_penalty": rng.integers(0, 9, n_rounds),
-    }).with_columns(
-        pl.when(pl.col("winner_seat") < 0).then(None).otherwise(pl.col(c)).alias(c)
-        for c in ("winner_seat", "winner_position")
-    )
-    seat = np.tile(np.arange(players), n_rounds)
-    round_seats = pl.DataFrame({
-        "game": np.repeat(r_game, players), "round": np.repeat(r_round, players),
-        "seat": seat, "position": (seat - np.repeat(first_seat, players)) % players,
-        "cards_left": rng.integers(0, 20, n_rounds * players),
-        "hand_points": rng.integers(0, 200, n_rounds * players),
-        "score_after": rng.integers(0, 600, n_rounds * players),
-        "hands_emptied": rng.integers(0, 2, n_rounds * players),
-        "finish_place": pl.Series([None] * (n_rounds * players), dtype=pl.Int8),
-    })
-    g_turns = rounds.group_by("game").agg(pl.col("turns").sum()).sort("game")["turns"]
-    winner = rng.integers(0, players, n_games)
-    games = pl.DataFrame({
-        "game": game_ids, "rounds": rpg, "turns": g_turns,
-        "first_seat": rounds.filter(pl.col("round") == 1)["first_seat"],
-        "winner_seat": winner, "margin": rng.integers(1, 400, n_games), "ended_by": "target",
-    })
-    g_seat = np.tile(np.arange(players), n_games)
-    game_seats = pl.DataFrame({
-        "game": np.repeat(game_ids, players), "seat": g_seat, "policy": "random",
-        "final_score": rng.integers(0, 600, n_games * players),
-        "rank": 1 + (g_seat != np.repeat(winner, players)),
-        "is_winner": g_seat == np.repeat(winner, players),
-        "is_loser": g_seat != np.repeat(winner, players),
-    })
-    return SimpleNamespace(games=games, game_seats=game_seats, rounds=rounds,
-                           round_seats=round_seats)
-
-
-def start(con, *, cells=(("standard", 4),), run_id=None, games_requested=100) -> str:
-    return store.start_run(
-        con, run_id=run_id, command="unostats simulate s.yaml", seed=42,
-        games_requested=games_requested, scenario_name="s", scenario_text="name: s\n",
-        scenario_json={"name": "s"}, scenario_hash="abc",
-        variants=[{"variant": v, "players": p, "rules_json": {"hand_size": 7},
-                   "rules_hash": "h", "description": "d"} for v, p in cells],
-        versions={"unostats_version": "0.1", "engine_version": "1", "numba_version": "0.6"},
-    )
 
 
 @pytest.fixture
@@ -154,9 +83,9 @@ def test_foreign_duckdb_file_is_refused(db):
         store.open_store(db, read_only=False)
 
 
-def test_run_lifecycle(db):
+def test_run_lifecycle(start_run, make_batch, db):
     con = store.open_store(db, read_only=False)
-    run_id = start(con, cells=[("standard", 4), ("stacking", 4)], games_requested=40)
+    run_id = start_run(con, cells=[("standard", 4), ("stacking", 4)], games_requested=40)
     assert len(run_id) == 8 and store.latest_run_id(con) == run_id
     for i in range(2):
         store.write_batch(con, run_id, "standard", 4, make_batch(10 * i, 10))
@@ -178,13 +107,13 @@ def test_run_lifecycle(db):
     with pytest.raises(store.StoreError, match="run .* is complete"):
         store.write_batch(con, run_id, "standard", 4, make_batch(20, 1))
     with pytest.raises(store.StoreError, match="already exists"):
-        start(con, run_id=run_id)
+        start_run(con, run_id=run_id)
     assert store.duplicate_keys(con) == dict.fromkeys(store.RESULT_KEYS, 0)
 
 
-def test_rows_are_stored_with_cell_columns(db):
+def test_rows_are_stored_with_cell_columns(start_run, make_batch, db):
     con = store.open_store(db, read_only=False)
-    run_id = start(con)
+    run_id = start_run(con)
     batch = make_batch(0, 5)
     store.write_batch(con, run_id, "standard", 4, batch)
     for name in store.FRAME_COLUMNS:
@@ -196,12 +125,13 @@ def test_rows_are_stored_with_cell_columns(db):
         assert got.select(cols).cast(expected.schema).sort(cols).equals(expected.sort(cols))
 
 
-def test_results_rows_carry_a_cell_id_and_the_views_give_the_cell_columns(db):
+def test_results_rows_carry_a_cell_id_and_the_views_give_the_cell_columns(start_run, make_batch,
+                                                                          db):
     """The rows are stored with an integer cell id (no run or variant text per row); the views of
     the results tables' names give readers the cell columns first, with their types, each row
     under its own cell, in the order the rows were stored."""
     con = store.open_store(db, read_only=False)
-    runs = [start(con, cells=(("standard", 4), ("house", 3)), run_id=r) for r in ("r1", "r2")]
+    runs = [start_run(con, cells=(("standard", 4), ("house", 3)), run_id=r) for r in ("r1", "r2")]
     written = {}
     for first in (0, 2):  # two batches per cell, the cells' batches interleaved
         for run_id in runs:
@@ -236,9 +166,9 @@ def test_results_rows_carry_a_cell_id_and_the_views_give_the_cell_columns(db):
     assert store.completed_games(con, "r2", "nope", 3) == 0
 
 
-def test_batches_must_continue_the_cell(db):
+def test_batches_must_continue_the_cell(start_run, make_batch, db):
     con = store.open_store(db, read_only=False)
-    run_id = start(con)
+    run_id = start_run(con)
     store.write_batch(con, run_id, "standard", 4, make_batch(0, 5))
     for bad in (make_batch(0, 5), make_batch(6, 5)):  # a repeat, a gap
         with pytest.raises(store.StoreError, match="do not continue"):
@@ -253,9 +183,9 @@ def test_batches_must_continue_the_cell(db):
     assert store.query(con, "SELECT count(*) FROM rounds").item() == make_batch(0, 5).rounds.height
 
 
-def test_failed_batch_rolls_back_everything(db):
+def test_failed_batch_rolls_back_everything(start_run, make_batch, db):
     con = store.open_store(db, read_only=False)
-    run_id = start(con)
+    run_id = start_run(con)
     store.write_batch(con, run_id, "standard", 4, make_batch(0, 3))
     bad = make_batch(3, 3)
     bad.round_seats = bad.round_seats.with_columns(pl.lit(10**6).alias("position"))  # > SMALLINT
@@ -267,9 +197,9 @@ def test_failed_batch_rolls_back_everything(db):
     assert store.run_info(con, run_id)["games_completed"] == 3
 
 
-def test_resume_and_stale_runs(db):
+def test_resume_and_stale_runs(start_run, make_batch, db):
     con = store.open_store(db, read_only=False)
-    run_id = start(con)
+    run_id = start_run(con)
     store.write_batch(con, run_id, "standard", 4, make_batch(0, 4))
     con.execute("UPDATE runs SET pid = -1")  # as if its process died
     con.close()
@@ -320,9 +250,9 @@ def tiny_batch() -> SimpleNamespace:
 
 
 @pytest.fixture
-def tiny(db):
+def tiny(start_run, db):
     con = store.open_store(db, read_only=False)
-    run_id = start(con, cells=[("standard", 3)])
+    run_id = start_run(con, cells=[("standard", 3)])
     store.write_batch(con, run_id, "standard", 3, tiny_batch())
     con.close()
     con = store.open_store(db, read_only=True)
@@ -410,9 +340,9 @@ WRITER = textwrap.dedent("""
     import sys, time
     sys.path[:0] = [{src!r}, {tests!r}]
     from unostats import store
-    from test_store import make_batch, start
+    from conftest import make_batch, start_run  # the child is no test session: plain functions
     con = store.open_store({db!r}, read_only=False)
-    run_id = start(con, run_id="killme", games_requested=10**9)
+    run_id = start_run(con, run_id="killme", games_requested=10**9)
     print("ready", flush=True)
     i = 0
     while True:
@@ -457,7 +387,7 @@ def test_writer_gets_clean_message_while_a_reader_has_the_file(db):
         proc.wait()
 
 
-def test_killed_writer_leaves_only_whole_batches(db):
+def test_killed_writer_leaves_only_whole_batches(make_batch, db):
     size = 500
     proc = spawn_writer(db, size=size, pause=0)
     try:
@@ -487,11 +417,11 @@ def test_killed_writer_leaves_only_whole_batches(db):
 # --- Export -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
-def test_export_round_trip(db, tmp_path, fmt):
+def test_export_round_trip(start_run, make_batch, db, tmp_path, fmt):
     con = store.open_store(db, read_only=False)
-    other = start(con)
+    other = start_run(con)
     store.write_batch(con, other, "standard", 4, make_batch(0, 3, seed=1))
-    run_id = start(con)
+    run_id = start_run(con)
     store.write_batch(con, run_id, "standard", 4, make_batch(0, 20))
     con.close()
     con = store.open_store(db, read_only=True)
@@ -512,26 +442,3 @@ def test_export_round_trip(db, tmp_path, fmt):
         assert got.equals(want.select(got.columns)), table
     with pytest.raises(store.StoreError, match="no run"):
         store.export_run(con, "zzz", tmp_path / "out", fmt)
-
-
-# --- Throughput (printed, not asserted) ---------------------------------------------------------
-
-@pytest.mark.slow
-@pytest.mark.parametrize("games_per_batch", [10_000, 50_000])
-def test_insert_throughput(db, capsys, games_per_batch):
-    """1,000,000 rounds + 4,000,000 round_seats (+ 500k games, 2M game_seats) in batches."""
-    n_batches = 500_000 // games_per_batch
-    batches = [make_batch(i * games_per_batch, games_per_batch, rounds_per_game=2)
-               for i in range(n_batches)]
-    con = store.open_store(db, read_only=False)
-    run_id = start(con, games_requested=500_000)
-    t0 = time.perf_counter()
-    for b in batches:
-        store.write_batch(con, run_id, "standard", 4, b)
-    con.close()  # includes the final checkpoint
-    elapsed = time.perf_counter() - t0
-    rows = sum(getattr(b, t).height for b in batches for t in store.FRAME_COLUMNS)
-    with capsys.disabled():
-        print(f"\ninsert throughput, {n_batches} batches of {2 * games_per_batch:,} rounds: "
-              f"{rows:,} rows in {elapsed:.2f} s = {rows / elapsed:,.0f} rows/s; "
-              f"file {db.stat().st_size / 1e6:.0f} MB")

@@ -126,11 +126,10 @@ def test_a_runs_views_equal_the_old_layouts_rows(tmp_path):
         old.close()
 
 
-def test_a_value_outside_its_packed_field_fails_the_batch(tmp_path):
-    from test_store import make_batch, start
+def test_a_value_outside_its_packed_field_fails_the_batch(start_run, make_batch, tmp_path):
     con = store.open_store(tmp_path / "t.duckdb", read_only=False)
     try:
-        run_id = start(con)
+        run_id = start_run(con)
         store.write_batch(con, run_id, "standard", 4, make_batch(0, 3))
         batch = make_batch(3, 3)
         batch.round_seats = batch.round_seats.with_columns(
@@ -155,11 +154,11 @@ def test_a_value_outside_its_packed_field_fails_the_batch(tmp_path):
     ("rounds", "silence_breaks", 2**31, "silence_breaks = 2147483648"),  # top of a pair
     ("round_seats", "hands_emptied", -1, "hands_emptied = -1 .*0 to 31"),
 ])
-def test_each_kind_of_field_refuses_what_it_cannot_hold(tmp_path, table, column, value, message):
-    from test_store import make_batch, start
+def test_each_kind_of_field_refuses_what_it_cannot_hold(start_run, make_batch, tmp_path, table,
+                                                        column, value, message):
     con = store.open_store(tmp_path / "t.duckdb", read_only=False)
     try:
-        run_id = start(con)
+        run_id = start_run(con)
         batch = make_batch(0, 4)
         frame = getattr(batch, table)
         bad = frame.with_columns(pl.when(pl.col("game") == 2).then(pl.lit(value))
@@ -182,8 +181,8 @@ def test_each_kind_of_field_refuses_what_it_cannot_hold(tmp_path, table, column,
         con.close()
 
 
-def test_each_policy_name_gets_one_code_and_a_failed_batch_adds_none(tmp_path):
-    from test_store import make_batch, start
+def test_each_policy_name_gets_one_code_and_a_failed_batch_adds_none(start_run, make_batch,
+                                                                     tmp_path):
 
     def with_policies(batch, names):
         seats = batch.game_seats
@@ -193,7 +192,7 @@ def test_each_policy_name_gets_one_code_and_a_failed_batch_adds_none(tmp_path):
 
     con = store.open_store(tmp_path / "t.duckdb", read_only=False)
     try:
-        run_id = start(con)
+        run_id = start_run(con)
         store.write_batch(con, run_id, "standard", 4, with_policies(make_batch(0, 3), ["b", "a"]))
         bad = with_policies(make_batch(3, 3), ["c", "a"])
         bad.round_seats = bad.round_seats.with_columns(pl.lit(5000).alias("cards_left"))

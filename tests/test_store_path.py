@@ -12,7 +12,6 @@ import duckdb
 import numba
 import polars as pl
 import pytest
-from run_helpers import GAME_TABLES, stored_rows
 
 from unostats import store
 from unostats.engine import _parts
@@ -41,11 +40,11 @@ variants:
 MAIN_DIGEST = "881778f3fe9c0879"
 
 
-def digest(db: Path) -> str:
+def digest(db: Path, tables: tuple[str, ...]) -> str:
     con = duckdb.connect(str(db), read_only=True)
     try:
         h = hashlib.sha256()
-        for table in GAME_TABLES:
+        for table in tables:
             cols = [c for (c,) in con.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
                 "ORDER BY ordinal_position", [table]).fetchall()
@@ -92,23 +91,27 @@ def mix(tmp_path_factory):
     return {"folder": folder, "scenario": scenario, "fast": fast}
 
 
-def game_rows(db: Path) -> dict:
-    rows = stored_rows(db, GAME_TABLES, "seed")
-    del rows["runs"]
-    return rows
+@pytest.fixture(scope="module")
+def game_rows(stored_rows, game_tables):
+    """``game_rows(db)``: every stored game row of the file's one run, sorted."""
+    def read(db: Path) -> dict:
+        rows = stored_rows(db, game_tables, "seed")
+        del rows["runs"]
+        return rows
+    return read
 
 
-def test_simulate_stores_the_rows_of_the_simple_path(mix):
+def test_simulate_stores_the_rows_of_the_simple_path(game_rows, game_tables, mix):
     simple = mix["folder"] / "simple.duckdb"
     simple_path(simple, mix["scenario"], batch_games=37)
     got, want = game_rows(mix["fast"]), game_rows(simple)
-    for table in GAME_TABLES:
+    for table in game_tables:
         assert len(got[table]) == len(want[table]) > 0, table
         assert got[table] == want[table], f"{table} differs"
 
 
-def test_simulate_stores_the_rows_main_stored(mix):
-    assert digest(mix["fast"]) == MAIN_DIGEST
+def test_simulate_stores_the_rows_main_stored(game_tables, mix):
+    assert digest(mix["fast"], game_tables) == MAIN_DIGEST
 
 
 def test_stacked_penalties_show_in_the_stored_rounds(mix):

@@ -216,52 +216,8 @@ def test_lot_ties_in_a_tournament_follow_the_lot_stream(play_tournament):
 
 # --- Whole tournaments --------------------------------------------------------------------------
 
-def check_tournament(spec: TournamentSpec, result) -> None:
-    """Invariants of one played tournament (used on fakes here and on engine runs elsewhere)."""
-    fld = result.field
-    main_plan, cons_plan = spec.brackets(fld)
-    for bracket, plan in ((MAIN, main_plan), (CONSOLATION, cons_plan)):
-        tables = [t for t in result.tables if t.bracket == bracket]
-        assert len(tables) == sum(len(s.tables) for s in plan)
-        previous = None
-        for stage in plan:
-            at = [t for t in tables if t.stage == stage]
-            assert tuple(len(t.entrants) for t in at) == stage.tables
-            players = sorted(e for t in at for e in t.entrants)
-            assert len(set(players)) == len(players) == stage.players
-            if previous is not None:  # exactly the previous stage's advancers play this one
-                assert players == sorted(e for t in previous for e in t.advancers)
-            for t in at:
-                assert sorted(t.finish) == sorted(t.entrants)
-                assert len(t.advancers) == stage.advance
-                assert t.advancers == t.finish[:stage.advance]  # the best go on
-                seat_of = {e: i for i, e in enumerate(t.entrants)}
-                ranks = [t.game.rank[seat_of[e]] for e in t.finish]
-                assert ranks == sorted(ranks)
-                assert t.profiles == tuple(fld.entrant_profiles()[e] for e in t.entrants)
-            previous = at
-        if plan:
-            assert len(previous) == 1 and previous[0].stage.is_final
-    champions = [e for e in result.entrants if e.main.place == 1]
-    assert [e.entrant for e in champions] == [result.champion]
-    assert result.champion == [t for t in result.tables if t.bracket == MAIN][-1].finish[0]
-    first = [t for t in result.tables if t.bracket == MAIN and t.stage == main_plan[0]]
-    if cons_plan:
-        knocked_out = {e for t in first for e in t.entrants} - {e for t in first
-                                                               for e in t.advancers}
-        assert {e.entrant for e in result.entrants if e.consolation} == knocked_out
-        assert [e.entrant for e in result.entrants
-                if e.consolation and e.consolation.place == 1] == [result.consolation_champion]
-    else:
-        assert result.consolation_champion is None
-    for e in result.entrants:
-        assert e.advanced_first == any(e.entrant in t.advancers for t in first)
-    seeds = [t.game_seed for t in result.tables]
-    assert len(set(seeds)) == len(seeds)
-
-
 @pytest.mark.parametrize("entrants", [2, 5, 8, 12, 13, 24, 25, 36, 50])
-def test_tournament_invariants(entrants, play_tournament):
+def test_tournament_invariants(check_tournament, entrants, play_tournament):
     spec = spec_for({"strong": 1, "weak": entrants - 1})
     for index in range(4):
         result = play_tournament(spec, spec.fields[0], seed=11, index=index,

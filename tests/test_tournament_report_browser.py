@@ -1,26 +1,16 @@
-"""The championship report in headless Chromium (as test_report_browser.py, whose browser driver
-this reuses): every chart of a tournament run's report renders offline, the championship
-charts have traces, the console stays clean, and a screenshot is saved. Skipped without
-Chromium."""
+"""The championship report in headless Chromium (conftest's ``browser``): every chart of a
+tournament run's report renders offline, the championship charts have traces, the console stays
+clean, and a screenshot is saved. Skipped without Chromium."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from test_report_browser import (
-    CHROMIUM,
-    NEEDS_CHROMIUM,
-    Browser,
-    drawn_charts,
-    finish_page,
-)
 
 from unostats.report.build import build_report
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
-
-pytestmark = NEEDS_CHROMIUM
 
 CUP = """\
 name: browser cup
@@ -56,17 +46,12 @@ def report(tmp_path_factory) -> Path:
                         out=folder / "reports" / "cup.html")
 
 
-def test_championship_report_renders(report, tmp_path):
-    browser = Browser(CHROMIUM)
-    try:
-        browser.open_page()
-        charts = list(drawn_charts(browser, report).values())
-        ids = {c["id"] for c in charts}
-        assert TOURNAMENT_CHARTS <= ids
-        assert all(c["title"].strip() for c in charts if c["id"] in TOURNAMENT_CHARTS)
-        top = browser.evaluate(
-            "document.getElementById('championship').getBoundingClientRect().top + scrollY")
-        assert top > 0
-        finish_page(browser, tmp_path / "championship.png")
-    finally:
-        browser.close()
+def test_championship_report_renders(browser, report, tmp_path):
+    charts = list(browser.drawn_charts(report).values())
+    ids = {c["id"] for c in charts}
+    assert TOURNAMENT_CHARTS <= ids
+    assert all(c["title"].strip() for c in charts if c["id"] in TOURNAMENT_CHARTS)
+    top = browser.evaluate(
+        "document.getElementById('championship').getBoundingClientRect().top + scrollY")
+    assert top > 0
+    browser.finish_page(tmp_path / "championship.png")

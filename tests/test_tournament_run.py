@@ -13,13 +13,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from run_helpers import GAME_TABLES, StopAfter, stored_rows
-from test_run import start_simulate, wait_for_stored_batch
-from test_tournament import check_tournament
-from typer.testing import CliRunner
 
 from unostats import stats, store
-from unostats.cli import app
 from unostats.engine.simulate import simulate_batches
 from unostats.runs.query import export
 from unostats.runs.replay import replay
@@ -68,9 +63,15 @@ def write(folder: Path, text: str = CUP) -> Path:
     return path
 
 
-def snapshot(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
-    return stored_rows(db, (*GAME_TABLES, *TOURNAMENT_TABLES, "variants"),
-                       "status, seed, games_requested, games_completed, scenario_hash", run_id)
+@pytest.fixture(scope="module")
+def snapshot(stored_rows, game_tables):
+    """``snapshot(db, run_id=None)``: every stored row of one run (the only run if None), the
+    tournament tables too, without the run id, sorted."""
+    def read(db: Path, run_id: str | None = None) -> dict[str, list[tuple]]:
+        return stored_rows(db, (*game_tables, *TOURNAMENT_TABLES, "variants"),
+                           "status, seed, games_requested, games_completed, scenario_hash",
+                           run_id)
+    return read
 
 
 def rows(con, sql: str, params=None) -> list[dict]:
@@ -80,7 +81,7 @@ def rows(con, sql: str, params=None) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def cup(tmp_path_factory):
+def cup(snapshot, tmp_path_factory):
     folder = tmp_path_factory.mktemp("cup")
     path = write(folder)
     db = folder / "cup.duckdb"
@@ -227,7 +228,7 @@ def test_first_stage_seats_and_positions(con):
 # --- Determinism ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("batch", [1, 5])
-def test_rows_do_not_depend_on_batch_size(cup, tmp_path, batch):
+def test_rows_do_not_depend_on_batch_size(snapshot, cup, tmp_path, batch):
     db = tmp_path / f"b{batch}.duckdb"
     outcome = simulate(scenario=load_scenario(cup["path"]), db=db, batch_games=batch)
     assert outcome.status == "complete"
@@ -236,11 +237,11 @@ def test_rows_do_not_depend_on_batch_size(cup, tmp_path, batch):
         assert got[table] == want[table], table
 
 
-def test_resume_equals_uninterrupted(cup, tmp_path):
+def test_resume_equals_uninterrupted(snapshot, stop_after, cup, tmp_path):
     db = tmp_path / "r.duckdb"
     stop = StopRequest()
     first = simulate(scenario=load_scenario(cup["path"]), db=db, batch_games=4,
-                         progress=StopAfter(stop, 2), stop=stop)
+                         progress=stop_after(stop, 2), stop=stop)
     assert first.status == "interrupted"
     con = store.open_store(db, read_only=True)
     try:
@@ -250,7 +251,7 @@ def test_resume_equals_uninterrupted(cup, tmp_path):
     finally:
         con.close()
     stop = StopRequest()
-    second = resume(run=first.run_id, db=db, batch_games=3, progress=StopAfter(stop, 3),
+    second = resume(run=first.run_id, db=db, batch_games=3, progress=stop_after(stop, 3),
                         stop=stop)
     assert second.status == "interrupted"
     third = resume(run=first.run_id, db=db)
@@ -260,13 +261,15 @@ def test_resume_equals_uninterrupted(cup, tmp_path):
         assert got[table] == want[table], table
 
 
-def test_sigint_keeps_whole_batches_and_the_resume_equals_an_uninterrupted_run(tmp_path):
+def test_sigint_keeps_whole_batches_and_the_resume_equals_an_uninterrupted_run(cli_process,
+                                                                               snapshot, tmp_path):
     path = write(tmp_path, CUP.replace("games: 12", "games: 150"))
     reference = tmp_path / "ref.duckdb"
     assert simulate(scenario=load_scenario(path), db=reference).status == "complete"
     db = tmp_path / "run.duckdb"
-    proc = start_simulate(path, db, batch_games=3)  # the next batch plays while one is stored
-    wait_for_stored_batch(proc)
+    # the next batch plays while one is stored
+    proc = cli_process.start_simulate(path, db, batch_games=3)
+    cli_process.wait_for_stored_batch(proc)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
@@ -292,7 +295,8 @@ def test_sigint_keeps_whole_batches_and_the_resume_equals_an_uninterrupted_run(t
         assert got[table] == want[table], table
 
 
-def test_a_tournament_is_a_pure_function_of_its_index(cup, con, play_tournament):
+def test_a_tournament_is_a_pure_function_of_its_index(check_tournament, cup, con,
+                                                      play_tournament):
     sc = cup["scenario"]
     cell = cells(sc)[1]  # the lone field
     alone = play_tournament(sc.tournament, cell.field, seed=sc.seed, index=7,
@@ -333,7 +337,7 @@ def per_game_tables(variant):
     return play
 
 
-def test_the_stored_run_is_what_the_per_game_path_plays(cup, con, play_tournaments):
+def test_the_stored_run_is_what_the_per_game_path_plays(game_tables, cup, con, play_tournaments):
     """Every stored tournament (draws, tie-breaks, finishes, entrants' results) and every table's
     stored game rows equal what one engine call per table gives."""
     sc = cup["scenario"]
@@ -353,14 +357,15 @@ def test_the_stored_run_is_what_the_per_game_path_plays(cup, con, play_tournamen
             (r.index, e.entrant, e.main.place, e.first_position,
              e.consolation.place if e.consolation else None) for r in old for e in r.entrants]
         for t, table in zip(stored, (t for r in old for t in r.tables)):
-            for name in GAME_TABLES:
+            for name in game_tables:
                 got = con.execute(f"SELECT * EXCLUDE (run_id, variant, players, game) FROM {name} "
                                   "WHERE players = ? AND game = ?", [t["players"], t["game"]])
                 want = getattr(table.game.payload, name).drop("game")
                 assert got.fetchall() == want.rows(), (name, t["tournament"], t["game"])
 
 
-def test_tournaments_of_the_engine_keep_the_bracket_invariants(cup, play_tournament):
+def test_tournaments_of_the_engine_keep_the_bracket_invariants(check_tournament, cup,
+                                                               play_tournament):
     sc = cup["scenario"]
     for cell in cells(sc):
         for index in (0, 5):
@@ -518,11 +523,7 @@ def test_export_includes_the_tournament_tables(cup, tmp_path):
     assert (tmp_path / "x" / "tournaments.csv").read_text().count("\n") == 1 + 2 * 12
 
 
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def test_cli_simulate_prints_the_tournament_summary(cup, tmp_path):
+def test_cli_simulate_prints_the_tournament_summary(invoke, cup, tmp_path):
     db = tmp_path / "cli.duckdb"
     result = invoke("simulate", cup["path"], "--games", 3, "--db", db, "-q")
     assert result.exit_code == 0, result.output
@@ -540,13 +541,13 @@ def test_cli_simulate_prints_the_tournament_summary(cup, tmp_path):
     assert sum(r["wins"] for r in data) == 2 * 3
 
 
-def test_cli_validate_names_the_fields(cup):
+def test_cli_validate_names_the_fields(invoke, cup):
     result = invoke("validate", cup["path"])
     assert result.exit_code == 0
     assert "1 variant x 2 fields = 2 tournament cells; mixed: 16 entrants" in result.stdout
 
 
-def test_cli_query_the_views(cup):
+def test_cli_query_the_views(invoke, cup):
     result = invoke("query", "SELECT field, profile, wins FROM tournament_profile_wins "
                              "ORDER BY field, profile", "--db", cup["db"], "-f", "csv")
     assert result.exit_code == 0

@@ -14,9 +14,7 @@ import io
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from unostats.cli import app
 from unostats.engine.simulate import simulate_batches
 from unostats.rules import POLICIES
 from unostats.runs import tune as T
@@ -37,12 +35,6 @@ variants:
   - name: short
     rules: {target_score: 200}
 """
-
-
-def invoke(*args):
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 @pytest.fixture()
@@ -73,7 +65,7 @@ def seat_wins(scenario, seats, seed: int, games: int, seat: int = 0) -> int:
 
 # --- End to end --------------------------------------------------------------------------------
 
-def test_the_command_writes_a_seat_that_loads_plays_and_repeats_its_held_out_numbers(lab):
+def test_the_command_writes_a_seat_that_loads_plays_and_repeats_its_held_out_numbers(invoke, lab):
     out = lab.parent / "tuned.yaml"
     result = invoke("tune", lab, "--seat", 0, "--budget", 1_200, "--holdout", 300,
                     "--seed", 5, "--games-per-candidate", 40, "--out", out, "-f", "csv")
@@ -108,7 +100,7 @@ def test_the_command_writes_a_seat_that_loads_plays_and_repeats_its_held_out_num
     assert float(rows["tuned"]["win_rate_lo"]) < wins / 300 < float(rows["tuned"]["win_rate_hi"])
 
 
-def test_the_written_seat_plays_through_simulate_set(lab, tmp_path):
+def test_the_written_seat_plays_through_simulate_set(invoke, lab, tmp_path):
     out = tmp_path / "seat1.yaml"
     result = invoke("tune", lab, "--seat", 1, "--budget", 600, "--holdout", 20,
                     "--games-per-candidate", 50, "--population", 6, "--out", out, "-q")
@@ -124,7 +116,7 @@ def test_the_written_seat_plays_through_simulate_set(lab, tmp_path):
     assert query.stdout.split() == ["policy", "tuned"]
 
 
-def test_rounds_objective_counts_round_wins(lab):
+def test_rounds_objective_counts_round_wins(invoke, lab):
     result = invoke("tune", lab, "--budget", 300, "--games-per-candidate", 50, "--population",
                     6, "--holdout", 30, "--objective", "rounds", "--out",
                     lab.parent / "r.yaml", "-f", "csv", "-q")
@@ -227,7 +219,7 @@ def test_readable_weights_are_scaled_to_ten_and_rounded():
     (["--objective", "wins"], "'wins' is not one of 'games', 'rounds'"),
     (["--seat", "-1"], "Invalid value for '--seat'"),
 ])
-def test_bad_input_is_refused_before_anything_is_played(lab, args, message):
+def test_bad_input_is_refused_before_anything_is_played(invoke, lab, args, message):
     out = lab.parent / "never.yaml"
     result = invoke("tune", lab, "--out", out, *args)
     assert result.exit_code == 2, result.output
@@ -235,7 +227,7 @@ def test_bad_input_is_refused_before_anything_is_played(lab, args, message):
     assert "generation 1/" not in result.stderr and not out.exists()
 
 
-def test_refused_files_and_outputs(lab, tmp_path):
+def test_refused_files_and_outputs(invoke, lab, tmp_path):
     tournament = invoke("tune", "championship", "--out", tmp_path / "t.yaml")
     assert tournament.exit_code == 2
     assert "championship is a tournament scenario" in tournament.stderr
@@ -261,7 +253,7 @@ def test_tuning_from_zero_beats_random_at_four_players():
     assert random.minus_tuned.hi < -0.05, random
 
 
-def test_help_has_examples():
+def test_help_has_examples(invoke):
     result = invoke("tune", "--help")
     assert result.exit_code == 0
     assert "Examples:" in result.stdout
