@@ -52,11 +52,10 @@ def test_a_head_is_tried_on_its_port_before_ray_is_asked():
         assert unreachable(f"127.0.0.1:{port}", 5) is None
         assert unreachable(f"ray://127.0.0.1:{port}", 5) is None
     # the socket closed: nothing listens on that port now
-    problem = unreachable(f"127.0.0.1:{port}", 5)
-    assert problem is not None and f"127.0.0.1:{port}" in problem
+    assert unreachable(f"127.0.0.1:{port}", 5) == "connection refused"
     assert unreachable(None, 5) is None and unreachable("auto", 5) is None
-    assert "is not HOST:PORT" in unreachable("127.0.0.1", 5)
-    assert "is not HOST:PORT" in unreachable("127.0.0.1:99999", 5)
+    assert "not HOST:PORT" in unreachable("127.0.0.1", 5)
+    assert "not HOST:PORT" in unreachable("127.0.0.1:99999", 5)
 
 
 def test_the_connect_timeout_is_configurable(monkeypatch):

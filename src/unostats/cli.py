@@ -823,7 +823,8 @@ def tune(
     progress = ConsoleProgress(quiet=quiet)
     stop = StopRequest()
     with _expected_errors():
-        check_output(out, overwrite=overwrite)  # refused before the tuning, not after it
+        # refused before the tuning, not after it
+        check_output(out, overwrite=overwrite, what="the tuned seat")
         if not out.parent.is_dir():
             _fail(f"--out {out}: no folder {out.parent} to write it in", 2)
         scenario = load_scenario(file, set_ or [])

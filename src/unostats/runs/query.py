@@ -106,9 +106,6 @@ def export(*, run: str | None, out: str | os.PathLike, fmt: str = "parquet",
         run_id = resolve_run(con, run)
         try:
             return store.export_run(con, run_id, out, fmt, overwrite=overwrite)
-        except OSError as e:
-            raise RunError(f"cannot export run {run_id} to {out}: "
-                           f"{store.write_problem(e, Path(out) / 'x')}") from None
         except duckdb.Error as e:
             raise RunError(f"cannot export run {run_id} to {out}: {one_line(str(e))}") from None
     finally:

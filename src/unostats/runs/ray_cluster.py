@@ -72,20 +72,20 @@ def connect_timeout() -> float:
 
 def unreachable(address: str | None, timeout: float) -> str | None:
     """Why nothing answers at ``address`` (``joins``' answer: HOST:PORT, or ray://HOST:PORT),
-    or None when a connection is accepted within ``timeout`` seconds or there is no address to
+    in a few words, or None when a connection is accepted within ``timeout`` seconds or there is no address to
     try (a local instance of the driver's own; 'auto' with nothing started: Ray says so)."""
     if address is None or address == "auto":
         return None
     host, _, port = address.removeprefix("ray://").rpartition(":")
     host = host.strip("[]")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        return f"{address!r} is not HOST:PORT (e.g. 127.0.0.1:6379)"
+        return "that is not HOST:PORT (e.g. 127.0.0.1:6379)"
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()
     except TimeoutError:
-        return f"no answer from {address} within {timeout:g} s"
+        return f"no answer within {timeout:g} s"
     except OSError as e:
-        return f"{address}: {e.strerror or e}"
+        return (e.strerror or str(e)).lower()
     return None
 
 

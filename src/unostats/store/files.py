@@ -131,6 +131,8 @@ def results_store(path: Path) -> str | None:
 
 
 def _is_duckdb(path: Path) -> bool:
+    if not is_regular(path):  # a device is never opened (opening some has effects)
+        return False
     at, magic = DUCKDB_MAGIC
     head = read_head(path, at + len(magic))
     return head is not None and head[at:] == magic
