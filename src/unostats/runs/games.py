@@ -156,15 +156,13 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
             raise
         outcome.signal = signal.SIGINT  # also when DuckDB said it as its own error
         raise KeyboardInterrupt from None
-    finally:
+    finally:  # the session ends first: a Ctrl-C in the halt still finds the run marked
         try:
+            end_session(con, outcome, status, started=started, progress=progress,
+                        tally=tally(outcome))
+        finally:
             producer.halt()
-        finally:  # a Ctrl-C here still ends the session (the run marked, the resume said)
-            try:
-                end_session(con, outcome, status, started=started, progress=progress,
-                            tally=tally(outcome))
-            finally:
-                producer.join()
+            producer.join()
     return outcome
 
 
