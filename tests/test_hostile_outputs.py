@@ -87,7 +87,7 @@ def open_fifo_writer(path: Path):
 
 @pytest.mark.parametrize("cls", [CLASS("overwrite")])
 @pytest.mark.parametrize("which", ["database", "wal", "another database"])
-@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]], ids=["plain", "--overwrite"])
 def test_report_never_writes_over_a_results_database(invoke, made, tmp_path, cls, which,
                                                      overwrite):
     db = tmp_path / "r.duckdb"
