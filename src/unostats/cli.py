@@ -72,6 +72,9 @@ StoreOption = Annotated[str | None, typer.Option(
          "(the same as --db FILE).")]
 FormatOption = Annotated[Format, typer.Option(
     "--format", "-f", case_sensitive=False, help="Output format of the rows.")]
+OverwriteOption = Annotated[bool, typer.Option(
+    "--overwrite", help="Replace an existing output file that unostats did not write (never "
+    "the results store, nor a FIFO, device or folder).")]
 SetOption = Annotated[list[str] | None, typer.Option(
     "--set", metavar="PATH=VALUE",
     help="Override a scenario value before validation (repeatable), e.g. --set players=4, "
@@ -94,7 +97,7 @@ def _expected_errors() -> Iterator[None]:
     """Turn the package's expected exceptions into one message on stderr and an exit code."""
     from .runs.session import RunError
     from .scenario import ScenarioError
-    from .store import StoreError, UnknownRunError
+    from .store import OutputRefused, StoreError, UnknownRunError
 
     try:
         yield
@@ -103,7 +106,7 @@ def _expected_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
     except RunError as e:
         _fail(str(e), e.exit_code)
-    except UnknownRunError as e:
+    except (UnknownRunError, OutputRefused) as e:
         _fail(str(e), 2)
     except StoreError as e:
         _fail(str(e), 1)
@@ -218,7 +221,7 @@ def simulate(
     from .kinds import RUN_KINDS, kind_of
     from .runs.progress import ConsoleProgress
     from .runs.session import check_db
-    from .runs.signals import StopRequest, stop_on_signals
+    from .runs.signals import StopRequest, is_interrupt, stop_on_signals
     from .runs.simulate import prepare, resume as resume_run, simulate as simulate_run
     from .scenario import ScenarioError, load_scenario
 
@@ -282,7 +285,9 @@ def simulate(
                         if rest:
                             progress.warn(f"not started: {', '.join(rest)}")
                         break
-        except KeyboardInterrupt:
+        except BaseException as e:  # a second Ctrl-C, also one DuckDB said as its own error
+            if not is_interrupt(e):
+                raise
             code = 130
         finally:
             if runner is not None:
@@ -641,13 +646,18 @@ def export(
                                               help="File format.")] = ExportFormat.parquet,
     db: DbOption = Path(DEFAULT_DB),
     store: StoreOption = None,
+    overwrite: OverwriteOption = False,
 ) -> None:
-    """Write one run's rows to files (Parquet or CSV with header)."""
+    """Write one run's rows to files (Parquet or CSV with header).
+
+    A file of the same name already in the folder is replaced only with --overwrite (checked
+    before anything is written); the results store and anything that is not a regular file
+    never."""
     from .runs.query import export as export_run
 
     db = _target(db, store)
     with _expected_errors():
-        paths = export_run(run=run_ref, out=out, fmt=fmt.value, db=db)
+        paths = export_run(run=run_ref, out=out, fmt=fmt.value, db=db, overwrite=overwrite)
         _write("".join(f"{p}\n" for p in paths))
 
 
@@ -657,7 +667,9 @@ def export(
   unostats report 1a2b3c4d --out reports/extreme.html --title "UNO-Extreme, rule by rule"
 
 Prints the report's path; reports/index.html (next to the report) is refreshed to list every
-report in that folder, if unostats wrote it (your own index.html is left alone, with a note).""")
+report in that folder, if unostats wrote it (your own index.html is left alone, with a note).
+OUT is replaced if it is a report unostats wrote; any other file only with --overwrite, and
+never the results database or a file that is not a regular one (a FIFO, a device).""")
 def report(
     run_refs: Annotated[list[str] | None, typer.Argument(
         metavar="[RUN]...", help="Run ids or unique prefixes (default: the latest run).")] = None,
@@ -667,6 +679,7 @@ def report(
     title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
     db: DbOption = Path(DEFAULT_DB),
     store: StoreOption = None,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """Write one self-contained HTML report (round length, scoring spread, first-player
     advantage, variants compared, with 95% intervals) from the stored runs."""
@@ -675,7 +688,7 @@ def report(
     db = _target(db, store)
     with _expected_errors():
         path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title,
-                            notify=lambda text: _err(f"note: {text}"))
+                            overwrite=overwrite, notify=lambda text: _err(f"note: {text}"))
     _write(f"{path}\n")
 
 
@@ -792,8 +805,7 @@ def tune(
     threads: Annotated[int | None, typer.Option(
         "--threads", "-t", min=1, help="Engine threads (default: all, NUMBA_NUM_THREADS). "
         "Results do not depend on it.")] = None,
-    overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace OUT if it exists.")] = False,
+    overwrite: OverwriteOption = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress or log lines on stderr.")] = False,
     fmt: FormatOption = Format.table,
@@ -804,16 +816,17 @@ def tune(
     from .runs.signals import StopRequest, stop_on_signals
     from .runs.tune import plan as plan_tuning, tune as run_tuning, write_policy
     from .scenario import load_scenario
+    from .store import check_output
 
-    if out.exists() and not overwrite:
-        _fail(f"--out {out} exists; give another file or --overwrite to replace it", 2)
-    if not out.parent.is_dir():
-        _fail(f"--out {out}: no folder {out.parent} to write it in", 2)
     if not name.strip():
         _fail("--name: give the tuned policy a name", 2)
     progress = ConsoleProgress(quiet=quiet)
     stop = StopRequest()
     with _expected_errors():
+        # refused before the tuning, not after it
+        check_output(out, overwrite=overwrite, what="the tuned seat")
+        if not out.parent.is_dir():
+            _fail(f"--out {out}: no folder {out.parent} to write it in", 2)
         scenario = load_scenario(file, set_ or [])
         plan = plan_tuning(scenario, seat=seat, budget=budget, objective=objective.value,
                            seed=seed, population=population, games=games_per_candidate,
@@ -834,7 +847,7 @@ def tune(
                                 seed=plan.seed, population=population,
                                 games=games_per_candidate, holdout=holdout, name=name,
                                 sets=set_ or [], out=out)
-        write_policy(tuned, out, command=command)
+        write_policy(tuned, out, command=command, overwrite=overwrite)
         _write(_tune_table(tuned, fmt.value))
         s = tuned.standing
         progress.log(f"wrote {out}: {tuned.policy.name}, held-out {objective.value[:-1]} win "

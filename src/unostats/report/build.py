@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import store
+from ..store.files import is_regular, read_head
 from .figures import build_figures
 from .model import ReportModel, load_model
 from .render import read_meta, render_index, render_report
@@ -34,43 +35,45 @@ MAX_DEFAULT_STEM = 120  # bytes; file systems allow 255 per name
 
 def build_report(*, db_path: str | os.PathLike, run_ids: Sequence[str] | None = None,
                  out: str | os.PathLike | None = None, title: str | None = None,
-                 index: bool = True, notify: Callable[[str], None] | None = None) -> Path:
+                 index: bool = True, overwrite: bool = False,
+                 notify: Callable[[str], None] | None = None) -> Path:
     """Write the HTML report of ``run_ids`` (ids or unique prefixes; default the latest run).
 
     ``out`` defaults to ``reports/<scenario name>.html`` (relative to the working directory);
-    with ``index`` (the default) the index of ``out``'s folder is rebuilt too. Returns the path
+    an existing ``out`` is replaced if it is a report unostats wrote, another file only with
+    ``overwrite``, the results store or a non-regular file never (``store.check_output``).
+    With ``index`` (the default) the index of ``out``'s folder is rebuilt too. Returns the path
     written. Raises ``store.StoreError`` for a missing database, an unknown run or a file that
-    cannot be written. ``notify`` hears when the folder's index.html is the user's own page,
-    left alone.
+    cannot be written. ``notify`` hears what the index leaves out (the user's own index.html,
+    a file that is not a regular one).
     """
+    if out is not None:  # refused before the report is computed
+        _check_out(Path(out), overwrite)
     con = store.open_store(db_path, read_only=True)
     try:
         model = load_model(con, run_ids, title=title, db_path=str(db_path))
     finally:
         con.close()
     path = Path(out) if out is not None else default_out(model)
-    if path.name == INDEX_NAME:
-        raise store.StoreError(f"{path}: {INDEX_NAME} is reserved for the reports index")
+    _check_out(path, overwrite)
     html = render_report(model, build_figures(model), path.name)
-    _write_atomic(path, html, "the report")  # never a half-written report for the index to list
-    if index and build_index(path.parent) is None and notify is not None:
-        notify(f"{path.parent / INDEX_NAME} was not written by unostats: left as it is "
-               "(the reports are not listed in it)")
+    # never a half-written report for the index to list
+    store.write_output(path, html, what="the report", overwrite=overwrite, ours=is_report)
+    if index:
+        build_index(path.parent, notify=notify)
     return path
 
 
-def _write_atomic(path: Path, text: str, what: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as e:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise store.StoreError(f"cannot write {what} {path}: {store.write_problem(e, path)}") from None
+def _check_out(path: Path, overwrite: bool) -> None:
+    store.check_output(path, overwrite=overwrite, ours=is_report, what="the report")
+    if path.name == INDEX_NAME:
+        raise store.OutputRefused(f"--out {path}: {INDEX_NAME} is reserved for the reports "
+                                  "index; choose another file name")
+
+
+def is_report(path: Path) -> bool:
+    """Whether ``path`` is a report unostats wrote (it carries its index entry)."""
+    return read_meta(path) is not None
 
 
 def default_out(model: ReportModel, reports_dir: str | os.PathLike = DEFAULT_DIR) -> Path:
@@ -91,27 +94,37 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "report"
 
 
-def build_index(reports_dir: str | os.PathLike = DEFAULT_DIR) -> Path | None:
+def build_index(reports_dir: str | os.PathLike = DEFAULT_DIR,
+                notify: Callable[[str], None] | None = None) -> Path | None:
     """Write ``reports_dir/index.html`` listing every report in the folder (title, scenario,
     date, games), newest first. Returns its path; None, writing nothing, when an index.html
-    is there that unostats did not write (the user's own page)."""
+    is there that unostats did not write (the user's own page, or not a regular file).
+    ``notify`` hears why the index was left alone and which *.html are not listed (not
+    regular files: a FIFO is never opened)."""
+    say = notify or (lambda text: None)
     folder = Path(reports_dir)
     path = folder / INDEX_NAME
     if (path.exists() or path.is_symlink()) and not is_unostats_index(path):
+        say(f"{path} was not written by unostats: left as it is (the reports are not listed "
+            "in it)")
         return None
-    entries = [(p.name, read_meta(p)) for p in sorted(folder.glob("*.html"))
-               if p.name != INDEX_NAME]
-    _write_atomic(path, render_index(folder, entries), "the reports index")
+    entries = []
+    for p in sorted(folder.glob("*.html")):
+        if p.name == INDEX_NAME:
+            continue
+        if not is_regular(p):
+            say(f"{p} is not a regular file: not listed in the index")
+            continue
+        entries.append((p.name, read_meta(p)))
+    store.write_output(path, render_index(folder, entries), what="the reports index",
+                       ours=is_unostats_index)
     return path
 
 
 def is_unostats_index(path: Path) -> bool:
     """Whether ``path`` is an index that unostats wrote (it carries ``INDEX_MARK``)."""
-    if not path.is_file():
+    head = read_head(path, 4096)
+    if head is None:
         return False
-    try:
-        with path.open(encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
-    return INDEX_MARK in head or all(mark in head for mark in OLD_INDEX_MARKS)
+    text = head.decode("utf-8", "replace")
+    return INDEX_MARK in text or all(mark in text for mark in OLD_INDEX_MARKS)

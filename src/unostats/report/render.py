@@ -29,6 +29,7 @@ from markupsafe import Markup
 
 from .. import __version__, stats
 from ..engine._cache import base_dir as cache_base_dir
+from ..store.files import read_head
 from .figures import Figure, colours
 from .format import fmt_estimate, fmt_number, fmt_p, fmt_pct, fmt_test, fmt_when
 from .model import CellKey, ReportModel
@@ -251,12 +252,10 @@ def _plotly_js() -> str:
 
 def read_meta(path: Path) -> dict[str, Any] | None:
     """The index entry embedded in a report file, or None if it has none."""
-    try:
-        with path.open(encoding="utf-8", errors="replace") as f:
-            head = f.read(1 << 16)  # the meta script sits near the top of the head
-    except OSError:
+    data = read_head(path, 1 << 16)  # the meta script sits near the top of the head
+    if data is None:  # not a regular file (a FIFO is never waited on), or unreadable
         return None
-    m = META_RE.search(head)
+    m = META_RE.search(data.decode("utf-8", "replace"))
     if not m:
         return None
     try:

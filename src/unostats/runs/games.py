@@ -42,7 +42,7 @@ from .handover import BatchThread
 from .memory import give_back_large_blocks
 from .progress import Progress
 from .session import RunOutcome, Tally, cell_label, end_session
-from .signals import StopRequest
+from .signals import StopRequest, is_interrupt
 
 TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH_GAMES = 1_000
@@ -147,15 +147,17 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
             status = "complete"
         elif stop.requested:
             outcome.signal = stop.signum
-    except KeyboardInterrupt:
-        outcome.signal = signal.SIGINT
-        raise
-    finally:
-        producer.halt()
+    except BaseException as e:
+        if not is_interrupt(e):
+            raise
+        outcome.signal = signal.SIGINT  # also when DuckDB said it as its own error
+        raise KeyboardInterrupt from None
+    finally:  # the session ends first: a Ctrl-C in the halt still finds the run marked
         try:
             end_session(con, outcome, status, started=started, progress=progress,
                         tally=tally(outcome))
         finally:
+            producer.halt()
             producer.join()
     return outcome
 

@@ -96,18 +96,16 @@ def list_runs(db: str | os.PathLike | None = None) -> QueryResult:
 
 
 def export(*, run: str | None, out: str | os.PathLike, fmt: str = "parquet",
-           db: str | os.PathLike | None = None) -> list[Path]:
-    """Write one run's rows of every table to ``out``/<table>.<fmt> (parquet or csv)."""
+           db: str | os.PathLike | None = None, overwrite: bool = False) -> list[Path]:
+    """Write one run's rows of every table to ``out``/<table>.<fmt> (parquet or csv; an
+    existing file only with ``overwrite``: ``store.check_output``)."""
     if fmt not in ("parquet", "csv"):
         raise RunError(f"unknown export format {fmt!r}; allowed: parquet, csv", exit_code=2)
     con = store.open_store(locate(db), read_only=True)
     try:
         run_id = resolve_run(con, run)
         try:
-            return store.export_run(con, run_id, out, fmt)
-        except OSError as e:
-            raise RunError(f"cannot export run {run_id} to {out}: "
-                           f"{store.write_problem(e, Path(out) / 'x')}") from None
+            return store.export_run(con, run_id, out, fmt, overwrite=overwrite)
         except duckdb.Error as e:
             raise RunError(f"cannot export run {run_id} to {out}: {one_line(str(e))}") from None
     finally:

@@ -1,5 +1,6 @@
 """Ray on this machine's loopback address only: the environment that keeps it there
-(``use_loopback``), and a cluster of several nodes on this machine (``local_cluster``), what the
+(``use_loopback``), whether a cluster's head answers at all before Ray is asked to join it
+(``unreachable``: Ray itself would wait for ever), and a cluster of several nodes on this machine (``local_cluster``), what the
 tests and ``make bench`` play against (``ray.cluster_utils.Cluster``: a head node and worker
 nodes, each its own raylet and object store, as on separate machines).
 
@@ -16,12 +17,15 @@ Nothing here imports Ray at module level: the environment comes first.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
 LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+CONNECT_TIMEOUT = 5.0  # seconds for a cluster's head to accept a connection
+CONNECT_TIMEOUT_ENV = "UNOSTATS_RAY_CONNECT_TIMEOUT"
 
 
 def joins(address: str | None) -> str | None:
@@ -47,6 +51,42 @@ def is_loopback(address: str | None) -> bool:
     """Does ``address`` (``joins``' answer) stay on this machine's loopback? None (a local
     instance of the driver's own) does."""
     return address is None or address.split(":")[0] in (LOOPBACK, "localhost")
+
+
+def connect_timeout() -> float:
+    """Seconds a head may take to accept a connection: $UNOSTATS_RAY_CONNECT_TIMEOUT, else
+    ``CONNECT_TIMEOUT``. Raises ValueError (a sentence) for a value that is not a positive
+    number."""
+    text = os.environ.get(CONNECT_TIMEOUT_ENV, "").strip()
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 3600:
+        raise ValueError(f"${CONNECT_TIMEOUT_ENV}={text!r}: expected seconds from 0 to 3600, "
+                         f"e.g. {CONNECT_TIMEOUT:g}")
+    return value
+
+
+def unreachable(address: str | None, timeout: float) -> str | None:
+    """Why nothing answers at ``address`` (``joins``' answer: HOST:PORT, or ray://HOST:PORT),
+    in a few words, or None when a connection is accepted within ``timeout`` seconds or there is no address to
+    try (a local instance of the driver's own; 'auto' with nothing started: Ray says so)."""
+    if address is None or address == "auto":
+        return None
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return "that is not HOST:PORT (e.g. 127.0.0.1:6379)"
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except OSError as e:
+        return (e.strerror or str(e)).lower()
+    return None
 
 
 def use_loopback() -> None:

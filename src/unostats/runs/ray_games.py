@@ -53,6 +53,7 @@ from ..engine import ENGINE_VERSION
 from ..store.batches import write_batch_once
 from . import games
 from .progress import Progress
+from .ray_cluster import CONNECT_TIMEOUT_ENV, connect_timeout, joins, unreachable
 from .ray_worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node
 from .session import RunError, RunOutcome, cell_label, end_session
 from .signals import StopRequest
@@ -94,6 +95,17 @@ class RayExecutor:
         is a RunError before a run is recorded."""
         if ray.is_initialized():
             return
+        head = joins(self.address)
+        try:  # Ray would wait for ever for a head that is not there
+            problem = unreachable(head, connect_timeout())
+        except ValueError as e:
+            raise RunError(str(e), exit_code=2) from None
+        if problem is not None:
+            raise RunError(f"--executor ray: cannot start or reach the Ray cluster at {head}: "
+                           f"{problem}. Start its head there (`ray start --head --port PORT`), "
+                           "check --address (and $RAY_ADDRESS), give a slow one more time "
+                           f"with ${CONNECT_TIMEOUT_ENV}=SECONDS, or leave --address out to "
+                           "play on a Ray instance of this command's own")
         kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
         if self.address is None:
             kwargs.update(include_dashboard=False)

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from .. import __version__, store
 from ..scenario import Cell, Scenario, ScenarioError, load_text
 from .progress import Progress
+from .signals import is_interrupt
 
 DB_ENV = "UNOSTATS_DB"
 BATCH_GAMES_ENV = "UNOSTATS_BATCH_GAMES"
@@ -104,17 +105,30 @@ def end_session(con, outcome: RunOutcome, status: str, *, started: float, progre
     ``time.perf_counter()``): the outcome's time and status, the run closed in the store, then
     the warning with the command that resumes it or the line that says it is complete."""
     outcome.seconds = time.perf_counter() - started
-    progress.close()
     outcome.status = status
-    store.finish_run(con, outcome.run_id, status=status)
+    try:
+        progress.close()
+        store.finish_run(con, outcome.run_id, status=status)
+    except BaseException as e:
+        if not is_interrupt(e):
+            raise
+        # A Ctrl-C in the run's last write: the run stays 'running', which the next writer
+        # (and every reader meanwhile) takes for interrupted; its stored batches are whole.
+        outcome.status = "interrupted"
+        _say_interrupted(outcome, progress, tally)
+        raise KeyboardInterrupt from None
     if status != "complete":
-        progress.warn(f"run {outcome.run_id} interrupted: {outcome.games_completed:,} of "
-                      f"{outcome.games_requested:,} {tally.stored}. Resume with: "
-                      f"{outcome.resume_command}")
+        _say_interrupted(outcome, progress, tally)
         return
     rate = tally.count / outcome.seconds if outcome.seconds > 0 else 0.0
     progress.log(f"run {outcome.run_id} complete: {tally.played}, {outcome.rounds_played:,} "
                  f"rounds in {outcome.seconds:.1f} s ({rate:{tally.rate_format}} {tally.unit}/s)")
+
+
+def _say_interrupted(outcome: RunOutcome, progress: Progress, tally: Tally) -> None:
+    progress.warn(f"run {outcome.run_id} interrupted: {outcome.games_completed:,} of "
+                  f"{outcome.games_requested:,} {tally.stored}. Resume with: "
+                  f"{outcome.resume_command}")
 
 
 # --- Options -----------------------------------------------------------------------------------

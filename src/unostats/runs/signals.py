@@ -4,6 +4,11 @@ SIGINT and SIGTERM (``stop_on_signals``) only set the flag: the batch being stor
 the run is marked ``interrupted`` and ``RunOutcome.signal`` says which signal stopped it. A second
 Ctrl-C interrupts at once (the batch being written is rolled back). A killed process leaves whole
 batches only; the next writer marks its run interrupted.
+
+That second Ctrl-C may land anywhere, also inside a DuckDB statement, where DuckDB turns the
+KeyboardInterrupt into its own error (``RuntimeError('Query interrupted')``, or
+``duckdb.InterruptException``): ``is_interrupt`` recognises all three, so the run still ends
+as interrupted (exit 130) with the command that resumes it.
 """
 
 from __future__ import annotations
@@ -62,3 +67,12 @@ def stop_on_signals(stop: StopRequest,
         for s, h in previous.items():
             signal.signal(s, h)
 
+
+def is_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C: KeyboardInterrupt, or DuckDB's error for a statement a
+    KeyboardInterrupt stopped."""
+    if isinstance(error, KeyboardInterrupt):
+        return True
+    if type(error).__name__ == "InterruptException":  # duckdb's (not imported here)
+        return True
+    return type(error) is RuntimeError and str(error) == "Query interrupted"

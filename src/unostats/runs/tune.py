@@ -25,12 +25,12 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from .. import rules as rule_table
+from .. import store
 from ..engine.simulate import simulate_tables
 from ..rules import RuleSet
 from ..scenario import Scenario
@@ -485,19 +485,14 @@ def policy_yaml(tuned: Tuned, command: str = "", path: str = "THIS_FILE") -> str
                                                     default_flow_style=False)
 
 
-def write_policy(tuned: Tuned, path: str | os.PathLike, command: str = "") -> None:
-    """Write ``policy_yaml`` to ``path`` (through a temporary file: a stopped write leaves no
-    half file), after checking that it reads back as the tuned seat."""
+def write_policy(tuned: Tuned, path: str | os.PathLike, command: str = "",
+                 overwrite: bool = False) -> None:
+    """Write ``policy_yaml`` to ``path`` (``store.write_output``: an existing file only with
+    ``overwrite``, a stopped write leaves no half file), after checking that it reads back as
+    the tuned seat."""
     text = policy_yaml(tuned, command, str(path))
     check_written(text, tuned.plan, tuned.seat)
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as e:
-        temporary.unlink(missing_ok=True)
-        raise RunError(f"--out {path}: cannot write it ({e.strerror or e})") from None
+    store.write_output(path, text, what="the tuned seat", overwrite=overwrite)
 
 
 def check_written(text: str, plan: Plan, expected: Seat) -> None:

@@ -18,6 +18,9 @@ This package's names are the store's interface (``from unostats import store``);
   run's ``seconds_per_turn``).
 - ``database``: opening the file, creating or checking the whole schema (concurrency).
 - ``queries``: SQL from users (rows streamed), and the export of one run's rows.
+- ``files``: the files unostats writes for the user (reports, exports, a tuned seat): never
+  over the results store or a non-regular file, an existing one only if unostats wrote it or
+  with ``--overwrite`` (``check_output``, ``write_output``).
 - ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
 - ``parquet``: the Parquet store (``--store parquet:DIR``): shards written by whoever plays the
   games (``write_shards``), batches recorded by the driver (``record_shards``), and a DuckDB
@@ -47,7 +50,7 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 """
 
 from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
-from .files import write_problem
+from .files import OutputRefused, check_output, write_output, write_problem
 from .frames import FRAME_COLUMNS, RESULT_KEYS
 from .games import BY_CELL, VIEWS, completed_games, duplicate_keys
 from .guard import check_user_sql
@@ -84,5 +87,6 @@ __all__ = [
     "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
     "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem", "is_parquet",
+    "OutputRefused", "check_output", "write_output",
     "missing_ranges", "parquet_location", "parse_store", "record_shards", "write_shards",
 ]

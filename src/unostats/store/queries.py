@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from . import leagues, tournaments
+from . import files, leagues, tournaments
 from .runs import run_info
 from .sql import StoreError, sql_literal
 
@@ -131,10 +131,11 @@ EXPORT_TABLES = ("runs", "variants", "games", "game_seats", "rounds", "round_sea
 
 
 def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.PathLike,
-               fmt: str = "parquet") -> list[Path]:
+               fmt: str = "parquet", overwrite: bool = False) -> list[Path]:
     """Write each table's rows of one run to out_dir/<table>.<fmt>; returns the paths (a
     tournament run adds its tournament tables, a league run league_fits, a precision-targeted
-    run precision_looks)."""
+    run precision_looks). Every path is checked (``files.check_output``: an existing file only
+    with ``overwrite``) before the first is written."""
     if fmt not in ("parquet", "csv"):
         raise StoreError(f"unknown export format {fmt!r}; use parquet or csv")
     run_info(con, run_id)  # clean error for an unknown run
@@ -146,17 +147,14 @@ def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.Pa
                    [run_id]).fetchall()[0][0]:
         tables += ("precision_looks",)  # a precision-targeted run's looks
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    paths = [files.check_output(out / f"{table}.{fmt}", overwrite=overwrite,
+                                    what="the export") for table in tables]
     options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER"
-    paths = []
-    for table in tables:
-        path = out / f"{table}.{fmt}"
+    for table, path in zip(tables, paths):
         # COPY takes no bound parameters: the id is a stored run id and both literals are quoted.
-        con.execute(
+        files.write_output(path, lambda tmp, table=table: con.execute(
             f"COPY (SELECT * FROM {table} WHERE run_id = {sql_literal(run_id)}) "
-            f"TO {sql_literal(str(path))} ({options})"
-        )
-        paths.append(path)
+            f"TO {sql_literal(str(tmp))} ({options})"), what="the export", overwrite=overwrite)
     return paths
 
 
