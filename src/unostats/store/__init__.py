@@ -14,9 +14,12 @@ This package's names are the store's interface (``from unostats import store``);
   ``league_ratings`` view.
 - ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
   run's ``seconds_per_turn``).
-- ``database``: opening the file, creating or checking the whole schema (concurrency).
-- ``queries``: SQL from users (rows streamed), and the export of one run's rows.
-- ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
+- ``database``: opening the file, creating or checking the whole schema (concurrency); the
+  readers' sandbox (no file outside the store, no download, settings locked).
+- ``queries``: SQL from users (rows streamed; what the reader's sandbox refuses, in words),
+  and the export of one run's rows.
+- ``guard``: where a command may write a file of its own (never over the store, nor a file
+  it did not write without ``--overwrite``).
 - ``parquet``: the Parquet store (``--store parquet:DIR``): shards written by whoever plays the
   games (``write_shards``), batches recorded by the driver (``record_shards``), and a DuckDB
   connection with the same tables and views over the dataset.
@@ -54,7 +57,7 @@ from .games import (
     completed_games,
     duplicate_keys,
 )
-from .guard import check_user_sql
+from .guard import check_output
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
 from .runs import (
     RUN_COLUMNS,
@@ -85,7 +88,7 @@ __all__ = [
     "BY_CELL", "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
     "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
-    "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
+    "check_output", "completed_games", "duplicate_keys", "export_run", "finish_run",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
     "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem", "is_parquet",
     "missing_ranges", "parquet_location", "parse_store", "record_shards", "write_shards",
