@@ -78,7 +78,7 @@ def refused(result, words: str) -> None:
 
 # --- Reading files outside the store ------------------------------------------------------------
 
-OUTSIDE = "is outside the results store"
+OUTSIDE = "is out of a query's reach"
 READS = {
     "read_csv /etc/passwd": "SELECT * FROM read_csv('/etc/passwd', sep = ':')",
     "read_csv_auto /etc/passwd": "SELECT * FROM read_csv_auto('/etc/passwd')",
@@ -169,7 +169,7 @@ def own_files(store: dict) -> dict:
     if store["kind"] == "duckdb":
         db = store["db"]
         return {"the file": db, "its WAL": Path(f"{db}.wal"),
-                "its WAL by a relative name": Path(f"{db}.wal.recovery")}
+                "its recovery WAL": Path(f"{db}.wal.recovery")}
     folder = store["dir"]
     return {"a shard": next(folder.rglob("games-*.parquet")),
             "the manifest": next((folder / "runs").glob("*.json")),

@@ -62,9 +62,9 @@ _OWN_FILE = re.compile(r'Cannot COPY to "(.*)": the file belongs to an attached 
 _LOCKED = re.compile(r'Cannot change configuration option "(.*)" - the configuration has been '
                      r'locked')
 _EXTENSIONS = ("Loading external extensions is disabled", "/.duckdb/extensions")
-_STORE_ONLY = ("`unostats query` reads the results store only (no file function, COPY, ATTACH "
-               "or IMPORT/EXPORT DATABASE reaches another file); to save a result, give "
-               "--out FILE")
+_STORE_ONLY = ("`unostats query` reads the results store's tables and views only (no file "
+               "function, COPY, ATTACH or IMPORT/EXPORT DATABASE reaches a file); to save a "
+               "result, give --out FILE")
 
 
 def _sandbox_error(msg: str) -> StoreError | None:
@@ -72,7 +72,7 @@ def _sandbox_error(msg: str) -> StoreError | None:
         return StoreError("extensions are never installed or loaded: unostats works offline "
                           "and its SQL stays in the results store")
     if m := _OUTSIDE.search(msg):
-        return StoreError(f"{m.group(1)!r} is outside the results store: {_STORE_ONLY}")
+        return StoreError(f"{m.group(1)!r} is out of a query's reach: {_STORE_ONLY}")
     if m := _OWN_FILE.search(msg):
         return StoreError(f"{m.group(1)!r} is the results store's own file, never written by "
                           f"a query: {_STORE_ONLY}")
