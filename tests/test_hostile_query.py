@@ -383,6 +383,7 @@ def test_out_never_writes_a_file_that_is_not_regular(store, tmp_path, invoke, ki
     (["--out", "x.csv", "-f", "table"], "--format table is for the screen"),
     (["-f", "parquet"], "give it with --out FILE"),
     (["--out", "missing/x.csv"], "cannot write"),
+    (["--out", "x.csv", "--param", "n=1"], "the SQL has no $n"),
 ])
 def test_out_usage_errors_are_one_sentence(store, tmp_path, invoke, monkeypatch, args, words):
     monkeypatch.chdir(tmp_path)
@@ -390,6 +391,14 @@ def test_out_usage_errors_are_one_sentence(store, tmp_path, invoke, monkeypatch,
     assert result.exit_code in (1, 2) and words in result.stderr, result.stderr
     assert result.stderr.count("\n") == 1
     assert not (tmp_path / "x.txt").exists() and not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x.parquet"])
+def test_a_statement_without_rows_writes_no_file(store, tmp_path, invoke, name):
+    result = invoke("query", "/* a comment, no statement */", *store["args"],
+                    "--out", tmp_path / name)
+    assert result.exit_code == 1 and "returns no rows" in result.stderr, result.output
+    assert not any(p.name.startswith((".x", "x")) for p in tmp_path.iterdir())
 
 
 def test_a_failing_query_with_out_leaves_no_file(store, tmp_path, invoke):

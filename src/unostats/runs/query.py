@@ -103,6 +103,9 @@ def save(*, sql: str, out: str | os.PathLike, fmt: str, params: dict[str, Any] |
     tmp = out.with_name(f".{out.name}.{secrets.token_hex(4)}.tmp")
     try:
         with stream(sql=sql, params=params, db=target, arrow=fmt == "parquet") as result:
+            if not result.columns:
+                raise RunError(f"the SQL's last statement returns no rows, so there is nothing "
+                               f"to write to {out}; end it with a query (SELECT ...)")
             count = _write_result(tmp, result, fmt)
         try:  # a file that appeared meanwhile is not replaced either
             store.check_output(out, target, overwrite=overwrite)

@@ -33,8 +33,10 @@ The connection of both the writer and the readers is an in-memory DuckDB with th
 schema (``database.SCHEMA_DDL``): the metadata tables are filled from the manifests, and each
 shard table is replaced by a view over the recorded shards (an Arrow dataset over the pyarrow
 file system: DuckDB opens no file of DIR, so a reader's SQL can neither read nor write one),
-so every standard view and every reader works unchanged. The writer (``ParquetWriter``) writes the runs it changed back to their
-manifests at every commit and batch; the views follow the batches lazily.
+so every standard view and every reader works unchanged. The writer (``ParquetWriter``) writes
+the runs it changed back to their manifests at every commit and batch; the views follow the
+batches lazily. Opening checks what a hand could have edited (``_check_batches``,
+``check_shards``): each fault is one sentence naming the file.
 """
 
 from __future__ import annotations
