@@ -466,3 +466,43 @@ def test_stdout_faults_and_raw_bytes_in_a_child_process(made, how):
     assert result.returncode == code, result.stderr
     assert words in result.stderr, result.stderr
     assert b"Traceback" not in result.stderr and result.stderr.count(b"\n") == 1, result.stderr
+
+
+# --- Every reader runs in the sandbox (report, compare, summaries, export) ---------------------
+
+def test_every_reader_connection_is_sandboxed_and_locked(store, tmp_path):
+    from unostats import store as results
+
+    target = store["db"] if store["kind"] == "duckdb" else \
+        results.parquet_location(str(store["dir"]))
+    con = results.open_store(target, read_only=True)
+    try:
+        got = [con.execute(f"SELECT current_setting('{name}')").fetchall()[0][0]
+               for name in ("enable_external_access", "lock_configuration",
+                            "autoinstall_known_extensions", "autoload_known_extensions")]
+        assert got == [False, True, False, False]
+        with pytest.raises(results.StoreError, match="out of a query's reach"):
+            results.query(con, f"SELECT * FROM read_text('{tmp_path}/secret.csv')")
+    finally:
+        con.close()
+
+
+def test_an_export_connection_writes_its_one_folder_only(store, tmp_path):
+    from unostats import store as results
+
+    target = store["db"] if store["kind"] == "duckdb" else \
+        results.parquet_location(str(store["dir"]))
+    out = tmp_path / "out"
+    con = results.open_store(target, read_only=True, writes_in=out)
+    try:
+        results.export_run(con, results.latest_run_id(con), out, "csv")
+        assert (out / "games.csv").read_text().count("\n") == 7  # a header and 6 games
+        for sql in (f"SELECT * FROM read_text('{tmp_path}/secret.csv')",
+                    f"COPY (SELECT 1) TO '{tmp_path}/outside.csv'",
+                    f"COPY (SELECT 1) TO '{out}side.csv'"):  # a name that only starts as out
+            with pytest.raises(results.StoreError, match="out of a query's reach"):
+                results.query(con, sql)
+    finally:
+        con.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "outside.parquet", "secret.csv",
+                                                          "secret.json", "store"]
