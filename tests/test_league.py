@@ -273,7 +273,7 @@ def test_league_ratings_view_has_its_columns_and_the_fit(league_run):
 
 
 def test_export_includes_the_league_fits(league_run, tmp_path):
-    con = store.open_store(league_run["db"], read_only=True)
+    con = store.open_store(league_run["db"], read_only=True, writes_in=tmp_path)
     try:
         paths = store.export_run(con, league_run["outcome"].run_id, tmp_path, fmt="csv")
     finally:

@@ -384,3 +384,90 @@ def test_a_precision_targeted_run_looks_and_stops_as_in_the_file(runs, tmp_path)
             con.close()
     assert len(want["looks"]) >= 4 and len(want["games"]) < 4 * 2000  # some cell stopped early
     assert got == want
+
+
+# --- A store edited by hand: one sentence naming the file, at open time ---------------------------
+
+def _edit_manifest(folder: Path, edit) -> None:
+    path = next((folder / "runs").glob("*.json"))
+    doc = json.loads(path.read_text())
+    edit(doc["tables"][parquet.BATCHES_TABLE], doc)
+    path.write_text(json.dumps(doc))
+
+
+def _shift(part, doc, by=(0, 0), copy=True, **values):
+    """Append a copy of the first recorded batch, its games shifted and ``values`` set."""
+    cols = part["columns"]
+    row = list(part["rows"][0])
+    row[cols.index("first_game")] += by[0]
+    row[cols.index("end_game")] += by[1]
+    for name, value in values.items():
+        row[cols.index(name)] = value
+    part["rows"].append(row) if copy else part["rows"].__setitem__(0, row)
+
+
+def _shard(folder: Path) -> Path:
+    return min(folder.glob("games/*/*/*/games-*.parquet"))
+
+
+def _replace_with_link(folder: Path, tmp_path: Path, what: str) -> None:
+    shard = _shard(folder)
+    if what == "file":
+        shutil.copy(shard, tmp_path / "elsewhere.parquet")
+        shard.unlink()
+        shard.symlink_to(tmp_path / "elsewhere.parquet")
+    else:
+        run_folder = shard.parent.parent.parent
+        shutil.copytree(run_folder, tmp_path / "elsewhere")
+        shutil.rmtree(run_folder)
+        run_folder.symlink_to(tmp_path / "elsewhere")
+
+
+HAND_EDITS = {
+    "a batch recorded twice": (lambda f, t: _edit_manifest(f, _shift), "twice"),
+    "overlapping batches": (lambda f, t: _edit_manifest(
+        f, lambda p, d: _shift(p, d, by=(1, 1))), "overlapping batches"),
+    "a batch that is no range": (lambda f, t: _edit_manifest(
+        f, lambda p, d: _shift(p, d, by=(0, -10**9), copy=False)), "not a range of games"),
+    "a batch of another run": (lambda f, t: _edit_manifest(
+        f, lambda p, d: _shift(p, d, by=(1000, 1000), run_id="other")), "not of its own run"),
+    "a variant with ../": (lambda f, t: _edit_manifest(
+        f, lambda p, d: _shift(p, d, by=(1000, 1000), variant="../../x")), "is missing"),
+    "a run id with ../": (lambda f, t: _edit_manifest(
+        f, lambda p, d: d.__setitem__("run_id", "../../etc")), "holds run '../../etc'"),
+    "a manifest that is not JSON": (lambda f, t: next((f / "runs").glob("*.json")).write_text(
+        "{"), "is not a run manifest"),
+    "a manifest copied under another name": (lambda f, t: shutil.copy(
+        next((f / "runs").glob("*.json")), f / "runs" / "copy.json"), "runs/copy.json holds run"),
+    "rows that do not fit": (lambda f, t: _edit_manifest(
+        f, lambda p, d: _shift(p, d, copy=False, players="four")), "do not fit its columns"),
+    "a missing shard": (lambda f, t: _shard(f).unlink(), "is missing"),
+    "a shard that is a symbolic link": (lambda f, t: _replace_with_link(f, t, "file"),
+                                        "not a regular file of the store"),
+    "a run folder that is a symbolic link": (lambda f, t: _replace_with_link(f, t, "folder"),
+                                             "not a regular file of the store"),
+    "a shard with a foreign schema": (lambda f, t: pq.write_table(
+        pa.table({"game": [1], "other": ["x"]}), _shard(f)), "does not have the columns"),
+    "a shard of the wrong types": (lambda f, t: pq.write_table(
+        pq.read_table(_shard(f)).cast(pa.schema([
+            pa.field(x.name, pa.string()) for x in pq.read_schema(_shard(f))])), _shard(f)),
+        "does not have the columns"),
+    "a shard that is not Parquet": (lambda f, t: _shard(f).write_text("not parquet"),
+                                    "is not a Parquet file"),
+}
+
+
+@pytest.mark.parametrize("case", list(HAND_EDITS))
+@pytest.mark.parametrize("command", ["query", "simulate --resume"])
+def test_a_store_edited_by_hand_is_refused_naming_the_file(runs, tmp_path, invoke, case,
+                                                           command):
+    folder = tmp_path / "store"
+    shutil.copytree(runs["dir"], folder)
+    edit, words = HAND_EDITS[case]
+    edit(folder, tmp_path)
+    args = (["query", "SELECT count(*) FROM games"] if command == "query"
+            else ["simulate", runs["path"], "--resume", "latest", "-q"])
+    result = invoke(*args, "--store", f"parquet:{folder}")
+    assert result.exit_code == 1, result.output
+    assert words in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    assert "restore" in result.stderr or "move" in result.stderr  # what to do

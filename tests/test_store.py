@@ -424,7 +424,7 @@ def test_export_round_trip(start_run, make_batch, db, tmp_path, fmt):
     run_id = start_run(con)
     store.write_batch(con, run_id, "standard", 4, make_batch(0, 20))
     con.close()
-    con = store.open_store(db, read_only=True)
+    con = store.open_store(db, read_only=True, writes_in=tmp_path / "out")  # its one folder
     paths = store.export_run(con, run_id, tmp_path / "out", fmt)
     assert [p.name for p in paths] == [f"{t}.{fmt}" for t in store.EXPORT_TABLES]
     for table, path in zip(store.EXPORT_TABLES, paths):

@@ -387,12 +387,80 @@ def _short(text: str, n: int = 30) -> str:
 MAX_TABLE_ROWS = 10_000
 
 
+class QueryFormat(str, enum.Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    ndjson = "ndjson"
+    parquet = "parquet"
+
+
+# --out FILE without --format: the format its name ends with.
+OUT_SUFFIXES = {".csv": "csv", ".json": "json", ".ndjson": "ndjson", ".jsonl": "ndjson",
+                ".parquet": "parquet"}
+
+
+def _utf8(text: str, what: str) -> str:
+    """``text`` if it is UTF-8 (an argument of other bytes arrives with surrogate escapes)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        byte = ord(text[e.start]) & 0xFF
+        _fail(f"{what} is not UTF-8 text (byte 0x{byte:02x} at character {e.start + 1}); "
+              "write it in UTF-8", 2)
+    return text
+
+
+def _read_sql(sql: str) -> str:
+    if sql != "-":
+        return _utf8(sql, "the SQL argument")
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError as e:
+        _fail(f"the SQL on stdin is not UTF-8 text (byte 0x{e.object[e.start]:02x} at byte "
+              f"{e.start + 1}); write it in UTF-8", 2)
+
+
+def _out_format(fmt: QueryFormat | None, out: Path | None) -> str:
+    """The format of the rows: --format, else (with --out) the one --out's name ends with."""
+    if out is None:
+        if fmt is QueryFormat.parquet:
+            _fail("--format parquet writes a file: give it with --out FILE", 2)
+        return (fmt or QueryFormat.table).value
+    if fmt is None:
+        if out.suffix.lower() not in OUT_SUFFIXES:
+            _fail(f"--out {out}: give --format (csv, json, ndjson or parquet); the name does not "
+                  f"end with one of {', '.join(OUT_SUFFIXES)}", 2)
+        return OUT_SUFFIXES[out.suffix.lower()]
+    if fmt is QueryFormat.table:
+        _fail("--format table is for the screen; with --out give csv, json, ndjson or parquet", 2)
+    return fmt.value
+
+
+def _stdout_failed(e: OSError) -> NoReturn:
+    """Rows that could not be written to stdout: one sentence, and stdout pointed at
+    /dev/null so that Python's own flush at exit does not fail again."""
+    import errno
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's stdout)
+        pass
+    if isinstance(e, BrokenPipeError):
+        _fail("stdout was closed before every row was written (the reader of the pipe stopped); "
+              "narrow the query with LIMIT, or write the rows with --out FILE", 1)
+    reason = "no space left on the device" if e.errno == errno.ENOSPC else (e.strerror or str(e))
+    _fail(f"cannot write the rows to stdout: {reason}; write them with --out FILE instead", 1)
+
+
 @app.command(no_args_is_help=True, epilog="""Examples:
 
   unostats query "SELECT variant, players, count(*) AS games FROM games GROUP BY ALL ORDER BY ALL"
   unostats query "SELECT * FROM win_rate_by_position WHERE players = $n" --param n=4 -f csv
   unostats query - --format json < question.sql
-  unostats query "COPY (SELECT * FROM rounds) TO 'rounds.parquet'"
+  unostats query "SELECT * FROM rounds" --out rounds.parquet
+  unostats query "SELECT * FROM round_length" --out lengths.csv --overwrite
 
 Tables: runs, variants (with each cell's sweep point), games, game_seats, rounds,
 round_seats, precision_looks. Views: round_length,
@@ -410,39 +478,55 @@ each table size, its 95% interval, games, wins, method).""")
 def query(
     sql: Annotated[str, typer.Argument(
         metavar="SQL", help="SQL to run, or - to read it from stdin.")],
-    fmt: FormatOption = Format.table,
+    fmt: Annotated[QueryFormat | None, typer.Option(
+        "--format", "-f", case_sensitive=False, show_default=False,
+        help="Format of the rows: table (the default on screen), csv, json, ndjson; with --out "
+             "also parquet (default: the one --out's name ends with).")] = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", metavar="NAME=VALUE",
         help="A named parameter, used as $NAME in the SQL (repeatable). Values that look like "
              "numbers are numbers; anything else is text.")] = None,
     db: DbOption = Path(DEFAULT_DB),
     store: StoreOption = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="FILE",
+        help="Write the rows to FILE (a new file; never one of the results store's) instead "
+             "of stdout.")] = None,
     overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Let COPY ... TO 'file' replace an existing file (never the "
-        "database's own files).")] = False,
+        "--overwrite", help="Let --out replace an existing file (a regular file only).")] = False,
 ) -> None:
-    """Run SQL over the results database (read-only).
+    """Run SQL over the results store (read-only).
 
-    Writing statements are refused; CREATE TEMP TABLE works for scratch work and
-    COPY (...) TO 'file' writes a new file (an existing one only with --overwrite). No
-    extension is ever installed or loaded (INSTALL, LOAD and ATTACH are refused). Rows are
-    streamed; a table shows at most 10,000 rows (csv, json and ndjson give them all). SQL errors
-    are one line on stderr (exit 1)."""
+    The SQL runs in DuckDB's sandbox: it reads the store only (no other file, no COPY, ATTACH,
+    IMPORT/EXPORT DATABASE or extension; settings are locked), and writing statements are
+    refused; CREATE TEMP TABLE works for scratch work. To save a result, give --out FILE.
+    Rows are streamed; a table shows at most 10,000 rows (csv, json and ndjson give them all).
+    SQL errors are one line on stderr (exit 1)."""
     from .output import write_rows
-    from .runs.query import stream
+    from .runs.query import save, stream
 
-    text = sys.stdin.read() if sql == "-" else sql
+    text = _read_sql(sql)
     if not text.strip():
         _fail("no SQL given" + (" on stdin" if sql == "-" else ""), 2)
-    params = _parse_params(param or [])
+    params = _parse_params([_utf8(p, f"--param {p.partition('=')[0]!r}") for p in param or []])
+    form = _out_format(fmt, out)
     db = _target(db, store)
-    with _expected_errors(), stream(sql=text, params=params, db=db,
-                                    overwrite=overwrite) as result:
+    if out is not None:
+        with _expected_errors():
+            count = save(sql=text, out=out, fmt=form, params=params, db=db, overwrite=overwrite)
+        _err(f"wrote {count:,} rows to {out}")
+        return
+    if sys.stdout is None:  # started with stdout closed (>&-)
+        _fail("stdout is closed, so the rows have nowhere to go; write them with --out FILE", 1)
+    with _expected_errors(), stream(sql=text, params=params, db=db) as result:
         json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
-        cut = write_rows(sys.stdout, result.columns, result.rows, fmt.value,
-                         json_columns=json_columns, width=_stdout_width(),
-                         max_table_rows=MAX_TABLE_ROWS)
-        sys.stdout.flush()
+        try:
+            cut = write_rows(sys.stdout, result.columns, result.rows, form,
+                             json_columns=json_columns, width=_stdout_width(),
+                             max_table_rows=MAX_TABLE_ROWS)
+            sys.stdout.flush()
+        except OSError as e:
+            _stdout_failed(e)
         if cut is not None:
             _err(f"note: the result has more than {cut:,} rows, too many for a table: only the "
                  "first ones are shown. Use --format csv, json or ndjson for every row (streamed), "

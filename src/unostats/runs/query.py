@@ -1,5 +1,6 @@
-"""The results database as rows: SQL from users (``query``: read-only, errors as one line),
-the list of runs and the export of one run's rows to files."""
+"""The results database as rows: SQL from users (``query``: read-only, in the reader's sandbox,
+errors as one line; ``save``: its result written to a file by unostats), the list of runs and
+the export of one run's rows to files."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import duckdb
 
 from .. import store
+from ..output import write_rows
 from .session import RunError, locate, resolve_run
 
 
@@ -44,10 +46,10 @@ def one_line(message: str) -> str:
 
 
 def query(*, sql: str, params: dict[str, Any] | None = None,
-          db: str | os.PathLike | None = None, overwrite: bool = False) -> QueryResult:
-    """``run_sql`` on ``db`` opened read-only, after ``store.check_user_sql`` (no downloads, no
-    ATTACH, COPY ... TO only a new file unless ``overwrite``)."""
-    with stream(sql=sql, params=params, db=db, overwrite=overwrite) as result:
+          db: str | os.PathLike | None = None) -> QueryResult:
+    """``sql`` on ``db`` opened read-only, in the reader's sandbox (``store.open_store``: no
+    file outside the store, no download), every row read."""
+    with stream(sql=sql, params=params, db=db) as result:
         return QueryResult(result.columns, result.types, list(result.rows))
 
 
@@ -55,32 +57,87 @@ def query(*, sql: str, params: dict[str, Any] | None = None,
 class RowStream:
     columns: list[str]
     types: list[str]
-    rows: Iterator[tuple]  # read in chunks while iterated; DuckDB errors become RunErrors
+    rows: Iterator[Any]  # read in chunks while iterated; DuckDB errors become RunErrors
+    schema: Any = None  # with ``arrow``: the rows are Arrow record batches of this schema
 
 
 @contextmanager
 def stream(*, sql: str, params: dict[str, Any] | None = None,
-           db: str | os.PathLike | None = None, overwrite: bool = False) -> Iterator[RowStream]:
-    """Like ``query``, but the rows come in chunks as they are read (constant memory)."""
-    db = locate(db)
-    try:
-        # a Parquet store's own files are its folder's: its marker stands for them
-        own = Path(db.path(store.parquet.MARKER)) if store.is_parquet(db) else db
-        store.check_user_sql(sql, db_path=own, overwrite=overwrite)
-    except store.StoreError as e:
-        raise RunError(str(e)) from None
-    con = store.open_store(db, read_only=True)
+           db: str | os.PathLike | None = None, arrow: bool = False) -> Iterator[RowStream]:
+    """Like ``query``, but the rows come in chunks as they are read (constant memory);
+    ``arrow``: as Arrow record batches."""
+    con = store.open_store(locate(db), read_only=True)
     try:
         try:
-            result = store.sql_rows(con, sql, params)
+            result = store.sql_rows(con, sql, params, arrow=arrow)
         except store.StoreError as e:
             raise RunError(str(e)) from None
         if result is None:
             yield RowStream([], [], iter(()))
         else:
-            yield RowStream(result[0], result[1], _run_errors(result[2]))
+            yield RowStream(result[0], result[1], _run_errors(result[2]),
+                            getattr(result[2], "schema", None))
     finally:
         con.close()
+
+
+# What ``save`` writes: the printed formats, and Parquet (by pyarrow).
+SAVE_FORMATS = ("csv", "json", "ndjson", "parquet")
+
+
+def save(*, sql: str, out: str | os.PathLike, fmt: str, params: dict[str, Any] | None = None,
+         db: str | os.PathLike | None = None, overwrite: bool = False) -> int:
+    """Write the result of ``sql`` to the file ``out`` and return its number of rows: csv, json
+    and ndjson as ``unostats query`` prints them, parquet by pyarrow (zstd). ``out`` must be a
+    regular file outside any results store, new unless ``overwrite`` (``store.write_output``,
+    the rule of every file unostats writes): written under a temporary name and renamed, so a
+    failed query leaves no file."""
+    if fmt not in SAVE_FORMATS:
+        raise RunError(f"--format {fmt} cannot be written to a file; use one of "
+                       f"{', '.join(SAVE_FORMATS)}", exit_code=2)
+    target, out = locate(db), Path(out)
+    count = 0
+
+    def write(tmp: Path) -> None:
+        nonlocal count
+        with stream(sql=sql, params=params, db=target, arrow=fmt == "parquet") as result:
+            if not result.columns:
+                raise RunError(f"the SQL's last statement returns no rows, so there is nothing "
+                               f"to write to {out}; end it with a query (SELECT ...)")
+            count = _write_result(tmp, result, fmt)
+
+    try:
+        store.check_output(out, overwrite=overwrite, what="the query's result")
+        store.write_output(out, write, what="the query's result", overwrite=overwrite)
+    except store.OutputRefused as e:
+        raise RunError(str(e), exit_code=2) from None
+    except store.StoreError as e:
+        raise RunError(str(e)) from None
+    return count
+
+
+def _write_result(path: Path, result: RowStream, fmt: str) -> int:
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        count = 0
+        with pq.ParquetWriter(path, result.schema, compression="zstd") as writer:
+            for batch in result.rows:
+                writer.write_batch(batch)
+                count += batch.num_rows
+        return count
+    count = 0
+
+    def counted() -> Iterator[tuple]:
+        nonlocal count
+        for row in result.rows:
+            count += 1
+            yield row
+
+    json_columns = [c for c, t in zip(result.columns, result.types) if t == "JSON"]
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        write_rows(f, result.columns, counted(), fmt, json_columns=json_columns)
+    return count
 
 
 def _run_errors(rows: Iterator[tuple]) -> Iterator[tuple]:
@@ -101,7 +158,7 @@ def export(*, run: str | None, out: str | os.PathLike, fmt: str = "parquet",
     existing file only with ``overwrite``: ``store.check_output``)."""
     if fmt not in ("parquet", "csv"):
         raise RunError(f"unknown export format {fmt!r}; allowed: parquet, csv", exit_code=2)
-    con = store.open_store(locate(db), read_only=True)
+    con = store.open_store(locate(db), read_only=True, writes_in=out)
     try:
         run_id = resolve_run(con, run)
         try:

@@ -16,12 +16,13 @@ This package's names are the store's interface (``from unostats import store``);
   ``league_ratings`` view.
 - ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
   run's ``seconds_per_turn``).
-- ``database``: opening the file, creating or checking the whole schema (concurrency).
-- ``queries``: SQL from users (rows streamed), and the export of one run's rows.
-- ``files``: the files unostats writes for the user (reports, exports, a tuned seat): never
-  over the results store or a non-regular file, an existing one only if unostats wrote it or
-  with ``--overwrite`` (``check_output``, ``write_output``).
-- ``guard``: what a user's SQL may not do (downloads, ATTACH, COPY over an existing file).
+- ``database``: opening the file, creating or checking the whole schema (concurrency); the
+  readers' sandbox (no file outside the store, no download, settings locked).
+- ``queries``: SQL from users (rows streamed; what the reader's sandbox refuses, in words),
+  and the export of one run's rows.
+- ``files``: the files unostats writes for the user (reports, exports, a tuned seat, a query's
+  result): never over the results store or a non-regular file, an existing one only if
+  unostats wrote it or with ``--overwrite`` (``check_output``, ``write_output``).
 - ``parquet``: the Parquet store (``--store parquet:DIR``): shards written by whoever plays the
   games (``write_shards``), batches recorded by the driver (``record_shards``), and a DuckDB
   connection with the same tables and views over the dataset.
@@ -53,7 +54,6 @@ from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import OutputRefused, check_output, write_output, write_problem
 from .frames import FRAME_COLUMNS, RESULT_KEYS
 from .games import BY_CELL, VIEWS, completed_games, duplicate_keys
-from .guard import check_user_sql
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
 from .runs import (
     RUN_COLUMNS,
@@ -84,7 +84,7 @@ __all__ = [
     "BY_CELL", "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
     "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
-    "check_user_sql", "completed_games", "duplicate_keys", "export_run", "finish_run",
+    "check_output", "completed_games", "duplicate_keys", "export_run", "finish_run",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
     "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem", "is_parquet",
     "OutputRefused", "check_output", "write_output",

@@ -60,9 +60,10 @@ SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *lea
 
 # --- Opening -----------------------------------------------------------------------------------
 
-def open_store(path: str | os.PathLike, *, read_only: bool,
-               memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
-    """Open the results file. Writing creates it (schema, macros, views) if needed.
+def open_store(path: str | os.PathLike, *, read_only: bool, memory_limit: str | None = None,
+               writes_in: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the results file. Writing creates it (schema, macros, views) if needed; a reader
+    is ``sandbox``ed (``writes_in``: the one folder it may also write, for an export).
     ``memory_limit``: DuckDB's (e.g. "64MB"); the writer's default is WRITER_MEMORY_LIMIT, a
     reader's DuckDB's own (80% of RAM)."""
     path = Path(path)
@@ -87,7 +88,10 @@ def open_store(path: str | os.PathLike, *, read_only: bool,
             writer_settings(con, memory_limit)
         elif memory_limit:
             con.execute("SET memory_limit = ?", [memory_limit])
-        con.execute("SET lock_configuration = true")  # no SQL turns downloads back on
+        if read_only:
+            sandbox(con, writes_in)
+        else:
+            con.execute("SET lock_configuration = true")  # no SQL turns downloads back on
         if read_only:
             _check_readable(con, path)
         else:
@@ -117,6 +121,19 @@ def writer_settings(con: duckdb.DuckDBPyConnection, memory_limit: str | None = N
 # file (SQLite) would otherwise make it download sqlite_scanner.
 OFFLINE_CONFIG = (("autoinstall_known_extensions", False), ("autoload_known_extensions", False),
                   ("allow_community_extensions", False), ("allow_persistent_secrets", False))
+
+
+def sandbox(con: duckdb.DuckDBPyConnection, writes_in: str | os.PathLike | None = None) -> None:
+    """Keep a reader's SQL (a user's, in ``unostats query``) inside the store: DuckDB's own
+    sandbox, not a reading of the SQL. No file but the database's own (DuckDB allows its file
+    and WAL, and refuses to write them) and ``writes_in``: no file function, COPY, ATTACH,
+    IMPORT/EXPORT DATABASE reaches another file, and no extension is installed or loaded;
+    then the configuration is locked, so no SET, RESET or PRAGMA undoes it."""
+    if writes_in is not None:  # a trailing / so that the folder's name is not a mere prefix
+        folder = os.path.join(os.path.abspath(writes_in), "")
+        con.execute("SET allowed_directories = ?", [[folder]])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 def is_memory(path: str | os.PathLike) -> bool:

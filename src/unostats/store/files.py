@@ -122,8 +122,9 @@ def results_store(path: Path) -> str | None:
     real = Path(os.path.realpath(path))
     if _is_duckdb(real):
         return "a DuckDB results database"
-    if real.name.endswith(".wal") and _is_duckdb(real.with_name(real.name[:-4])):
-        return "the write-ahead log of a DuckDB results database"
+    for side in (".wal", ".wal.checkpoint", ".wal.recovery"):  # what DuckDB keeps beside it
+        if real.name.endswith(side) and _is_duckdb(real.with_name(real.name[:-len(side)])):
+            return "a file DuckDB keeps beside a results database (its write-ahead log)"
     for folder in real.parents:
         if os.path.isfile(folder / PARQUET_MARKER):
             return f"in the Parquet results store {short_path(folder)}"

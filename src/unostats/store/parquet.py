@@ -31,10 +31,12 @@ share DIR without a lock. Readers never list the shard folders, only ``runs/``.
 
 The connection of both the writer and the readers is an in-memory DuckDB with the store's whole
 schema (``database.SCHEMA_DDL``): the metadata tables are filled from the manifests, and each
-shard table is replaced by a view over the recorded shards (``read_parquet`` on a local disk;
-an Arrow dataset over the pyarrow file system elsewhere), so every standard view and every
-reader works unchanged. The writer (``ParquetWriter``) writes the runs it changed back to their
-manifests at every commit and batch; the views follow the batches lazily.
+shard table is replaced by a view over the recorded shards (an Arrow dataset over the pyarrow
+file system: DuckDB opens no file of DIR, so a reader's SQL can neither read nor write one),
+so every standard view and every reader works unchanged. The writer (``ParquetWriter``) writes
+the runs it changed back to their manifests at every commit and batch; the views follow the
+batches lazily. Opening checks what a hand could have edited (``_check_batches``,
+``check_shards``): each fault is one sentence naming the file.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from . import database, games
-from .sql import StoreError, first_line, sql_literal
+from .sql import StoreError, first_line
 
 PREFIX = "parquet:"
 MARKER = "unostats-store.json"
@@ -357,21 +359,110 @@ def _load_manifests(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> dic
         if info.type != pafs.FileType.File or not info.base_name.endswith(".json") \
                 or info.base_name.startswith("."):
             continue
+        name = f"{MANIFESTS}/{info.base_name}"
         text = _read_text(loc, info.path)
         try:
             doc = json.loads(text)
             run_id = doc["run_id"]
             content = doc["tables"]
-        except (ValueError, KeyError, TypeError):
-            raise StoreError(f"{loc}: {MANIFESTS}/{info.base_name} is not a run manifest "
-                             "(damaged or not written by unostats)") from None
-        for table, part in content.items():
+            parts = [(t, part["columns"], part["rows"]) for t, part in content.items()]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise StoreError(f"{loc}: {name} is not a run manifest (damaged or not written by "
+                             "unostats); restore it from a copy, or move it out of the store"
+                             ) from None
+        if not isinstance(run_id, str) or info.path != _manifest_path(loc, run_id):
+            raise StoreError(f"{loc}: {name} holds run {run_id!r}, whose manifest is "
+                             f"{MANIFESTS}/{_quote(run_id)}.json; the file was renamed or copied "
+                             "by hand: restore its name, or move it out of the store")
+        for table, columns, rows in parts:
             if table not in tables:
-                raise StoreError(f"{loc}: the manifest of run {run_id} has table {table}, "
-                                 "which this schema does not have")
-            _insert_rows(con, table, part["columns"], part["rows"])
+                raise StoreError(f"{loc}: {name} has table {table}, which this schema does not "
+                                 "have; restore the manifest from a copy")
+            if table == BATCHES_TABLE:
+                _check_batches(loc, name, run_id, columns, rows)
+            try:
+                _insert_rows(con, table, columns, rows)
+            except (duckdb.Error, pa.ArrowException, IndexError, TypeError) as e:
+                raise StoreError(f"{loc}: the {table} rows of {name} do not fit its columns "
+                                 f"({first_line(str(e))}); the manifest was edited or damaged: "
+                                 "restore it from a copy") from None
         texts[run_id] = text
     return texts
+
+
+def _check_batches(loc: ParquetLocation, name: str, run_id: str, columns: list[str],
+                   rows: list[list[Any]]) -> None:
+    """The recorded batches of a manifest are the run's, each a range of games, and no two of
+    a cell share a game (the writer records each batch once: ``ParquetWriter.record``)."""
+    fix = (f"the manifest was edited by hand: restore {name} from a copy (unostats records "
+           "each batch once)")
+    try:
+        at = [columns.index(c) for c in ("run_id", "variant", "players", "first_game",
+                                         "end_game")]
+        batches = [tuple(r[i] for i in at) for r in rows]
+    except (ValueError, IndexError, TypeError):
+        raise StoreError(f"{loc}: the {BATCHES_TABLE} rows of {name} lack their columns; "
+                         f"{fix}") from None
+    cells: dict[tuple, list[tuple[int, int]]] = {}
+    for rid, variant, players, first, end in batches:
+        if rid != run_id:
+            raise StoreError(f"{loc}: {name} records a batch of run {rid!r}, not of its own run "
+                             f"{run_id!r}; {fix}")
+        if not (type(first) is int and type(end) is int and 0 <= first < end):
+            raise StoreError(f"{loc}: {name} records a batch of games {first!r}..{end!r}, which "
+                             f"is not a range of games; {fix}")
+        cells.setdefault((variant, players), []).append((first, end))
+    for (variant, players), ranges in cells.items():
+        ranges.sort()
+        for (a, b), (c, d) in zip(ranges, ranges[1:]):
+            if c < b:
+                what = (f"the batch of games {a}..{b - 1} twice" if (a, b) == (c, d) else
+                        f"overlapping batches (games {a}..{b - 1} and {c}..{d - 1})")
+                raise StoreError(f"{loc}: {name} records {what} of {variant!r} at {players} "
+                                 f"players; {fix}")
+
+
+def check_shards(loc: ParquetLocation, con: duckdb.DuckDBPyConnection) -> None:
+    """Every shard of a recorded batch is there, a regular file of DIR (not a symbolic link
+    out of it) with its table's schema: a store edited by hand is refused when it is opened,
+    naming the shard, rather than deep inside a read."""
+    import pyarrow.parquet as pq  # here: importing it costs every command 0.1 s
+
+    batches = con.execute(f"SELECT run_id, variant, players, first_game, end_game "
+                          f"FROM {BATCHES_TABLE} ORDER BY ALL").fetchall()
+    for table, schema in shard_schemas().items():
+        paths = [shard_path(loc, table, *b) for b in batches]
+        for b, path, info in zip(batches, paths, _infos(loc, paths)):
+            rel = path[len(loc.root):].lstrip("/")
+            fix = (f"restore it from a copy of the store, or move the run's manifest "
+                   f"{MANIFESTS}/{_quote(b[0])}.json out of the store to drop run {b[0]}")
+            if info.type == pafs.FileType.NotFound:
+                raise StoreError(f"{loc}: the shard {rel} of a recorded batch is missing; {fix}")
+            if info.type != pafs.FileType.File or (loc.is_local and _linked(loc, path)):
+                raise StoreError(f"{loc}: the shard {rel} is not a regular file of the store "
+                                 f"(a symbolic link, or a folder); {fix}")
+            try:
+                found = pq.read_schema(path, filesystem=loc.filesystem)
+            except (pa.ArrowException, OSError) as e:
+                raise StoreError(f"{loc}: the shard {rel} is not a Parquet file "
+                                 f"({first_line(str(e))}); {fix}") from None
+            if not found.equals(schema, check_metadata=False):
+                want = ", ".join(f"{f.name} {f.type}" for f in schema)
+                raise StoreError(f"{loc}: the shard {rel} does not have the columns of a "
+                                 f"{table} shard ({want}); {fix}")
+
+
+def _infos(loc: ParquetLocation, paths: list[str]) -> list[pafs.FileInfo]:
+    try:
+        return loc.filesystem.get_file_info(paths) if paths else []
+    except (pa.ArrowException, OSError) as e:
+        raise StoreError(f"cannot reach {loc}: {first_line(str(e))}") from None
+
+
+def _linked(loc: ParquetLocation, path: str) -> bool:
+    """A local shard reached through a symbolic link (the file, or a folder on its way)."""
+    root = os.path.realpath(loc.root)
+    return os.path.realpath(path) != os.path.join(root, os.path.relpath(path, loc.root))
 
 
 def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
@@ -412,9 +503,11 @@ def _settings(con: duckdb.DuckDBPyConnection, memory_limit: str | None) -> None:
 
 
 def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> dict[str, Any]:
-    """Each shard table as a view over the shards of the recorded batches (no shards: an empty
-    Arrow table of the table's schema). Returns the Arrow data registered for views that read
-    it (off a local disk), by name: registered again, they serve the same views elsewhere."""
+    """Each shard table as a view over the shards of the recorded batches: an Arrow dataset
+    that pyarrow reads (no shards: an empty Arrow table of the table's schema), so that DuckDB
+    itself opens no file of DIR and a reader's sandbox (``database.sandbox``) allows none.
+    Returns the Arrow data registered, by name: registered again, they serve the same views
+    on another connection."""
     import pyarrow.dataset as pads  # here: importing it costs every command 0.1 s
 
     batches = con.execute(f"SELECT run_id, variant, players, first_game, end_game "
@@ -424,16 +517,11 @@ def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> dict[
         paths = [shard_path(loc, table, *b) for b in batches]
         source = f"_parquet_{table}"
         columns = ", ".join(schema.names)
-        if paths and loc.is_local:
-            files = ", ".join(sql_literal(p) for p in paths)
-            body = f"SELECT {columns} FROM read_parquet([{files}], hive_partitioning = false)"
-        else:
-            data = (pads.dataset(paths, schema=schema, format="parquet",
-                                 filesystem=loc.filesystem) if paths else schema.empty_table())
-            con.register(source, data)
-            registered[source] = data
-            body = f"SELECT {columns} FROM {source}"
-        con.execute(f"CREATE OR REPLACE VIEW {table} AS {body}")
+        data = (pads.dataset(paths, schema=schema, format="parquet",
+                             filesystem=loc.filesystem) if paths else schema.empty_table())
+        con.register(source, data)
+        registered[source] = data
+        con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT {columns} FROM {source}")
     # The rows by cell (``games.BY_CELL``, which the standard views read): the cells numbered
     # here, in the order of their keys.
     con.execute("DELETE FROM cells")
@@ -447,10 +535,11 @@ def _define_views(con: duckdb.DuckDBPyConnection, loc: ParquetLocation) -> dict[
     return registered
 
 
-def open_reader(loc: ParquetLocation, memory_limit: str | None = None
-                ) -> duckdb.DuckDBPyConnection:
+def open_reader(loc: ParquetLocation, memory_limit: str | None = None,
+                writes_in: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only DuckDB connection over the store: its tables and views as a results file
-    has them, and writing statements refused as there. (Built in a temporary database file,
+    has them, writing statements refused and SQL kept in the same sandbox as there
+    (``database.sandbox``, ``writes_in`` the same). (Built in a temporary database file,
     reopened read-only and deleted at once: the connection keeps it open.)"""
     check_store(loc, create=False)
     folder = tempfile.mkdtemp(prefix="unostats-parquet-")
@@ -459,6 +548,7 @@ def open_reader(loc: ParquetLocation, memory_limit: str | None = None
         build = _connect(None, path)
         try:
             _load_manifests(build, loc)
+            check_shards(loc, build)
             registered = _define_views(build, loc)
         finally:
             build.close()
@@ -471,7 +561,7 @@ def open_reader(loc: ParquetLocation, memory_limit: str | None = None
         _settings(con, memory_limit)
         for name, data in registered.items():
             con.register(name, data)
-        con.execute("SET lock_configuration = true")
+        database.sandbox(con, writes_in)
     except BaseException:
         con.close()
         raise
@@ -491,6 +581,7 @@ class ParquetWriter:
         self._con = _connect(memory_limit)
         try:
             self._written = _load_manifests(self._con, loc)
+            check_shards(loc, self._con)
             _define_views(self._con, loc)
             self._con.execute("SET lock_configuration = true")
         except BaseException:

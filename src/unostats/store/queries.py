@@ -53,10 +53,42 @@ def _view_write(con: duckdb.DuckDBPyConnection, sql: str, e: duckdb.Error) -> st
     return next((k for k in kinds if k in ("DELETE", "UPDATE", "INSERT", "COPY")), None)
 
 
+# What the reader's sandbox (``database.sandbox``) refuses, in DuckDB's words: a file or
+# folder outside the store (an extension's folder for INSTALL), a database file's own, an
+# extension to load, a setting of the locked configuration.
+_OUTSIDE = re.compile(r'Cannot access (?:file|directory) "(.*)" - file system operations are '
+                      r'disabled by configuration')
+_OWN_FILE = re.compile(r'Cannot COPY to "(.*)": the file belongs to an attached database')
+_LOCKED = re.compile(r'Cannot change configuration option "(.*)" - the configuration has been '
+                     r'locked')
+_EXTENSIONS = ("Loading external extensions is disabled", "/.duckdb/extensions")
+_STORE_ONLY = ("`unostats query` reads the results store's tables and views only (no file "
+               "function, COPY, ATTACH or IMPORT/EXPORT DATABASE reaches a file); to save a "
+               "result, give --out FILE")
+
+
+def _sandbox_error(msg: str) -> StoreError | None:
+    if any(s in msg for s in _EXTENSIONS):
+        return StoreError("extensions are never installed or loaded: unostats works offline "
+                          "and its SQL stays in the results store")
+    if m := _OUTSIDE.search(msg):
+        return StoreError(f"{m.group(1)!r} is out of a query's reach: {_STORE_ONLY}")
+    if m := _OWN_FILE.search(msg):
+        return StoreError(f"{m.group(1)!r} is the results store's own file, never written by "
+                          f"a query: {_STORE_ONLY}")
+    if m := _LOCKED.search(msg):
+        return StoreError(f"the setting {m.group(1)} cannot be changed: the configuration is "
+                          "locked (SET, RESET and PRAGMA included) so that SQL stays in the "
+                          "results store")
+    return None
+
+
 def _user_error(e: duckdb.Error, write: str | None = None) -> StoreError:
     """``write``: the kind of a write refused on a read-only connection (found by the caller
     when DuckDB's own message does not say so)."""
     msg = str(e)
+    if refused := _sandbox_error(msg):
+        return refused
     if write or "read-only mode" in msg:
         kind = write or (m.group(1) if (m := re.search(r'statement of type "(\w+)"', msg))
                          else None)
@@ -76,11 +108,12 @@ FETCH_ROWS = 2048
 
 
 def sql_rows(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any] | None = None,
-             ) -> tuple[list[str], list[str], Iterator[tuple]] | None:
+             *, arrow: bool = False) -> tuple[list[str], list[str], Iterator[Any]] | None:
     """Run SQL; the last statement's (columns, type names, rows), None if it returns no rows.
     The rows of a query come in chunks while they are read, so a result of any length takes
-    constant memory. Each statement gets the parameters it names; a parameter no statement
-    names is an error. DuckDB errors (also while rows are read) become one-line StoreErrors."""
+    constant memory (``arrow``: as Arrow record batches instead of tuples). Each statement gets
+    the parameters it names; a parameter no statement names, or a parameter named and not
+    given, is an error. DuckDB errors (also while rows are read) become one-line StoreErrors."""
     params = dict(params or {})
     try:
         statements = duckdb.extract_statements(sql)
@@ -94,11 +127,25 @@ def sql_rows(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any]
         raise StoreError(f"--param {unused[0]}: the SQL has no ${unused[0]}"
                          + (f" (named: {', '.join('$' + n for n in sorted(named))})"
                             if named else ""))
+    missing = sorted(named - set(params))
+    if missing and not missing[0].isidentifier():
+        raise StoreError(f"the SQL has the numbered parameter ${missing[0]}; name it instead "
+                         "($name) and give its value with --param name=VALUE")
+    if missing:
+        raise StoreError(f"the SQL uses ${missing[0]} but no value is given for it; pass one "
+                         f"with --param {missing[0]}=VALUE")
     try:
-        for statement in statements[:-1]:
+        for statement in statements[:-1]:  # run to their end, their rows unread
             con.execute(statement.query, {k: params[k] for k in statement.named_parameters})
+            con.complete()
         last = statements[-1]
         own = {k: params[k] for k in last.named_parameters}
+        if arrow:
+            rel = con.sql(last.query, params=own or None)
+            if rel is None:
+                return None
+            return (list(rel.columns), [str(t) for t in rel.types],
+                    Batches(rel.to_arrow_reader(FETCH_ROWS)))
         if last.type.name not in STREAMED:
             rel = con.sql(last.query, params=own or None)
             if rel is None:
@@ -112,6 +159,23 @@ def sql_rows(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any]
     except duckdb.Error as e:
         raise _user_error(e, _view_write(con, sql, e)) from None
     return columns, types, _chunks(cur)
+
+
+class Batches:
+    """A result's Arrow record batches as they are read (DuckDB errors become StoreErrors),
+    and their ``schema`` (known before the first batch, also for no rows)."""
+
+    def __init__(self, reader):
+        self.schema = reader.schema
+        self._reader = reader
+
+    def __iter__(self) -> Iterator[Any]:
+        import pyarrow as pa  # here: a query printing rows does not pay for pyarrow
+
+        try:
+            yield from self._reader
+        except (duckdb.Error, pa.ArrowException) as e:
+            raise _user_error(e) from None
 
 
 def _chunks(cur) -> Iterator[tuple]:

@@ -14,15 +14,18 @@ from . import database, games, parquet
 
 
 def open_store(path: str | os.PathLike | parquet.ParquetLocation, *, read_only: bool,
-               memory_limit: str | None = None) -> Any:
+               memory_limit: str | None = None, writes_in: str | os.PathLike | None = None
+               ) -> Any:
     """Open the results file, or the Parquet store a ``ParquetLocation`` names (a reader: a
-    DuckDB connection over its views; the writer: a ``parquet.ParquetWriter``). Writing
-    creates it if needed."""
+    DuckDB connection over its views, sandboxed: ``database.sandbox``, ``writes_in`` the one
+    folder it may write; the writer: a ``parquet.ParquetWriter``). Writing creates it if
+    needed."""
     if isinstance(path, parquet.ParquetLocation):
         if read_only:
-            return parquet.open_reader(path, memory_limit)
+            return parquet.open_reader(path, memory_limit, writes_in)
         return parquet.ParquetWriter(path, memory_limit or database.WRITER_MEMORY_LIMIT)
-    return database.open_store(path, read_only=read_only, memory_limit=memory_limit)
+    return database.open_store(path, read_only=read_only, memory_limit=memory_limit,
+                               writes_in=writes_in)
 
 
 def write_batch(con: duckdb.DuckDBPyConnection | parquet.ParquetWriter, run_id: str,
