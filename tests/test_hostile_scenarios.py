@@ -248,3 +248,24 @@ def test_traceback_statistics_of_rounds_that_all_hit_the_turn_cap(command, cappe
         result = invoke("report", "--db", capped, "--out", tmp_path / "r.html")
         assert (tmp_path / "r.html").stat().st_size > 0
     assert result.exit_code == 0, result.output
+
+
+# --- Reporting a large sweep: every cell's intervals from one scan of the run ---------------------
+
+def test_report_the_run_estimates_are_each_cells_own(capped):
+    """The sweep section reads every cell's sums in one query (not one a cell): they must be
+    the per-cell intervals exactly, and a cell without games has none."""
+    from unostats import store
+    from unostats.runs.precision import STATISTICS, cell_estimates, run_estimates
+
+    con = store.open_store(capped, read_only=True)
+    try:
+        run_id = con.execute("SELECT run_id FROM runs").fetchone()[0]
+        together = run_estimates(con, run_id, STATISTICS)
+        for variant in ("a", "b"):
+            assert together[variant, 2] == cell_estimates(con, run_id, variant, 2, 2**62,
+                                                          STATISTICS)
+        assert together["a", 2]["turns_per_round"].value == 10.0
+        assert together["none", 2]["turns_per_round"].n == 0
+    finally:
+        con.close()
