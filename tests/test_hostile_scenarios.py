@@ -182,6 +182,7 @@ RANGES = {
     "span-overflows": "{from: -1.0e+308, to: 1.0e+308, step: 1.0e+306}",
     "step-underflows": "{from: 0.0, to: 1.0e+308, step: 1.0e-308}",
     "tiny-step": "{from: 0.0, to: 1.0, step: 5.0e-324}",
+    "count-of-301-digits": "{from: 0, to: 10, step: 1.0e-300}",
 }
 
 
@@ -191,7 +192,8 @@ def test_traceback_a_sweep_range_beyond_a_float_is_refused(name, tmp_path, invok
     result = invoke("validate", path)
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"{path}:8: sweep.rules.target_score: "), result.stderr
-    assert "at most 1,000" in result.stderr, result.stderr
+    assert "more than 1,000 values: a swept key takes at most 1,000" in result.stderr, \
+        result.stderr
 
 
 CAPPED = """\

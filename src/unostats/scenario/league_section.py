@@ -1,6 +1,7 @@
 """The ``league:`` section of a scenario file -> a checked ``LeagueSpec`` (the policies, bundled
 names or policies written as data, the table sizes, the behaviour of every seat); ``league.py``
-seats them."""
+seats them. Its limits (``league.MAX_POLICIES``, ``MAX_SEATINGS``) are checked by counting, so a
+league too large to play is refused before any seating is made."""
 
 from __future__ import annotations
 

@@ -244,7 +244,7 @@ def _range(value: dict, path: KeyPath, report: Report) -> tuple[Any, ...] | None
         return None
     steps = (hi - lo) / step if math.isfinite(hi - lo) else math.inf
     if not steps < MAX_AXIS_VALUES:  # counted before any value is made (inf beyond a float)
-        count = f"{math.floor(steps + 1e-9) + 1:,}" if math.isfinite(steps) else "more than " \
+        count = f"{math.floor(steps + 1e-9) + 1:,}" if steps < 1e12 else "more than " \
             f"{MAX_AXIS_VALUES:,}"
         report.add(path, f"{count} values: a swept key takes at most {MAX_AXIS_VALUES:,}")
         return None
