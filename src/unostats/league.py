@@ -28,6 +28,14 @@ from typing import Any
 
 from .seats import Seat
 
+# A batch of games names its seats' policies by an 8-bit code (``engine.simulate``), so a league
+# (all of whose policies may sit in one batch) has at most this many.
+MAX_POLICIES = 128
+# Seatings over a league's table sizes: each is held in memory (about 100 bytes) and played at
+# least once, so the design is counted (``seating_count``) and refused above this before any is
+# made.
+MAX_SEATINGS = 1_000_000
+
 
 @dataclass(frozen=True)
 class LeagueSpec:
@@ -51,7 +59,7 @@ class LeagueSpec:
 
     def games(self, players: int, games: int) -> int:
         """Games the cell of this table size plays for a scenario's ``games``."""
-        return cycle_games(games, len(self.seatings(players)))
+        return cycle_games(games, seating_count(len(self.policies), players))
 
     def resolved(self) -> dict[str, Any]:
         """The section as a scenario file writes it (every seat has the same behaviour)."""
@@ -65,6 +73,12 @@ def seatings(policies: int, players: int) -> tuple[tuple[int, ...], ...]:
     if not 2 <= players <= policies:
         raise ValueError(f"a table of {players} needs from 2 to {policies} players")
     return _seatings(policies, players)
+
+
+def seating_count(policies: int, players: int) -> int:
+    """How many seatings ``seatings`` makes, counted: C(policies, players) combinations x
+    ``players`` rotations (x 2, both ways round, for players >= 3)."""
+    return math.comb(policies, players) * players * (1 if players == 2 else 2)
 
 
 @functools.lru_cache(maxsize=64)

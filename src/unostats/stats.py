@@ -86,7 +86,11 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> Estimate:
 
 def difference_of_proportions(k1: int, n1: int, k2: int, n2: int,
                               z: float = Z95) -> Estimate:
-    """p1 - p2 with Newcombe's hybrid score interval (method 10) and a pooled z-test p-value."""
+    """p1 - p2 with Newcombe's hybrid score interval (method 10) and a pooled z-test p-value;
+    no value (nan) where either has no trials (e.g. no round with a winner)."""
+    if n1 <= 0 or n2 <= 0:
+        return Estimate(math.nan, math.nan, math.nan, int(max(n1, 0) + max(n2, 0)),
+                        "Newcombe hybrid score")
     a, b = wilson_interval(k1, n1, z), wilson_interval(k2, n2, z)
     d = a.value - b.value
     lo = d - math.sqrt((a.value - a.lo) ** 2 + (b.hi - b.value) ** 2)

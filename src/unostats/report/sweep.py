@@ -5,7 +5,7 @@ run, one file variant and one grid (the same swept keys) form a grid here. A gri
 draws each statistic against the key's values, one line per player count with its 95% band; a
 grid of two keys draws a heat map per statistic and player count (the value in each square, the
 interval on hover); more keys draw lines against the first key, one per player count and value
-of the others. The intervals are the summary's (``runs.precision.estimate``).
+of the others. The intervals are the summary's (``runs.precision.estimate``), every cell's from one scan of the run.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ import duckdb
 if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
     import plotly.graph_objects as go
 
-from ..runs.precision import STATISTICS, TITLES, cell_estimates
+from ..runs.precision import STATISTICS, TITLES, run_estimates
 from ..stats import Estimate
 from .format import fmt_estimate
 from .plotting import new_subplots
 
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#882255", "#999933", "#332288")
-GAMES_ALL = 2**62  # look at every stored game
 
 
 @dataclass(frozen=True)
@@ -71,10 +70,9 @@ def load_sweeps(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> Sweep
             base = _base_name(variant, point)
             by_grid.setdefault((base, tuple(point), shown), []).append(
                 (variant, int(players), point))
+        estimates = run_estimates(con, run_id, STATISTICS)
         for (base, keys, _), members in by_grid.items():
-            cells = tuple(SweepCell(v, n, p, cell_estimates(con, run_id, v, n, GAMES_ALL,
-                                                             STATISTICS))
-                          for v, n, p in members)
+            cells = tuple(SweepCell(v, n, p, estimates[v, n]) for v, n, p in members)
             values = tuple(tuple(dict.fromkeys(_hashable(c.point[k]) for c in cells))
                            for k in keys)
             grids.append(SweepGrid(run_id, base, keys, values,

@@ -107,9 +107,12 @@ def parse_cell(con, text: str) -> CellRef:
     """``RUN/VARIANT/PLAYERS`` -> the stored cell, or a usage RunError naming what exists."""
     run, sep, rest = text.partition("/")
     variant, sep2, players = rest.rpartition("/")
-    if not sep or not sep2 or not run or not variant or not players.strip().isdigit():
+    players = players.strip()
+    if not sep or not sep2 or not run or not variant or not (
+            players.isascii() and players.isdigit()):  # not '²' (no int) nor '٤' (one)
         raise RunError(f"cell {text!r}: expected RUN/VARIANT/PLAYERS, e.g. latest/standard/4 "
-                       "(RUN an id, a unique prefix or latest)", exit_code=2)
+                       "(RUN an id, a unique prefix or latest; PLAYERS a number in digits "
+                       "0-9)", exit_code=2)
     run_id = resolve_run(con, run)
     cells = con.execute("SELECT variant, players FROM variants WHERE run_id = ? "
                         "ORDER BY variant, players", [run_id]).fetchall()

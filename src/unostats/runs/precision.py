@@ -22,6 +22,7 @@ Wilson interval of the first player's share of the rounds with a winner.
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from ..scenario import PRECISION_STATS
@@ -95,6 +96,41 @@ def cell_estimates(con, run_id: str, variant: str, players: int, games: int,
     sums = dict(zip([d[0] for d in cur.description], cur.fetchall()[0]))
     sums = {k: float(v or 0) for k, v in sums.items()}
     return {stat: estimate(stat, sums) for stat in stats}
+
+
+# The same sums over every game of every cell of a run, a row per cell: one scan, not one a cell.
+RUN_SUMS_SQL = """
+WITH r AS (
+  SELECT variant, players, count(*) AS rounds,
+    coalesce(sum(turns), 0) AS turns, coalesce(sum(turns::DOUBLE * turns), 0) AS turns_sq,
+    count(*) FILTER (WHERE ended_by = 'win') AS won,
+    coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
+    coalesce(sum(points::DOUBLE * points) FILTER (WHERE ended_by = 'win'), 0) AS points_sq,
+    count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0
+  FROM rounds WHERE run_id = $run_id GROUP BY variant, players
+), g AS (
+  SELECT variant, players, count(*) AS games,
+    coalesce(sum(rounds::DOUBLE * rounds), 0) AS rounds_sq
+  FROM games WHERE run_id = $run_id GROUP BY variant, players
+)
+SELECT variant, players, coalesce(g.games, 0) AS games, r.rounds, r.turns, r.turns_sq, r.won,
+  r.points, r.points_sq, r.p0, coalesce(g.rounds_sq, 0) AS rounds_sq
+FROM r FULL JOIN g USING (variant, players)
+"""
+
+
+def run_estimates(con, run_id: str, stats: Sequence[str]
+                  ) -> defaultdict[tuple[str, int], dict[str, Estimate]]:
+    """``cell_estimates`` over all stored games of every cell of a run, by (variant, players)
+    (a cell without games: no values)."""
+    cur = con.execute(RUN_SUMS_SQL, {"run_id": run_id})
+    names = [d[0] for d in cur.description]
+    out = defaultdict(lambda: {stat: estimate(stat, dict.fromkeys(names[2:], 0.0))
+                               for stat in stats})
+    for row in cur.fetchall():
+        sums = {k: float(v or 0) for k, v in zip(names[2:], row[2:])}
+        out[(row[0], int(row[1]))] = {stat: estimate(stat, sums) for stat in stats}
+    return out
 
 
 def describe_stop(estimates: Mapping[str, Estimate], targets: Sequence[tuple[str, float]],

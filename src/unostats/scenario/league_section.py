@@ -1,12 +1,13 @@
 """The ``league:`` section of a scenario file -> a checked ``LeagueSpec`` (the policies, bundled
 names or policies written as data, the table sizes, the behaviour of every seat); ``league.py``
-seats them."""
+seats them. Its limits (``league.MAX_POLICIES``, ``MAX_SEATINGS``) are checked by counting, so a
+league too large to play is refused before any seating is made."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..league import LeagueSpec
+from ..league import MAX_POLICIES, MAX_SEATINGS, LeagueSpec, seating_count
 from ..seats import Seat
 from .problems import KeyPath, describe
 from .values import Checker, make_seat
@@ -34,13 +35,29 @@ class LeagueSection(Checker):
             if "table_size" in value else None
         if None in (behaviour, policies, sizes):
             return None
-        return LeagueSpec(policies, sizes)
+        return LeagueSpec(policies, sizes) if self.playable(
+            len(policies), sizes, path + ("table_size",)) else None
+
+    def playable(self, policies: int, sizes: tuple[int, ...], path: KeyPath) -> bool:
+        """Whether the design's seatings (counted, not made) are within ``MAX_SEATINGS``."""
+        counts = [seating_count(policies, n) for n in sizes]
+        if sum(counts) <= MAX_SEATINGS:
+            return True
+        each = ", ".join(f"{c:,} at {n} players" for c, n in zip(counts, sizes))
+        self.add(path, f"{sum(counts):,} seatings ({each}) for {policies} policies: a league "
+                       f"plays at most {MAX_SEATINGS:,} over its table sizes (each seating at "
+                       "least once); give fewer policies or smaller tables")
+        return False
 
     def policies(self, value: Any, path: KeyPath, behaviour: Seat | None
                  ) -> tuple[Seat, ...] | None:
         if not isinstance(value, list) or len(value) < 2:
             self.add(path, "expected a list of at least 2 policies, each a bundled policy's "
                            f"name or a policy written as data (a mapping); got {describe(value)}")
+            return None
+        if len(value) > MAX_POLICIES:
+            self.add(path, f"{len(value):,} policies: a league has at most {MAX_POLICIES} (the "
+                           "most a batch of games can name); split it into leagues of fewer")
             return None
         checked = [self.policy(p, path + (i,)) for i, p in enumerate(value)]
         if None in checked or behaviour is None:

@@ -30,6 +30,7 @@ def apply_overrides(raw: Any, overrides: Sequence[str]) -> dict:
 
 def apply(raw: Any, overrides: Sequence[str], origins: Origins, report: Report) -> None:
     file_source = origins.source
+    done: list[tuple[str, str, list[KeyPath]]] = []  # (where, expression shown, key paths set)
     for expr in overrides:
         shown = expr if len(expr) <= 80 else f"{expr[:60]}... ({len(expr):,} characters)"
         where = f"{file_source} (--set {shown})"
@@ -48,8 +49,25 @@ def apply(raw: Any, overrides: Sequence[str], origins: Origins, report: Report) 
         if problem:
             fail(f"the value is not valid YAML: {problem}")
             continue
-        for target in set_value(raw, path, value, fail):
+        targets = set_value(raw, path, value, fail)
+        for target in targets:
             origins.replace_subtree(target, where)
+        done.append((where, shown, targets))
+    _refuse_lost(done, report)
+
+
+def _refuse_lost(done: list[tuple[str, str, list[KeyPath]]], report: Report) -> None:
+    """An override whose every key path a later one sets again (or a mapping around it) would
+    be lost without a word: refused, so a value given twice (``--precision`` too) is noticed."""
+    for i, (where, _, targets) in enumerate(done):
+        for _, later, again in done[i + 1:]:
+            if targets and all(any(t[:len(a)] == a for a in again) for t in targets):
+                hint = " (--precision STAT=H sets precision.STAT)" \
+                    if targets[0][0] == "precision" else ""
+                report.problems.append(Problem(where, None, "", (
+                    f"{format_path(targets[0])} is set again by --set {later}, so this value "
+                    f"would be lost; give each path once{hint}")))
+                break
 
 
 def parse_path(text: str) -> KeyPath | None:

@@ -12,7 +12,9 @@ cell. A point is the file with the point's values set as ``--set`` would set the
 every variant, ``seats.X`` in every seat), resolved like the file itself, so a wrong path or
 value is reported at the line of the sweep key or value that gives it, with the allowed values.
 The point's variant is named after it (``base uno_penalty=2 forget_uno=0.1``: each key by its
-last part unless two keys share it) and the cell stores the point, keys as written.
+last part unless two keys share it) and the cell stores the point, keys as written. Two keys of
+a grid may not set the same value (the later would silently win). The limits (``MAX_*``) are
+counted before any point is made, so a huge sweep is refused at once.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ from typing import Any
 
 from .model import Axis, Grid, Point, Variant
 from .overrides import parse_path, set_value
-from .problems import KeyPath, Origins, Problem, Report, describe
+from .problems import KeyPath, Origins, Problem, Report, describe, format_path
 
 MAX_AXIS_VALUES = 1_000
 MAX_POINTS = 10_000  # points over all grids (each a variant of every file variant)
+# cells (variant x point x player count) over all grids: each point is resolved to check it and
+# each cell played and reported, so they are counted before any point is made
+MAX_CELLS = 10_000
 RANGE_KEYS = ("from", "to", "step")
 SWEEPABLE = ("rules", "seats", "variants", "players")
 _HOW = ("a --set path under rules, seats or variants.NAME.rules (e.g. rules.uno_penalty, "
@@ -48,6 +53,8 @@ def expand(raw: dict, origins: Origins, report: Report, resolve: Resolve,
     ``check_only`` (the file has problems of its own) only the section's form is checked."""
     grids = _grids(raw["sweep"], report)
     if grids is None or check_only:
+        return (), ()
+    if not _playable(grids, base, report) or not _distinct_targets(raw, origins, grids, report):
         return (), ()
     if not _check_axes(raw, origins, report, resolve, grids):
         return (), ()
@@ -73,6 +80,52 @@ def expand(raw: dict, origins: Origins, report: Report, resolve: Resolve,
     if report.problems:
         return (), ()
     return tuple(grid for _, grid in grids), tuple(points)
+
+
+def _playable(grids: list[tuple[KeyPath, Grid]], base: dict[str, Any], report: Report) -> bool:
+    """Whether the sweep's cells, counted from the grids (every variant x the points of its
+    axes x player counts), are within ``MAX_CELLS``."""
+    cells = 0
+    for index, variant in enumerate(base["variants"]):
+        for _, grid in grids:
+            counts = [len(a.values) for a in grid.axes if _applies(a, index, variant)]
+            if not any(a.key == "players" for a in grid.axes):
+                counts.append(len(base["players"]))
+            cells += math.prod(counts)
+    if cells <= MAX_CELLS:
+        return True
+    n = len(base["variants"])
+    report.add(("sweep",), f"{cells:,} cells ({n} variant{'s' * (n != 1)} x the points of "
+                           "its grids x player counts): a sweep plays at most "
+                           f"{MAX_CELLS:,}; sweep fewer values, variants or player counts")
+    return False
+
+
+def _distinct_targets(raw: dict, origins: Origins, grids: list[tuple[KeyPath, Grid]],
+                      report: Report) -> bool:
+    """Whether no two keys of a grid set the same value (or one a part of the other's): the
+    later would silently replace the earlier's values, and the cells say what was not played."""
+    ok = True
+    for path, grid in grids:
+        targets = []
+        for axis in grid.axes:
+            if axis.key == "players":
+                continue
+            edited = copy.deepcopy({k: v for k, v in raw.items() if k != "sweep"})
+            set_ = set_value(edited, parse_path(axis.key), axis.values[0], lambda _: None)
+            for earlier, before in targets:
+                both = next(((a, b) for a in set_ for b in before
+                             if a[:len(b)] == b or b[:len(a)] == a), None)
+                if both is not None:
+                    line = origins.locate(path + (earlier,))[1]
+                    report.add(path + (axis.key,), f"sets {format_path(max(both, key=len))}, "
+                               f"as {format_sweep(path + (earlier,))} (line {line}) does: the "
+                               "later key would silently replace the other's values; remove "
+                               "one")
+                    ok = False
+                    break
+            targets.append((axis.key, set_))
+    return ok
 
 
 def _applies(axis: Axis, index: int, variant: Variant) -> bool:
@@ -189,10 +242,13 @@ def _range(value: dict, path: KeyPath, report: Report) -> tuple[Any, ...] | None
     if hi < lo:
         report.add(path + ("to",), f"{hi} is below from ({lo}): expected to >= from")
         return None
-    count = math.floor((hi - lo) / step + 1e-9) + 1
-    if count > MAX_AXIS_VALUES:
-        report.add(path, f"{count:,} values: a swept key takes at most {MAX_AXIS_VALUES:,}")
+    steps = (hi - lo) / step if math.isfinite(hi - lo) else math.inf
+    if not steps < MAX_AXIS_VALUES:  # counted before any value is made (inf beyond a float)
+        count = f"{math.floor(steps + 1e-9) + 1:,}" if steps < 1e12 else "more than " \
+            f"{MAX_AXIS_VALUES:,}"
+        report.add(path, f"{count} values: a swept key takes at most {MAX_AXIS_VALUES:,}")
         return None
+    count = math.floor(steps + 1e-9) + 1
     if all(isinstance(v, int) for v in nums.values()):
         return tuple(lo + i * step for i in range(count))
     return tuple(round(lo + i * step, 12) for i in range(count))
