@@ -101,6 +101,35 @@ def test_a_missing_internal_is_named():
     assert not _jit._takes(Changed, "_finalize_final_module")  # or was gone
 
 
+# An internal not as the fast path expects, in a fresh interpreter before the engine is imported:
+# one gone (as a release that renamed it), one there but failing when the fast path is built.
+_BROKEN = {
+    "missing": ("from numba.core import caching\ndel caching.Cache._load_overload",
+                "FunctionCache._load_overload(sig, target_context)"),
+    "failing": ("from numba.core import compiler_machinery\n"
+                "def register_pass(mutates_CFG, analysis_only):\n"
+                "    raise RuntimeError('passes are registered otherwise')\n"
+                "compiler_machinery.register_pass = register_pass",
+                "RuntimeError: passes are registered otherwise"),
+}
+_IMPORT = """
+import json
+from unostats.engine import _jit, _turns
+print(json.dumps({"plain": _jit.PLAIN, "cache": type(_turns._ENTRIES[0]._cache).__name__}))
+"""
+
+
+@pytest.mark.parametrize("how", sorted(_BROKEN))
+def test_internals_not_as_expected_fall_back_to_plain_njit_and_say_so(how):
+    breaking, reason = _BROKEN[how]
+    done = _run(breaking + "\n" + _IMPORT)
+    out = _last_json(done)
+    assert reason in out["plain"]
+    assert out["cache"] == "FunctionCache"  # Numba's own: a plain njit(cache=True) entry point
+    assert done.stderr.count("the engine compiles with plain Numba") == 1, done.stderr
+    assert reason in done.stderr
+
+
 # --- The fallback plays the same games --------------------------------------------------------
 
 # Seats of several policies, 300 games of a rule set (every table's rows), and with the rules of

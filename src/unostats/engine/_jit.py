@@ -226,7 +226,10 @@ def _choose():
     missing = _internals_missing()
     if missing is not None:
         return _plain_kernel, f"Numba {numba.__version__} has no {missing} as unostats expects"
-    return _fast_kernels(), None
+    try:
+        return _fast_kernels(), None
+    except Exception as e:  # noqa: BLE001 - an internal that is there but does not take it
+        return _plain_kernel, f"Numba {numba.__version__}: {type(e).__name__}: {e}"
 
 
 _make, PLAIN = _choose()
