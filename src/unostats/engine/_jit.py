@@ -58,7 +58,6 @@ def _internals_missing() -> str | None:
     """What of Numba's internals the fast path uses is not as expected, or None when all is."""
     try:
         from numba.core import caching, codegen, compiler, compiler_machinery, dispatcher
-        from numba.core.options import DefaultOptions
         from numba.core.runtime import rtsys
         from numba.core.typed_passes import NativeLowering
     except ImportError as e:
@@ -86,7 +85,7 @@ def _internals_missing() -> str | None:
     if not isinstance(inspect.getattr_static(codegen.CodeLibrary, "codegen", None), property):
         return "CodeLibrary.codegen"
     for option in ("no_cpython_wrapper", "no_cfunc_wrapper", "forceinline"):
-        if not hasattr(DefaultOptions, option):
+        if not _njit_offers(option):
             return f"the njit option {option}"
     return None
 
@@ -103,13 +102,21 @@ def _caching_under_engine_dir() -> Iterator[None]:
         numba.config.CACHE_DIR = before
 
 
-def _plain_kernel(inline: bool, entry: bool):
-    """Plain ``njit``: the entry point releases the GIL and is cached."""
-    del inline  # LLVM's own inlining, without forcing it
+def _njit_offers(option: str) -> bool:
+    """Does this Numba's ``njit`` take ``option``?"""
+    try:
+        from numba.core.options import DefaultOptions
+    except ImportError:
+        return False
+    return hasattr(DefaultOptions, option)
 
+
+def _plain_kernel(inline: bool, entry: bool):
+    """Plain ``njit``: the entry point releases the GIL and is cached; a small helper is
+    ``forceinline`` where Numba offers it (without, the engine plays at about half speed)."""
     def wrap(f):
         if not entry:
-            return njit(f)
+            return njit(forceinline=True)(f) if inline and _njit_offers("forceinline") else njit(f)
         with _caching_under_engine_dir():
             return njit(cache=True, nogil=True)(f)
     return wrap
@@ -239,10 +246,9 @@ if PLAIN is not None:
 
 
 def kernel(fn=None, *, inline=False, entry=False):
-    """``njit`` (``forceinline`` when ``inline``, on the fast path). Only an ``entry`` kernel
-    can be called from Python: it gets Numba's CPython wrapper, releases the GIL and is cached;
-    on the fast path the others skip compiling a wrapper (a third of the first compile), are
-    linked into their callers' code (``_LinkOnlyLibrary``) and are typed without literal
-    values."""
+    """``njit`` (``forceinline`` when ``inline``). Only an ``entry`` kernel can be called from
+    Python: it gets Numba's CPython wrapper, releases the GIL and is cached; on the fast path
+    the others skip compiling a wrapper (a third of the first compile), are linked into their
+    callers' code (``_LinkOnlyLibrary``) and are typed without literal values."""
     wrap = _make(inline, entry)
     return wrap(fn) if fn is not None else wrap
