@@ -45,10 +45,12 @@ def test_the_key_changes_with_every_engine_source_and_only_with_them(copy):
 
 
 def test_kernels_cache_under_the_keyed_directory():
-    from unostats.engine import _turns  # noqa: F401  (applies every @kernel)
+    from unostats.engine import _turns  # applies every @kernel
 
-    assert numba.config.CACHE_DIR == str(_cache.cache_dir())
     assert _cache.cache_dir().name == f"engine-{_cache.key()}"
+    for entry in _turns._ENTRIES:  # Numba's own setting stays the process's
+        assert Path(entry._cache._cache_path).parent == _cache.cache_dir()
+    assert numba.config.CACHE_DIR != str(_cache.cache_dir())
 
 
 # Run in a fresh interpreter on the copy: compile (if cold), then report, for each function of

@@ -82,3 +82,12 @@ def record_compile_time(seconds: float) -> None:
         (d / _COMPILE_TIME_FILE).write_text(f"{seconds:.1f}\n")
     except OSError:
         pass  # a read-only cache folder only costs the estimate
+
+
+def discard(entry: str) -> Path:
+    """Remove the cached files of one entry point of the engine (_turns.entry_name), which
+    Numba cannot read; returns the folder they were in."""
+    folder = cache_dir()
+    for path in list(folder.rglob(f"_turns.{entry}-*")):
+        path.unlink(missing_ok=True)
+    return folder

@@ -1,6 +1,6 @@
 """The compiled engine a run needs: which entry points its rules play, whether this machine has
 them cached, and compiling them before the run (one small game each), timed for the next
-estimate.
+estimate, or loading them, where a cache file Numba cannot read is removed and compiled afresh.
 
 The game loop is compiled once per set of move hooks (engine/_turns.py: none, the end of every
 move, that and the cards a move adds, all of them; a traced game plays the one with all): each
@@ -10,6 +10,7 @@ official rules compiles one.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable
 
@@ -18,6 +19,8 @@ from ..seats import Seat
 from . import _cache
 from . import _layout as L
 from . import _turns as T
+
+log = logging.getLogger("unostats.engine")
 
 
 def levels(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> set[int]:
@@ -46,22 +49,48 @@ def compile_for(rule_sets: Iterable[RuleSet] | None = None, *,
     rule_sets = None if rule_sets is None else list(rule_sets)
     if is_cached(rule_sets, traced=traced):
         return None
-    from .simulate import simulate_arrow, trace_game  # the engine's own API: plays one game
-
     start = time.perf_counter()
-    todo = levels(rule_sets, traced=traced)
-    by_level = {T.hook_level(L.options_record(r)): r for r in reversed(rule_sets or [])}
-    if T.ALL_HOOKS in todo and T.ALL_HOOKS not in by_level:  # traced, or rules not known
-        trace_game(rules=RuleSet.from_mapping({}), players=2, seats=Seat(), seed=0, game=0)
-        todo.discard(T.ALL_HOOKS)
-    for level in sorted(todo):
-        rules = by_level.get(level) or _EXAMPLES[level]
-        for _ in simulate_arrow(rules=rules, players=2, seats=Seat(), games=1, seed=0,
-                                threads=1, ahead=False):
-            pass
+    for level in sorted(levels(rule_sets, traced=traced)):
+        _play(level, rule_sets)
     seconds = time.perf_counter() - start
     _cache.record_compile_time(seconds)
     return seconds
+
+
+def load(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> bool:
+    """Load the cached entry points games of ``rule_sets`` need. False when one is not cached,
+    or its cache files cannot be read: those are removed (said on the ``unostats.engine``
+    logger, once: the next ``compile_for`` compiles and caches the entry point afresh)."""
+    rule_sets = None if rule_sets is None else list(rule_sets)
+    if not is_cached(rule_sets, traced=traced):
+        return False
+    loaded = True
+    for level in sorted(levels(rule_sets, traced=traced)):
+        try:
+            _play(level, rule_sets)
+        except Exception as e:  # noqa: BLE001 - Numba raises whatever unpickling a bad file raises
+            folder = _cache.discard(T.entry_name(level))
+            log.warning("the engine's cache in %s could not be read (%s: %s); its files of %s "
+                        "were removed and it compiles afresh", folder, type(e).__name__, e,
+                        T.entry_name(level))
+            loaded = False
+    return loaded
+
+
+def _play(level: int, rule_sets: list[RuleSet] | None) -> None:
+    """One small game on the entry point of ``level`` (Numba loads it from the cache, or
+    compiles and caches it): of the first of ``rule_sets`` that plays it, else of an example;
+    with every hook, a traced game when no rule set needs them all."""
+    from .simulate import simulate_arrow, trace_game  # the engine's own API: plays one game
+
+    rules = next((r for r in rule_sets or [] if T.hook_level(L.options_record(r)) == level),
+                 None)
+    if rules is None and level == T.ALL_HOOKS:  # traced, or rules not known
+        trace_game(rules=RuleSet.from_mapping({}), players=2, seats=Seat(), seed=0, game=0)
+        return
+    for _ in simulate_arrow(rules=rules or _EXAMPLES[level], players=2, seats=Seat(), games=1,
+                            seed=0, threads=1, ahead=False):
+        pass
 
 
 # A rule set of each hook level, for the entry points of runs whose rules are not known ahead.

@@ -53,10 +53,10 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
     finally:
         con.close()
 
+    prepare_engine(progress, [], traced=True)  # a replay plays the traced game only
     from ..engine.referee import RefereeError, check_trace, format_trace
     from ..engine.simulate import trace_game
 
-    prepare_engine(progress, [], traced=True)  # a replay plays the traced game only
     trace = trace_game(rules=cell.variant.rules, players=cell.players, seats=seats,
                        seed=seed, game=index)
     text = format_trace(trace)

@@ -133,10 +133,25 @@ def _say_interrupted(outcome: RunOutcome, progress: Progress, tally: Tally) -> N
 
 # --- Options -----------------------------------------------------------------------------------
 
+def numba_module():
+    """Numba, once $NUMBA_NUM_THREADS is known to hold: Numba's import fails on a value below 1
+    with a traceback (a value that is not a number it ignores, with a warning)."""
+    text = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    try:
+        below_one = int(text) < 1
+    except ValueError:
+        below_one = False
+    if text and below_one:
+        raise RunError(f"NUMBA_NUM_THREADS={text!r}: the engine needs at least 1 thread; set it "
+                       "to a whole number from 1, or unset it to use every core", exit_code=2)
+    import numba
+    return numba
+
+
 def check_threads(threads: int | None) -> None:
     if threads is None:
         return
-    import numba
+    numba = numba_module()
     available = numba.config.NUMBA_NUM_THREADS
     if not 1 <= threads <= available:
         raise RunError(f"--threads must be from 1 to {available} (NUMBA_NUM_THREADS), "
@@ -162,7 +177,7 @@ def batch_size(given: int | None) -> int | None:
 
 
 def versions() -> dict[str, str]:
-    import numba
+    numba = numba_module()
 
     from ..engine import ENGINE_VERSION
     return {"unostats_version": __version__, "engine_version": str(ENGINE_VERSION),

@@ -31,7 +31,6 @@ import polars as pl
 
 from .. import rules as rule_table
 from .. import store
-from ..engine.simulate import simulate_tables
 from ..rules import RuleSet
 from ..scenario import Scenario
 from ..seats import Seat, WeightedPolicy, features_in_play
@@ -218,6 +217,8 @@ def play(plan: Plan, policies: Sequence[str | WeightedPolicy], *, seed: int, gam
          played: Callable[[int], None] | None = None) -> Scores:
     """Every policy in seat S plays games 0..games-1 of ``seed`` (common seeds: the same deals
     for each), against the cell's other seats. ``played(k)`` after each part of k games."""
+    from ..engine.simulate import simulate_tables  # Numba, once prepare_engine checked it
+
     tables = [plan.seated(p) for p in policies]
     entries = [(p, g) for p in range(len(policies)) for g in range(games)]
     wins = np.zeros(len(entries))
