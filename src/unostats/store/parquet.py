@@ -48,7 +48,7 @@ import secrets
 import shutil
 import tempfile
 import urllib.parse
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any

@@ -171,7 +171,7 @@ _PER_STAGE = """SELECT run_id, variant, field, tournament, bracket, stage,
   FROM tgames GROUP BY run_id, variant, field, tournament, bracket, stage"""
 
 VIEWS_DDL = [
-    f"""CREATE OR REPLACE VIEW tournament_profile_wins AS
+    """CREATE OR REPLACE VIEW tournament_profile_wins AS
 WITH per AS (
   SELECT run_id, variant, field, tournament, profile, count(*) AS entrants,
     count(*) FILTER (WHERE is_champion) AS won,
