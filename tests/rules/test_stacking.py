@@ -698,8 +698,8 @@ def test_escalation_of_a_last_card(closed, penalty):
 
 def test_escalation_cannot_be_combined_with_stacked_draw_twos():
     trace = with_rules(escalation(), stack_draw_two="sum")
-    broken(trace, "trace.rules combine reverse_deflects = 'extreme' with stack_draw_two = 'sum', "
-                  "which docs/engine.md forbids")
+    broken(trace, "trace.rules combine what docs/engine.md forbids: stack_draw_two: sum cannot "
+                  "be combined with reverse_deflects: extreme")
 
 
 def double_escalation(drawn_first: int):

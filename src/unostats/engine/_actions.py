@@ -12,6 +12,7 @@ cards".
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._cards import add, draw, draw_traced, everyone_draws, lay_down
 from ._jit import kernel
 from ._layout import DISCARDS
@@ -92,11 +93,11 @@ def _challenge(st, opt, player, t, guilty, colour_before, state):
         ev(st, C.EV_CHALLENGE, victim, player, 1 if guilty else 0)
     rule = opt.challenge
     if guilty:
-        if rule != C.CHALLENGE_OFFICIAL:
+        if rule != R.CHALLENGE_OFFICIAL:
             _take_back(st, player, t, colour_before)
         _, state = draw(st, player, 4, C.DRAW_CHALLENGE, state)
         return victim, state
-    count = 8 if rule == C.CHALLENGE_EXTREME else (6 if t == WD4 else 2)
+    count = 8 if rule == R.CHALLENGE_EXTREME else (6 if t == WD4 else 2)
     _, state = draw(st, victim, count, C.DRAW_CHALLENGE, state)
     if t == WD4:
         return skip_seat(st, victim), state
@@ -142,7 +143,7 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         if draw_two_pends(opt) or pending:
             put_on_chain(st, opt, True, count)
             return victim, state
-        if opt.reverse_deflects == C.DEFLECT_EXTREME:
+        if opt.reverse_deflects == R.REVERSE_DEFLECTS_EXTREME:
             return escalate(st, player, t, count, jumper, state)
         _, state = draw_traced(st, victim, 2 * count if victim != jumper else 0, C.DRAW_DRAW_TWO,
                               state, tracing)
@@ -166,7 +167,7 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
     if t < FIRST_BLACK:  # N1, N2: numbers
         state = number_effect(st, opt, player, t, state)
         return victim, state
-    if t == K.BLANK and opt.blank_effect == C.BLANK_DRAW_TEN:  # D3
+    if t == K.BLANK and opt.blank_effect == R.BLANK_EFFECT_DRAW_TEN:  # D3
         _, state = draw_traced(st, victim, 10, C.DRAW_BLANK, state, tracing)
         return skip_seat_traced(st, victim, tracing), state
     if t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4: every other seat, in playing order
@@ -174,7 +175,7 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
                                state)
     elif t == K.SWAP_HANDS:  # D5
         swap_hands(st, player)
-    elif t == K.CUSTOM_WILD and opt.custom_wild_effect == C.CUSTOM_WILD_EVERYONE_DRAWS_TWO:
+    elif t == K.CUSTOM_WILD and opt.custom_wild_effect == R.CUSTOM_WILD_EFFECT_EVERYONE_DRAWS_TWO:
         state = everyone_draws(st, player, 2, C.DRAW_CUSTOM_WILD, True, state)
     elif t == K.CUSTOM_WILD:
         state = swap_one(st, player, victim, state)

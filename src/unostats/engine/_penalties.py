@@ -9,6 +9,7 @@ draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._cards import draw
 from ._jit import kernel
 from ._policies import pick_by_score
@@ -18,28 +19,29 @@ from ._table import BLACK, NT, WD4, next_seat, rank_of, reverse, skip_seat
 @kernel(inline=True)
 def draw_two_pends(opt):
     """A3, A6 back: a Draw Two waits for an answer instead of being drawn at once."""
-    return opt.stack_draw_two != C.STACK_NONE or opt.reverse_deflects == C.DEFLECT_BACK
+    return (opt.stack_draw_two != R.STACK_DRAW_TWO_NONE
+            or opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK)
 
 
 @kernel(inline=True)
 def draw_four_pends(opt):
     """A4, A5, A6 back: a Wild Draw Four waits for an answer."""
-    return (opt.stack_draw_four != C.STACK_NONE or opt.draw_two_on_draw_four != 0
-            or opt.reverse_deflects == C.DEFLECT_BACK)
+    return (opt.stack_draw_four != R.STACK_DRAW_FOUR_NONE or opt.draw_two_on_draw_four != 0
+            or opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK)
 
 
 @kernel
 def _answers(opt, reason, col):
     """A3-A6: the card types (a bit mask) that answer a pending chain of kind ``reason``."""
     mask = 0
-    if opt.reverse_deflects == C.DEFLECT_BACK and col < BLACK:
+    if opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK and col < BLACK:
         mask |= 1 << (col * 13 + K.REVERSE)  # A6 back: a Reverse of the current colour
     if reason == C.DRAW_DRAW_TWO:
-        if opt.stack_draw_two != C.STACK_NONE:  # A3: a Draw Two of any colour
+        if opt.stack_draw_two != R.STACK_DRAW_TWO_NONE:  # A3: a Draw Two of any colour
             for c in range(4):
                 mask |= 1 << (c * 13 + K.DRAW_TWO)
     else:
-        if opt.stack_draw_four != C.STACK_NONE:  # A4
+        if opt.stack_draw_four != R.STACK_DRAW_FOUR_NONE:  # A4
             mask |= 1 << WD4
         if opt.draw_two_on_draw_four != 0 and col < BLACK:  # A5: the named colour
             mask |= 1 << (col * 13 + K.DRAW_TWO)
@@ -54,11 +56,11 @@ def chain_after(opt, is_draw_two, count, total, reason):
         if is_draw_two:
             if total == 0 or reason == C.DRAW_DRAW_FOUR:
                 total, reason = 2, C.DRAW_DRAW_TWO  # a new chain; A5 cancels the +4
-            elif opt.stack_draw_two != C.STACK_PASS_ON:
+            elif opt.stack_draw_two != R.STACK_DRAW_TWO_PASS_ON:
                 total += 2
         elif total == 0:
             total, reason = 4, C.DRAW_DRAW_FOUR
-        elif opt.stack_draw_four != C.STACK_PASS_ON:
+        elif opt.stack_draw_four != R.STACK_DRAW_FOUR_PASS_ON:
             total += 4
     return total, reason
 

@@ -7,9 +7,10 @@ event against docs/engine.md. It raises ``RefereeError`` at the first event that
 otherwise returns what it computed itself, so the engine's statistics can be compared with it.
 
 The referee deliberately shares no code with the Numba kernels: a rule bug would have to be made
-twice, in two different styles, to slip through. It supports exactly the rule values listed in
-``_SUPPORTED`` and refuses any other with ``NotImplementedError``, as it does the pairs of values
-docs/engine.md leaves undefined (``_UNDEFINED``); pairs the spec forbids are a ``RefereeError``.
+twice, in two different styles, to slip through. It supports exactly the rule options listed in
+``_CLAIMED`` (every value of each) and refuses any other with ``NotImplementedError``; pairs the
+rule table forbids (``needs``) are a ``RefereeError``. It reads the options through one object
+(``self.rules``, by key).
 
 The turn variants of docs/engine.md are checked in one flow: a turn (or a penalty drawn without
 one), its plays (A2 double action, N3 extras), UNO and a win, the jump-ins that follow (J1-J4),
@@ -30,10 +31,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
-from .. import cards, codes
+from .. import cards, codes, rules
 from ..seats import PRESETS, WeightedPolicy
 
 if TYPE_CHECKING:
@@ -202,76 +204,32 @@ def _describe(kind: int, seat: int, a: int, b: int) -> str:
 
 # --- Supported rules -------------------------------------------------------------------------
 
-# Every rule option the referee knows, with the values it can check (None: any valid value).
-# Kept here rather than read from rules.RULE_OPTIONS, so that adding a rule to the table does not
-# silently claim that the referee checks it too.
-_SUPPORTED: dict[str, tuple | None] = {
-    "hand_size": None,
-    "first_card": ("official", "number_only", "extreme"),
-    "wild_draw_four": ("no_matching_colour", "free"),
-    "wild": ("free", "no_matching_colour"),
-    "challenge": ("official", "house", "extreme"),
-    "draw": ("one_may_play", "one_then_pass", "two", "until_playable"),
-    "colour_cycle": (False, True),
-    "double_action": (False, True),
-    "stack_draw_two": ("none", "sum", "pass_on"),
-    "stack_draw_four": ("none", "sum", "pass_on"),
-    "draw_two_on_draw_four": (False, True),
-    "reverse_deflects": ("none", "back", "extreme"),
-    "stack_skip": (False, True),
-    "skip_escape": (False, True),
-    "jump_in": ("none", "numbers", "all_but_draw_four", "extreme"),
-    "multi_play": ("none", "same_rank", "two_matching"),
-    "seven_zero": (False, True),
-    "five_swap": (False, True),
-    "zero_slap": None,
-    "uno_slap": None,
-    "silence": ("none", "seven", "two", "black"),
-    "eight_cover": (False, True),
-    "uno_penalty": None,
-    "mistake_penalty": None,
-    "scoring": ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count",
-                "lazy"),
-    "target_score": None,
-    "lone_zero_value": None,
-    "h2o_bonus": (False, True),
-    "round_end": ("first_out", "to_the_last", "seven_rounds"),
-    "max_turns": None,
-    "max_rounds": None,
-    "blank_effect": ("none", "draw_ten"),
-    "custom_wild_effect": ("everyone_draws_two", "swap_one_with_next"),
-}
-
-# Pairs docs/engine.md forbids: (key, value, other key, its forbidden values, why).
-_FORBIDDEN = (
-    ("reverse_deflects", "extreme", "stack_draw_two", ("sum", "pass_on"),
-     "the +2/Reverse escalation draws every Draw Two at once, so Draw Twos cannot also stack"),
-    ("eight_cover", True, "multi_play", ("same_rank", "two_matching"),
-     "an 8 is covered by one card of its player, not by the extra cards of a turn"),
-    ("h2o_bonus", True, "scoring", ("winner_takes_all", "card_count", "lazy"),
-     "the H2O bonus takes points off a seat's own total, which only the own-points modes keep"),
-)
-# Pairs docs/engine.md leaves undefined, which the referee refuses rather than guess.
-_UNDEFINED: tuple[tuple[str, object, str, tuple, str], ...] = ()
+# The rule options the referee checks, every value of each. Claimed here rather than read from
+# rules.RULE_OPTIONS, so that adding a rule to the table does not silently claim that the referee
+# checks it too.
+_CLAIMED = frozenset({
+    "hand_size", "first_card", "wild_draw_four", "wild", "challenge", "draw", "colour_cycle",
+    "double_action", "stack_draw_two", "stack_draw_four", "draw_two_on_draw_four",
+    "reverse_deflects", "stack_skip", "skip_escape", "jump_in", "multi_play", "seven_zero",
+    "five_swap", "zero_slap", "uno_slap", "silence", "eight_cover", "uno_penalty",
+    "mistake_penalty", "scoring", "target_score", "lone_zero_value", "h2o_bonus", "round_end",
+    "max_turns", "max_rounds", "blank_effect", "custom_wild_effect",
+})
 
 
 def _check_supported(trace: Trace) -> None:
-    rules = trace.rules.values
-    for key, value in rules.items():
-        if key not in _SUPPORTED:
+    """Refuse a rule the referee does not claim, and the pairs the rule table's ``needs``
+    forbid (the loader refuses them too: a trace that holds one was not built by it)."""
+    values = trace.rules.values
+    for key, value in values.items():
+        if key not in _CLAIMED:
             raise NotImplementedError(f"the referee does not know the rule {key!r}")
-        allowed = _SUPPORTED[key]
+        allowed = rules.RULES_BY_KEY[key].values  # an int option: any value (traces may cap low)
         if allowed is not None and value not in allowed:
-            raise NotImplementedError(
-                f"the referee cannot check rule {key} = {value!r} yet (supported: {allowed})")
-    for key, value, other, values, why in _FORBIDDEN:
-        if rules[key] == value and rules[other] in values:
-            raise RefereeError(f"trace.rules combine {key} = {value!r} with {other} = "
-                               f"{rules[other]!r}, which docs/engine.md forbids: {why}")
-    for key, value, other, values, why in _UNDEFINED:
-        if rules[key] == value and rules[other] in values:
-            raise NotImplementedError(f"the referee cannot check {key} = {value!r} with {other} = "
-                                      f"{rules[other]!r}: {why}")
+            raise NotImplementedError(f"the referee cannot check rule {key} = {value!r} "
+                                      f"(the rule table's values: {allowed})")
+    for key, why in rules.unmet_needs(values):
+        raise RefereeError(f"trace.rules combine what docs/engine.md forbids: {key}: {why}")
     if list(trace.deck_counts) != list(trace.rules.deck_counts()):
         raise RefereeError("trace.deck_counts differs from the deck of trace.rules")
 
@@ -510,49 +468,18 @@ def _weighted_score(policy: WeightedPolicy, hand: Counter, card: int, colour: in
 class _Referee:
     def __init__(self, trace: Trace):
         _check_supported(trace)
-        rules = trace.rules.values
+        self.rules = SimpleNamespace(**trace.rules.values)  # every option, by its key
         self.players = trace.players
-        self.hand_size = rules["hand_size"]
-        self.first_card_rule = rules["first_card"]
         self.restricted = frozenset(
             card for card, key in ((cards.WILD_DRAW_FOUR, "wild_draw_four"), (cards.WILD, "wild"))
-            if rules[key] == "no_matching_colour")
-        self.challenge_rule = rules["challenge"]
-        self.draw_rule = rules["draw"]
-        self.colour_cycle = rules["colour_cycle"]
-        self.double_action = rules["double_action"]
-        self.stack_draw_two = rules["stack_draw_two"]
-        self.stack_draw_four = rules["stack_draw_four"]
-        self.draw_two_on_draw_four = rules["draw_two_on_draw_four"]
-        self.reverse_deflects = rules["reverse_deflects"]
-        self.stack_skip = rules["stack_skip"]
-        self.skip_escape = rules["skip_escape"]
-        self.jump_in = rules["jump_in"]
-        self.multi_play = rules["multi_play"]
+            if trace.rules.values[key] == "no_matching_colour")
         # A3-A6: which penalties wait for an answer instead of being drawn at once.
-        self.draw_two_pends = self.stack_draw_two != "none" or self.reverse_deflects == "back"
-        self.draw_four_pends = (self.stack_draw_four != "none" or self.draw_two_on_draw_four
-                                or self.reverse_deflects == "back")
-        self.uno_penalty = rules["uno_penalty"]
-        # Number-card rules, mistakes, deck extras, scoring and round modes.
-        self.seven_zero = rules["seven_zero"]
-        self.five_swap = rules["five_swap"]
-        self.zero_slap = rules["zero_slap"]
-        self.uno_slap = rules["uno_slap"]
-        self.silence = rules["silence"]
-        self.eight_cover = rules["eight_cover"]
-        self.mistake_penalty = rules["mistake_penalty"]
-        self.blank_effect = rules["blank_effect"]
-        self.custom_wild_effect = rules["custom_wild_effect"]
-        self.scoring = rules["scoring"]
-        self.lone_zero_value = rules["lone_zero_value"]
-        self.h2o_bonus = rules["h2o_bonus"]
-        self.round_end_rule = rules["round_end"]
+        r = self.rules
+        self.draw_two_pends = r.stack_draw_two != "none" or r.reverse_deflects == "back"
+        self.draw_four_pends = (r.stack_draw_four != "none" or r.draw_two_on_draw_four
+                                or r.reverse_deflects == "back")
         self.policies = tuple(trace.policies)
         self.weighted = tuple(trace.weighted)
-        self.target_score = rules["target_score"]
-        self.max_turns = rules["max_turns"]
-        self.max_rounds = rules["max_rounds"]
         self.deck = Counter({t: int(k) for t, k in enumerate(trace.deck_counts) if k})
         self.covers = 0  # N6: the covers of the current turn's chain
         self.card_points = [int(p) for p in trace.card_points]
@@ -695,7 +622,7 @@ class _Referee:
 
     def _next_deal(self, done: RoundResult) -> tuple[int, int | None, str]:
         """S3, R6: who deals the next round, who plays first in it (None: the dealer's left)."""
-        if self.scoring == "lazy" and done.winner_seat is not None:
+        if self.rules.scoring == "lazy" and done.winner_seat is not None:
             return done.loser_seat, done.winner_seat, (
                 f"lazy: seat {done.loser_seat}, the loser of round {done.round}, deals")
         return (done.dealer_seat + 1) % self.players, None, "the dealer rotates clockwise"
@@ -715,20 +642,20 @@ class _Referee:
         the winner is the highest score, or the lowest under the own-points modes (ties: the
         lowest seat)."""
         scores = self.scores
-        if max(scores) >= self.target_score:
-            lowest_wins = self.scoring in _OWN_POINTS
+        if max(scores) >= self.rules.target_score:
+            lowest_wins = self.rules.scoring in _OWN_POINTS
             best = min(scores) if lowest_wins else max(scores)
             winner = scores.index(best)
             if lowest_wins:
-                why = (f"game_end won by seat {winner}, the lowest score {best} ({self.scoring}: "
-                       f"a score reached {self.target_score})")
+                why = (f"game_end won by seat {winner}, the lowest score {best} ({self.rules.scoring}: "
+                       f"a score reached {self.rules.target_score})")
             else:
-                why = f"game_end won by seat {winner} (score {best} reached {self.target_score})"
+                why = f"game_end won by seat {winner} (score {best} reached {self.rules.target_score})"
             event = self._take(codes.EV_GAME_END, why, winner)
             self._check(event.a == codes.GAME_END_TARGET, event, "expected a = 0 (target)")
             return "target", winner, self._game_losers()
-        if rounds_played == self.max_rounds:
-            why = f"game_end at the round cap ({self.max_rounds} rounds), seat -1"
+        if rounds_played == self.rules.max_rounds:
+            why = f"game_end at the round cap ({self.rules.max_rounds} rounds), seat -1"
             event = self._take(codes.EV_GAME_END, why, -1)
             self._check(event.a == codes.GAME_END_CAP, event, "expected a = 1 (cap)")
             return "cap", None, ()
@@ -737,13 +664,13 @@ class _Referee:
     def _game_losers(self) -> tuple[int, ...]:
         """docs/engine.md "Scoring": the game's losers by the scoring mode."""
         scores = self.scores
-        if self.scoring == "own_points_lose_at":
-            return tuple(s for s in range(self.players) if scores[s] >= self.target_score)
-        if self.scoring == "lazy":
+        if self.rules.scoring == "own_points_lose_at":
+            return tuple(s for s in range(self.players) if scores[s] >= self.rules.target_score)
+        if self.rules.scoring == "lazy":
             scores = self.rounds_lost
             worst = max(scores)
         else:
-            worst = max(scores) if self.scoring == "own_points_low_wins" else min(scores)
+            worst = max(scores) if self.rules.scoring == "own_points_low_wins" else min(scores)
         return tuple(s for s in range(self.players) if scores[s] == worst)
 
     # Round.
@@ -770,7 +697,7 @@ class _Referee:
         position = None if winner is None else (
             (winner - first_seat) * start_direction % self.players)
         finish_order = self.finish_order
-        if self.round_end_rule == "to_the_last" and winner is not None:
+        if self.rules.round_end == "to_the_last" and winner is not None:
             finish_order = finish_order + [loser]
         return RoundResult(
             round=start.a, dealer_seat=dealer, first_seat=first_seat, winner_seat=winner,
@@ -778,14 +705,14 @@ class _Referee:
             ended_by="cap" if winner is None else "win", hand_points=hand_points,
             cards_left=tuple(self.table.hand_size(s) for s in range(self.players)),
             score_after=tuple(self.scores), loser_seat=loser, finish_order=tuple(finish_order),
-            hands_emptied=(tuple(self.hands_done) if self.round_end_rule == "seven_rounds"
+            hands_emptied=(tuple(self.hands_done) if self.rules.round_end == "seven_rounds"
                            else ()), largest_penalty=self.largest_penalty)
 
     def _hand_points(self, seat: int) -> int:
         """D2 values; R7: a hand of exactly one 0 is worth lone_zero_value (when not 0)."""
         hand = self.table.hands[seat]
-        if self.lone_zero_value and hand.total() == 1 and _number(next(iter(hand))) == 0:
-            return self.lone_zero_value
+        if self.rules.lone_zero_value and hand.total() == 1 and _number(next(iter(hand))) == 0:
+            return self.rules.lone_zero_value
         return self.table.hand_points(seat, self.card_points)
 
     def _round_loser(self, winner: int | None, hand_points: tuple[int, ...]) -> int | None:
@@ -793,16 +720,16 @@ class _Referee:
         the lowest seat. No loser after a capped round, nor in the other modes."""
         if winner is None:
             return None
-        if self.round_end_rule == "to_the_last":
+        if self.rules.round_end == "to_the_last":
             return self.in_round.index(True)
-        if self.scoring != "lazy":
+        if self.rules.scoring != "lazy":
             return None
         return min(range(self.players),
                    key=lambda s: (-hand_points[s], -self.table.hand_size(s), s))
 
     def _deal(self, dealer: int) -> None:
         """S1: hand_size passes, one card each, from the dealer's left, clockwise."""
-        for card_no in range(1, self.hand_size + 1):
+        for card_no in range(1, self.rules.hand_size + 1):
             for offset in range(1, self.players + 1):
                 seat = (dealer + offset) % self.players
                 event = self._take(codes.EV_DEAL, f"deal of card {card_no} to seat {seat}", seat)
@@ -825,9 +752,9 @@ class _Referee:
     # First discard (S2).
 
     def _acceptable_first(self, card: int) -> bool:
-        if self.first_card_rule == "number_only":
+        if self.rules.first_card == "number_only":
             return cards.is_number(card)
-        if self.first_card_rule == "extreme":
+        if self.rules.first_card == "extreme":
             return True  # S2 extreme: a black first card stays too
         return card == cards.WILD or not cards.is_black(card)  # a +4 or an extra goes back
 
@@ -838,16 +765,16 @@ class _Referee:
         self.table.colour = _COLOUR[card]
         if self._peek() == codes.EV_JUMP_IN:
             self._fail_next("no jump-in on the round's first discard (J2)")
-        if cards.is_black(card) and self.first_card_rule == "extreme":
+        if cards.is_black(card) and self.rules.first_card == "extreme":
             return self._extreme_black_first_card(card, dealer, first)
-        if cards.is_black(card) and (self.first_card_rule == "number_only"
+        if cards.is_black(card) and (self.rules.first_card == "number_only"
                                      or card != cards.WILD):
             # A black card that stays only because nothing acceptable was left: docs/engine.md
             # gives it no effect; a colour named by the first player is accepted, not required.
             if self._peek() == codes.EV_COLOUR:
                 self._name_colour(first, "the black first card", free_choice=True)
             return first
-        if self.first_card_rule == "number_only":
+        if self.rules.first_card == "number_only":
             return first
         return self._first_card_effect(card, dealer, first)
 
@@ -863,7 +790,7 @@ class _Referee:
                     self._fail_next(f"{_card(card)} must stay: {why}")
                 self.table.discard.append(card)
                 return card
-            why = f"flip_return of {_card(card)} (not a first card under {self.first_card_rule})"
+            why = f"flip_return of {_card(card)} (not a first card under {self.rules.first_card})"
             back = self._take(codes.EV_FLIP_RETURN, why)
             self._check(back.a == card, back, f"expected {why}")
             self.table.draw_pile[card] += 1
@@ -903,7 +830,7 @@ class _Referee:
     def _turns(self, seat: int) -> int | None:
         """Play from ``seat`` on; return the winner, or None at the cap (turns, N6 covers)."""
         try:
-            while self.count["turns"] < self.max_turns:
+            while self.count["turns"] < self.rules.max_turns:
                 self.covers = 0
                 seat = self._act(seat)
                 self._check_card_count()
@@ -949,31 +876,31 @@ class _Referee:
     def _silence_break(self, seat: int) -> None:
         """N5: any seat in the round may break a silence at the start of a turn; it draws the
         penalty and the silence ends."""
-        if self.silence == "none":
+        if self.rules.silence == "none":
             self._fail_next("silence: none has no silence to break (N5)")
         if not self._silence_holds():
             self._fail_next(f"no silence holds at seat {seat}'s turn, so none can be broken (N5)")
         event = self._take(codes.EV_SILENCE_BREAK, "silence_break")
         self._check(0 <= event.seat < self.players and self.in_round[event.seat], event,
                     "the breaker must be a seat in the round")
-        penalty = _SILENCE_PENALTY[self.silence]
+        penalty = _SILENCE_PENALTY[self.rules.silence]
         self._check(event.a == penalty, event,
-                    f"breaking a silence ({self.silence}) costs {penalty} cards, a = {event.a}")
+                    f"breaking a silence ({self.rules.silence}) costs {penalty} cards, a = {event.a}")
         self.count["silence_breaks"] += 1
         self.silence_owner = self.silence_colour = None
         self._draw_cards(event.seat, penalty, codes.DRAW_SILENCE, "it broke the silence")
 
     def _mistake(self, seat: int) -> None:
         """U2: the seat taking its turn errs, draws mistake_penalty cards and plays on."""
-        if self.mistake_penalty == 0:
+        if self.rules.mistake_penalty == 0:
             self._fail_next("mistake_penalty: 0 turns mistakes off (U2)")
         event = self._take(codes.EV_MISTAKE,
                            f"mistake by seat {seat}, the seat taking its turn (U2)", seat)
-        self._check(event.a == self.mistake_penalty, event,
-                    f"a mistake costs mistake_penalty = {self.mistake_penalty} cards, "
+        self._check(event.a == self.rules.mistake_penalty, event,
+                    f"a mistake costs mistake_penalty = {self.rules.mistake_penalty} cards, "
                     f"a = {event.a}")
         self.count["mistakes"] += 1
-        self._draw_cards(seat, self.mistake_penalty, codes.DRAW_MISTAKE, "its mistake")
+        self._draw_cards(seat, self.rules.mistake_penalty, codes.DRAW_MISTAKE, "its mistake")
 
     def _no_stray_jump_in(self) -> None:
         """J1/J2: a jump-in follows a play directly, never the round's first discard."""
@@ -981,7 +908,7 @@ class _Referee:
             return
         if self.count["cards_played"] == 0:
             self._fail_next("no jump-in on the round's first discard (J2)")
-        if self.jump_in == "none":
+        if self.rules.jump_in == "none":
             self._fail_next("jump-ins are off (jump_in: none)")
         self._fail_next("a jump-in must come right after a play, before the play's effect (J1)")
 
@@ -1032,15 +959,15 @@ class _Referee:
         def answers(card: int) -> bool:
             rank = _RANK[card]
             # A6 back: a Reverse of the current colour, on either kind of penalty.
-            if (self.reverse_deflects == "back" and rank == cards.REVERSE
+            if (self.rules.reverse_deflects == "back" and rank == cards.REVERSE
                     and _COLOUR[card] == colour):
                 return True
             if pending.reason == codes.DRAW_DRAW_TWO:
-                return rank == cards.DRAW_TWO and self.stack_draw_two != "none"  # A3: any colour
+                return rank == cards.DRAW_TWO and self.rules.stack_draw_two != "none"  # A3: any colour
             if card == cards.WILD_DRAW_FOUR:
-                return self.stack_draw_four != "none"  # A4
+                return self.rules.stack_draw_four != "none"  # A4
             return (rank == cards.DRAW_TWO and _COLOUR[card] == colour  # A5: the named colour
-                    and self.draw_two_on_draw_four)
+                    and self.rules.draw_two_on_draw_four)
 
         return sorted(t for t in self.table.hands[seat] if answers(t))
 
@@ -1097,7 +1024,7 @@ class _Referee:
 
     def _double(self, seat: int, card: int) -> int:
         """A2: a coloured action card is followed by an identical one the player holds."""
-        if not (self.double_action and _is_coloured_action(card) and self.table.hands[seat][card]):
+        if not (self.rules.double_action and _is_coloured_action(card) and self.table.hands[seat][card]):
             return 1
         self._play(seat, f"second {_card(card)} by seat {seat} (double_action: it holds another)",
                    lambda t: None if t == card else
@@ -1107,14 +1034,14 @@ class _Referee:
     def _extras(self, seat: int, first: int, start_top: int, start_colour: int) -> None:
         """N3: the number cards a turn adds after its first card."""
         hand = self.table.hands[seat]
-        if self.multi_play == "same_rank" and cards.is_number(first):
+        if self.rules.multi_play == "same_rank" and cards.is_number(first):
             rank = _RANK[first]
             for card in sorted(t for t in hand.elements() if _RANK[t] == rank):
                 self._play(seat, f"play of {_card(card)} by seat {seat} (multi_play same_rank: "
                                  f"every other {rank} it holds, in card-id order)",
                            lambda t, want=card: None if t == want else
                            f"expected {_card(want)}: same_rank plays in card-id order")
-        elif self.multi_play == "two_matching":
+        elif self.rules.multi_play == "two_matching":
             start = f"{_card(start_top)} in {_colour(start_colour)}"
             options = sorted(t for t in hand if cards.is_number(t) and (
                 _COLOUR[t] == start_colour or _RANK[t] == _RANK[start_top]))
@@ -1137,11 +1064,11 @@ class _Referee:
             names = ", ".join(_card(t) for t in legal)
             self._fail_next(f"expected a play by seat {seat}: it holds legal cards ({names}) "
                             "and may not draw")
-        if self.draw_rule == "until_playable":
+        if self.rules.draw == "until_playable":
             return self._draw_until_playable(seat)
-        drawn = self._draw_cards(seat, 2 if self.draw_rule == "two" else 1, codes.DRAW_NORMAL)
+        drawn = self._draw_cards(seat, 2 if self.rules.draw == "two" else 1, codes.DRAW_NORMAL)
         playable = [t for t in drawn if self.table.may_play(seat, t, self.restricted)]
-        if playable and self.draw_rule != "one_then_pass":
+        if playable and self.rules.draw != "one_then_pass":
             return self._play_drawn(seat, drawn, playable)
         if not drawn:
             why = "nothing could be drawn"
@@ -1178,7 +1105,7 @@ class _Referee:
         colour_cycle the cycle's next colour in the direction of play, unless ``free_choice``."""
         event = self._take(codes.EV_COLOUR, f"colour named by seat {seat} after {because}", seat)
         current = self.table.colour
-        if self.colour_cycle and not free_choice and current != cards.NO_COLOUR:
+        if self.rules.colour_cycle and not free_choice and current != cards.NO_COLOUR:
             wanted = _cycle_next(current, self.table.direction)
             way = "clockwise" if self.table.direction == 1 else "counter-clockwise"
             why = (f"colour_cycle: {way} after {_colour(current)} comes {_colour(wanted)}, "
@@ -1203,7 +1130,7 @@ class _Referee:
         """UNO and a win, the jump-ins (J1), then the effects; return the seat that acts next."""
         self._after_plays(move)
         moves = [move, *self._jump_ins(move)]
-        if self.jump_in != "extreme":
+        if self.rules.jump_in != "extreme":
             # J1: a jump-in cancels the jumped-on card's effect; the last card has its effect.
             return self._effect(moves[-1], None)
         # J1 extreme: every card has its effect in turn, the last one's decides who acts next.
@@ -1219,20 +1146,20 @@ class _Referee:
             self._end_of_move(move)
 
     def _owes_cover(self, move: _Move) -> bool:
-        return self.eight_cover and _number(move.card) == 8
+        return self.rules.eight_cover and _number(move.card) == 8
 
     def _end_of_move(self, move: _Move) -> None:
         """U1 (and the N4 UNO slap), the empty hand (round end, R9 finish, R10 new hand), the N4
         zero slap and the N5 silence."""
         seat = move.seat
         left = self.table.hand_size(seat)
-        if left == 1 and self.uno_penalty > 0:
+        if left == 1 and self.rules.uno_penalty > 0:
             self._uno(seat)
         left_the_round = left == 0 and self._hand_emptied(move)
-        if self.zero_slap and _number(move.card) == 0:
-            self._slap(seat, codes.SLAP_ZERO, self.zero_slap)
-        if not left_the_round and _SILENCE_STARTS[self.silence](move.card):
-            if self.silence == "black":
+        if self.rules.zero_slap and _number(move.card) == 0:
+            self._slap(seat, codes.SLAP_ZERO, self.rules.zero_slap)
+        if not left_the_round and _SILENCE_STARTS[self.rules.silence](move.card):
+            if self.rules.silence == "black":
                 self.silence_colour = self.table.colour
             else:
                 self.silence_owner = seat
@@ -1241,19 +1168,19 @@ class _Referee:
         """The player has no card left: R10 takes a new hand (False: it stays in the round), R9
         finishes it (True: it has left the round); otherwise the round ends (_RoundWon)."""
         seat = move.seat
-        if self.round_end_rule == "seven_rounds":
+        if self.rules.round_end == "seven_rounds":
             self.hands_done[seat] += 1
             done = self.hands_done[seat]
-            if done < self.hand_size:
-                new = self.hand_size - done
-                why = (f"new_hand of seat {seat}: it emptied hand {done} of {self.hand_size} "
+            if done < self.rules.hand_size:
+                new = self.rules.hand_size - done
+                why = (f"new_hand of seat {seat}: it emptied hand {done} of {self.rules.hand_size} "
                        f"and takes {new} cards (round_end: seven_rounds)")
                 event = self._take(codes.EV_NEW_HAND, why, seat)
                 self._check((event.a, event.b) == (done, new), event, f"expected {why}")
                 self._draw_cards(seat, new, codes.DRAW_REFILL, f"new hand {done + 1}")
                 return False
         self.finishing_card[seat] = self.last_laid[seat]
-        if self.round_end_rule == "to_the_last":
+        if self.rules.round_end == "to_the_last":
             place = len(self.finish_order) + 1
             why = f"finish of seat {seat} in place {place} (round_end: to_the_last)"
             event = self._take(codes.EV_FINISH, why, seat)
@@ -1272,15 +1199,15 @@ class _Referee:
         event = self._take((codes.EV_UNO_CALL, codes.EV_UNO_MISS),
                            f"uno_call or uno_miss by seat {seat} (it has one card left)", seat)
         if event.kind == codes.EV_UNO_CALL:
-            if self.uno_slap:
-                self._slap(seat, codes.SLAP_UNO, self.uno_slap)
+            if self.rules.uno_slap:
+                self._slap(seat, codes.SLAP_UNO, self.rules.uno_slap)
             return
         if event.a == -1:
             return
         self._check(0 <= event.a < self.players and event.a != seat and self.in_round[event.a],
                     event, "the catching seat must be another seat in the round, or -1")
         self.count["uno_penalties"] += 1
-        self._draw_cards(seat, self.uno_penalty, codes.DRAW_UNO)
+        self._draw_cards(seat, self.rules.uno_penalty, codes.DRAW_UNO)
 
     def _slap(self, starter: int, kind: int, count: int) -> None:
         """N4: the seats in the round other than the starter race; the slowest draws. Who is
@@ -1303,19 +1230,19 @@ class _Referee:
         if _RANK[card] == cards.DRAW_TWO:
             if self.draw_two_pends or self.pending is not None:
                 total = self._chain_after(move).total
-            elif self.reverse_deflects == "extreme":
+            elif self.rules.reverse_deflects == "extreme":
                 total = self.escalation + 2 * move.count
             else:
                 total = 2 * move.count
             self._draw_cards(victim, total, codes.DRAW_DRAW_TWO)
         elif card == cards.WILD_DRAW_FOUR:
             self._draw_cards(victim, self._chain_after(move).total, codes.DRAW_DRAW_FOUR)
-        elif card == cards.BLANK and self.blank_effect == "draw_ten":
+        elif card == cards.BLANK and self.rules.blank_effect == "draw_ten":
             self._draw_cards(victim, 10, codes.DRAW_BLANK, "a last blank +10")  # D3
         elif card in _HIT_ALL:
             for seat in self._others(move.seat):  # D4
                 self._draw_cards(seat, _HIT_ALL[card], codes.DRAW_HIT_ALL, "a last hit-all")
-        elif card == cards.CUSTOM_WILD and self.custom_wild_effect == "everyone_draws_two":
+        elif card == cards.CUSTOM_WILD and self.rules.custom_wild_effect == "everyone_draws_two":
             for seat in self._others(move.seat):  # D5: the player has gone out
                 self._draw_cards(seat, 2, codes.DRAW_CUSTOM_WILD, "a last customizable wild")
 
@@ -1330,8 +1257,8 @@ class _Referee:
             if moves and len(moves) >= self.deck[top]:
                 self._fail_next(f"no more jump-ins on {_card(top)} in one move than the deck "
                                 f"holds copies of it ({self.deck[top]}; J1)")
-            if not _JUMPABLE[self.jump_in](top):
-                self._fail_next(f"jump_in: {self.jump_in} does not allow jumping in on "
+            if not _JUMPABLE[self.rules.jump_in](top):
+                self._fail_next(f"jump_in: {self.rules.jump_in} does not allow jumping in on "
                                 f"{_card(top)} (J1)")
             event = self._take(codes.EV_JUMP_IN, "jump_in")
             self._check(event.a == top, event,
@@ -1377,22 +1304,22 @@ class _Referee:
     def _number_effect(self, move: _Move, jumper: int | None) -> int:
         player, number = move.seat, _RANK[move.card]
         because = f"{_card(move.card)} played by seat {player}"
-        if self.eight_cover and number == 8:
+        if self.rules.eight_cover and number == 8:
             if jumper is not None:
                 return self._next(player)  # N6: the jump-in took the duty over
             return self._cover(move)
-        if self.seven_zero and number == 0:
+        if self.rules.seven_zero and number == 0:
             self._pass_hands(player, because)
-        elif self.seven_zero and number == 7:
+        elif self.rules.seven_zero and number == 7:
             self._swap_hands(player, f"{because} (seven_zero)")
-        elif self.five_swap and number == 5:
+        elif self.rules.five_swap and number == 5:
             self._swap_one(player, self._fewest_cards_seat(player), f"{because} (five_swap)")
         return self._next(player)
 
     def _extra_effect(self, move: _Move) -> int:
         player, card = move.seat, move.card
         because = f"{_card(card)} played by seat {player}"
-        if card == cards.BLANK and self.blank_effect == "draw_ten":  # D3
+        if card == cards.BLANK and self.rules.blank_effect == "draw_ten":  # D3
             victim = self._next(player)
             self._draw_cards(victim, 10, codes.DRAW_BLANK, f"{because} (blank_effect: draw_ten)")
             self._skip(victim, because)
@@ -1402,7 +1329,7 @@ class _Referee:
                 self._draw_cards(seat, _HIT_ALL[card], codes.DRAW_HIT_ALL, because)
         elif card == cards.SWAP_HANDS:  # D5
             self._swap_hands(player, because)
-        elif card == cards.CUSTOM_WILD and self.custom_wild_effect == "everyone_draws_two":
+        elif card == cards.CUSTOM_WILD and self.rules.custom_wild_effect == "everyone_draws_two":
             for seat in self._playing_order(player):  # D5: everyone, the player last
                 self._draw_cards(seat, 2, codes.DRAW_CUSTOM_WILD, f"{because} (everyone draws 2)")
         elif card == cards.CUSTOM_WILD:
@@ -1498,7 +1425,7 @@ class _Referee:
     def _skip_effect(self, move: _Move) -> int:
         """A1 Skip; A2: a double skips two; A7: a turn's Skip right after a Skip's victims skips
         one player more than that Skip did."""
-        run = self.skip_run if self.stack_skip and move.turn else 0
+        run = self.skip_run if self.rules.stack_skip and move.turn else 0
         self.skip_run = run + move.count
         because = f"{_card(move.card)} played by seat {move.seat}, skipping {self.skip_run}"
         return self._skip_players(move.seat, self.skip_run, move.card, because)
@@ -1509,7 +1436,7 @@ class _Referee:
         moves on to the seats after it."""
         seat = self._next(player)
         while k:
-            if self.skip_escape and self._escape_next():
+            if self.rules.skip_escape and self._escape_next():
                 self._escape(seat, card)
             else:
                 self._skip(seat, because)
@@ -1565,7 +1492,7 @@ class _Referee:
         if self.draw_two_pends or self.pending is not None:
             self.pending = self._chain_after(move)  # A3, A5, A6 back: the next seat may answer
             return victim
-        if self.reverse_deflects == "extreme":
+        if self.rules.reverse_deflects == "extreme":
             return self._escalate(move, jumper)
         if victim != jumper:  # J1 extreme: a jumper draws nothing for a card aimed at itself
             self._draw_cards(victim, 2 * move.count, codes.DRAW_DRAW_TWO)  # A1; A2 double: 4
@@ -1616,7 +1543,7 @@ class _Referee:
         """A3/A5: one more Draw Two on the chain."""
         if chain is None or chain.reason == codes.DRAW_DRAW_FOUR:
             return _Penalty(codes.DRAW_DRAW_TWO, 2)  # a new chain; A5: the +4 is cancelled
-        if self.stack_draw_two == "pass_on":
+        if self.rules.stack_draw_two == "pass_on":
             return chain  # A3 pass_on: still 2
         return _Penalty(codes.DRAW_DRAW_TWO, chain.total + 2)  # A3 sum; A2: a double adds 4
 
@@ -1624,7 +1551,7 @@ class _Referee:
         """A4: one more +4 on the chain."""
         if chain is None:
             return _Penalty(codes.DRAW_DRAW_FOUR, 4)
-        if self.stack_draw_four == "pass_on":
+        if self.rules.stack_draw_four == "pass_on":
             return chain  # A4 pass_on: still 4
         return _Penalty(codes.DRAW_DRAW_FOUR, chain.total + 4)  # A4 sum
 
@@ -1650,11 +1577,11 @@ class _Referee:
         self.count["challenges"] += 1
         if guilty:
             self.count["challenges_won"] += 1
-            if self.challenge_rule != "official" and self._can_take_back(card):
+            if self.rules.challenge != "official" and self._can_take_back(card):
                 self._take_back(player, played)
             self._draw_cards(player, 4, codes.DRAW_CHALLENGE)
             return victim
-        for_draw_four, for_wild = _INNOCENT_DRAWS[self.challenge_rule]
+        for_draw_four, for_wild = _INNOCENT_DRAWS[self.rules.challenge]
         if card == cards.WILD:
             self._draw_cards(victim, for_wild, codes.DRAW_CHALLENGE)
             return victim
@@ -1672,7 +1599,7 @@ class _Referee:
         and colour are current again."""
         card = played.card
         why = (f"take_back of {_card(card)} by seat {player} (guilty, challenge: "
-               f"{self.challenge_rule})")
+               f"{self.rules.challenge})")
         event = self._take(codes.EV_TAKE_BACK, why, player)
         self._check(event.a == card, event, f"expected {why}")
         self.table.take_back(player, card, played.colour_before)
@@ -1742,12 +1669,12 @@ class _Referee:
         added to the scores, summed over the seats)."""
         if winner is None:
             event = self._take(codes.EV_ROUND_END,
-                               f"round_end at the turn cap ({self.max_turns} turns played)")
+                               f"round_end at the turn cap ({self.rules.max_turns} turns played)")
             self._check(event.seat == -1 and event.a == codes.ROUND_END_CAP, event,
                         "a capped round ends with seat -1, a = 1")
             points = 0
         else:
-            first = " (the first to finish)" if self.round_end_rule == "to_the_last" else ""
+            first = " (the first to finish)" if self.rules.round_end == "to_the_last" else ""
             event = self._take(codes.EV_ROUND_END,
                                f"round_end: seat {winner} has no cards left{first}")
             self._check(event.seat == winner and event.a == codes.ROUND_END_WIN, event,
@@ -1757,7 +1684,7 @@ class _Referee:
             points = sum(self.scores) - before
         self._check(event.b == points, event,
                     f"round points b = {event.b}, expected {points}"
-                    + ("" if winner is None else f" ({_ROUND_POINTS[self.scoring]})"))
+                    + ("" if winner is None else f" ({_ROUND_POINTS[self.rules.scoring]})"))
         for seat in range(self.players):
             score = self._take(codes.EV_SCORE, f"score event of seat {seat}", seat)
             self._check(score.a == hand_points[seat], score,
@@ -1770,16 +1697,16 @@ class _Referee:
         """R2-R6 (and R8) after a won round."""
         scores = self.scores
         others = [s for s in range(self.players) if s != winner]
-        if self.scoring == "winner_takes_all":
+        if self.rules.scoring == "winner_takes_all":
             scores[winner] += sum(hand_points[s] for s in others)
-        elif self.scoring == "card_count":
+        elif self.rules.scoring == "card_count":
             scores[winner] += sum(self.table.hand_size(s) for s in others)
-        elif self.scoring == "lazy":
+        elif self.rules.scoring == "lazy":
             scores[winner] += 1
         else:  # R3, R4: every seat adds its own hand points
             for seat in range(self.players):
                 scores[seat] += hand_points[seat]
-            if self.h2o_bonus:  # R8: finishing with a hit-all takes 20 or 40 off
+            if self.rules.h2o_bonus:  # R8: finishing with a hit-all takes 20 or 40 off
                 for seat, card in self.finishing_card.items():
                     scores[seat] -= _H2O_BONUS.get(card, 0)
         if loser is not None:
