@@ -136,6 +136,11 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
           ("none", "sum", "pass_on"), hooks=NONE),
     _bool("draw_two_on_draw_four", "A5", "Escape a +4 with a Draw Two of the named colour.",
           hooks=NONE),
+    _bool("draw_four_on_draw_two", "A4", "Answer a pending Draw Two with a Wild Draw Four: 4 "
+          "more, then a chain of +4s (stack_draw_four).", hooks=NONE,
+          needs=(Needs((True,), "reverse_deflects", ("none", "back"),
+                       "the +2/Reverse escalation draws every Draw Two at once, so none waits "
+                       "for a Wild Draw Four"),)),
     _enum("reverse_deflects", "A6", "A Reverse sends a pending draw penalty back.",
           ("none", "back", "extreme"), hooks=NONE),
     _bool("stack_skip", "A7", "A Skip on a Skip skips one more player.", hooks=NONE),

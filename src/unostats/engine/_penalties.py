@@ -1,7 +1,7 @@
 """Pending penalties and stacking (njit): Draw Twos and Wild Draw Fours that wait for an answer.
 
-Rules here: A3 stack_draw_two (sum, pass_on), A4 stack_draw_four (sum, pass_on), A5
-draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on; extreme: the
+Rules here: A3 stack_draw_two (sum, pass_on), A4 stack_draw_four (sum, pass_on) and
+draw_four_on_draw_two, A5 draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on; extreme: the
 +2/Reverse escalation). Without these options a Draw Two or a Wild Draw Four is drawn at once
 (A1, _actions.py). docs/engine.md "Stacking".
 """
@@ -18,8 +18,9 @@ from ._table import BLACK, NT, WD4, next_seat, rank_of, reverse, skip_seat
 
 @kernel(inline=True)
 def draw_two_pends(opt):
-    """A3, A6 back: a Draw Two waits for an answer instead of being drawn at once."""
-    return (opt.stack_draw_two != R.STACK_DRAW_TWO_NONE
+    """A3, A4 draw_four_on_draw_two, A6 back: a Draw Two waits for an answer instead of being
+    drawn at once."""
+    return (opt.stack_draw_two != R.STACK_DRAW_TWO_NONE or opt.draw_four_on_draw_two != 0
             or opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK)
 
 
@@ -40,6 +41,8 @@ def _answers(opt, reason, col):
         if opt.stack_draw_two != R.STACK_DRAW_TWO_NONE:  # A3: a Draw Two of any colour
             for c in range(4):
                 mask |= 1 << (c * 13 + K.DRAW_TWO)
+        if opt.draw_four_on_draw_two != 0:  # A4: a +4 on the Draw Twos
+            mask |= 1 << WD4
     else:
         if opt.stack_draw_four != R.STACK_DRAW_FOUR_NONE:  # A4
             mask |= 1 << WD4
@@ -60,6 +63,8 @@ def chain_after(opt, is_draw_two, count, total, reason):
                 total += 2
         elif total == 0:
             total, reason = 4, C.DRAW_DRAW_FOUR
+        elif reason == C.DRAW_DRAW_TWO:  # draw_four_on_draw_two: +4, now a chain of +4s
+            total, reason = total + 4, C.DRAW_DRAW_FOUR
         elif opt.stack_draw_four != R.STACK_DRAW_FOUR_PASS_ON:
             total += 4
     return total, reason

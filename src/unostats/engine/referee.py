@@ -210,6 +210,7 @@ def _describe(kind: int, seat: int, a: int, b: int) -> str:
 _CLAIMED = frozenset({
     "hand_size", "first_card", "wild_draw_four", "wild", "challenge", "draw", "colour_cycle",
     "double_action", "stack_draw_two", "stack_draw_four", "draw_two_on_draw_four",
+    "draw_four_on_draw_two",
     "reverse_deflects", "stack_skip", "skip_escape", "jump_in", "multi_play", "seven_zero",
     "five_swap", "zero_slap", "uno_slap", "silence", "eight_cover", "uno_penalty",
     "mistake_penalty", "scoring", "target_score", "lone_zero_value", "h2o_bonus", "round_end",
@@ -475,7 +476,8 @@ class _Referee:
             if trace.rules.values[key] == "no_matching_colour")
         # A3-A6: which penalties wait for an answer instead of being drawn at once.
         r = self.rules
-        self.draw_two_pends = r.stack_draw_two != "none" or r.reverse_deflects == "back"
+        self.draw_two_pends = (r.stack_draw_two != "none" or r.draw_four_on_draw_two
+                               or r.reverse_deflects == "back")
         self.draw_four_pends = (r.stack_draw_four != "none" or r.draw_two_on_draw_four
                                 or r.reverse_deflects == "back")
         self.policies = tuple(trace.policies)
@@ -962,6 +964,8 @@ class _Referee:
             if (self.rules.reverse_deflects == "back" and rank == cards.REVERSE
                     and _COLOUR[card] == colour):
                 return True
+            if pending.reason == codes.DRAW_DRAW_TWO and card == cards.WILD_DRAW_FOUR:
+                return self.rules.draw_four_on_draw_two  # A4: a +4 on the Draw Twos
             if pending.reason == codes.DRAW_DRAW_TWO:
                 return rank == cards.DRAW_TWO and self.rules.stack_draw_two != "none"  # A3: any colour
             if card == cards.WILD_DRAW_FOUR:
@@ -1551,6 +1555,8 @@ class _Referee:
         """A4: one more +4 on the chain."""
         if chain is None:
             return _Penalty(codes.DRAW_DRAW_FOUR, 4)
+        if chain.reason == codes.DRAW_DRAW_TWO:  # draw_four_on_draw_two: 4 more, now a +4 chain
+            return _Penalty(codes.DRAW_DRAW_FOUR, chain.total + 4)
         if self.rules.stack_draw_four == "pass_on":
             return chain  # A4 pass_on: still 4
         return _Penalty(codes.DRAW_DRAW_FOUR, chain.total + 4)  # A4 sum
