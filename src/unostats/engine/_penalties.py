@@ -70,11 +70,26 @@ def chain_after(opt, is_draw_two, count, total, reason):
     return total, reason
 
 
-@kernel
-def put_on_chain(st, opt, is_draw_two, count):
-    """A3-A5: ``count`` Draw Twos (or Wild Draw Fours) join the pending chain."""
-    st.pending, st.pending_reason = chain_after(opt, is_draw_two, count, st.pending,
-                                                st.pending_reason)
+@kernel(inline=True)
+def card_penalty(st, opt, t, count):
+    """What ``count`` cards t make the next seat owe: (cards, draw reason, whether it waits for
+    an answer: then it is the pending chain's new total, A3-A6). A Draw Two 2 each (A6 extreme:
+    the sequence's value + 2), a Wild Draw Four 4, a blank +10 (D3); 0 for any other card. The
+    one reckoning of a card's effect and of a last card's (_scoring.py)."""
+    if rank_of(t) == K.DRAW_TWO:
+        if draw_two_pends(opt) or st.pending > 0:
+            total, reason = chain_after(opt, True, count, st.pending, st.pending_reason)
+            return total, reason, True
+        value = st.escalation if opt.reverse_deflects == R.REVERSE_DEFLECTS_EXTREME else 0
+        return value + 2 * count, C.DRAW_DRAW_TWO, False
+    if t == WD4:
+        if draw_four_pends(opt) or st.pending > 0:
+            total, reason = chain_after(opt, False, count, st.pending, st.pending_reason)
+            return total, reason, True
+        return 4, C.DRAW_DRAW_FOUR, False
+    if t == K.BLANK and opt.blank_effect == R.BLANK_EFFECT_DRAW_TEN:
+        return 10, C.DRAW_BLANK, False
+    return 0, C.DRAW_NORMAL, False
 
 
 @kernel

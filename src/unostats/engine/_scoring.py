@@ -20,8 +20,8 @@ from ._layout import (
     RS_FINISH_PLACE, RS_HAND_POINTS, RS_HANDS_EMPTIED, RS_POSITION, RS_SCORE_AFTER,
 )
 from ._numbers import move_marks
-from ._penalties import chain_after, draw_two_pends
-from ._table import NT, WD4, ev, in_round, next_seat, position, rank_of
+from ._penalties import card_penalty
+from ._table import NT, ev, in_round, next_seat, position
 from ._uno_call import uno_call
 
 
@@ -71,21 +71,8 @@ def _last_card(st, opt, s, t, count, state):
             winner = q
     st.winner = winner
     st.bonus[s] = _h2o_bonus(top_card(st))
-    total, reason = 0, C.DRAW_DRAW_TWO
-    if rank_of(t) == K.DRAW_TWO:
-        if draw_two_pends(opt) or st.pending > 0:
-            total, reason = chain_after(opt, True, count, st.pending, st.pending_reason)
-        elif opt.reverse_deflects == R.REVERSE_DEFLECTS_EXTREME:
-            total = st.escalation + 2 * count
-        else:
-            total = 2 * count
-        reason = C.DRAW_DRAW_TWO
-    elif t == WD4:
-        total, _ = chain_after(opt, False, count, st.pending, st.pending_reason)
-        reason = C.DRAW_DRAW_FOUR
-    elif t == K.BLANK and opt.blank_effect == R.BLANK_EFFECT_DRAW_TEN:  # D3
-        total, reason = 10, C.DRAW_BLANK
-    elif t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4
+    total, reason, _ = card_penalty(st, opt, t, count)  # a chain's total, not pending now
+    if t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4
         state = everyone_draws(st, s, 1 if t == K.HIT_ALL_ONE else 2, C.DRAW_HIT_ALL, False,
                                state)
     elif t == K.CUSTOM_WILD and opt.custom_wild_effect == R.CUSTOM_WILD_EFFECT_EVERYONE_DRAWS_TWO:

@@ -346,7 +346,8 @@ class _Move(NamedTuple):
     played: _Played  # the first card, as it was played
 
 
-_PENALTY_NAMES = {codes.DRAW_DRAW_TWO: "Draw Two", codes.DRAW_DRAW_FOUR: "+4"}
+_PENALTY_NAMES = {codes.DRAW_DRAW_TWO: "Draw Two", codes.DRAW_DRAW_FOUR: "+4",
+                  codes.DRAW_BLANK: "blank +10"}
 
 
 class _Penalty(NamedTuple):
@@ -1227,22 +1228,31 @@ class _Referee:
         self.count["slaps"] += 1
         self._draw_cards(event.seat, count, codes.DRAW_SLAP, f"slowest in the slap ({what})")
 
-    def _last_card_penalty(self, move: _Move) -> None:
-        """The official scoring detail: a last Draw Two / +4 is drawn by the next seat before the
-        round ends: its chain's total when penalties pend (A3-A6), value + 2 under A6 extreme."""
-        card, victim = move.card, self._next(move.seat)
+    def _card_penalty(self, move: _Move) -> tuple[_Penalty | None, bool]:
+        """What the move's card makes the next seat owe, and whether it waits for an answer
+        (A3-A6: then it is the chain's new total): a Draw Two 2 each (A6 extreme: the sequence's
+        value + 2), a +4 4, a blank +10 (D3); None for any other card."""
+        card = move.card
         if _RANK[card] == cards.DRAW_TWO:
             if self.draw_two_pends or self.pending is not None:
-                total = self._chain_after(move).total
-            elif self.rules.reverse_deflects == "extreme":
-                total = self.escalation + 2 * move.count
-            else:
-                total = 2 * move.count
-            self._draw_cards(victim, total, codes.DRAW_DRAW_TWO)
-        elif card == cards.WILD_DRAW_FOUR:
-            self._draw_cards(victim, self._chain_after(move).total, codes.DRAW_DRAW_FOUR)
-        elif card == cards.BLANK and self.rules.blank_effect == "draw_ten":
-            self._draw_cards(victim, 10, codes.DRAW_BLANK, "a last blank +10")  # D3
+                return self._chain_after(move), True
+            value = self.escalation if self.rules.reverse_deflects == "extreme" else 0
+            return _Penalty(codes.DRAW_DRAW_TWO, value + 2 * move.count), False
+        if card == cards.WILD_DRAW_FOUR:
+            if self.draw_four_pends or self.pending is not None:
+                return self._chain_after(move), True
+            return _Penalty(codes.DRAW_DRAW_FOUR, 4), False
+        if card == cards.BLANK and self.rules.blank_effect == "draw_ten":
+            return _Penalty(codes.DRAW_BLANK, 10), False
+        return None, False
+
+    def _last_card_penalty(self, move: _Move) -> None:
+        """The official scoring detail: what a last card makes others draw is drawn before the
+        round ends (``_card_penalty``: a pending chain's total too; D4/D5: every other seat)."""
+        card, victim = move.card, self._next(move.seat)
+        penalty, _ = self._card_penalty(move)
+        if penalty is not None:
+            self._draw_cards(victim, penalty.total, penalty.reason, f"a last {penalty}")
         elif card in _HIT_ALL:
             for seat in self._others(move.seat):  # D4
                 self._draw_cards(seat, _HIT_ALL[card], codes.DRAW_HIT_ALL, "a last hit-all")
@@ -1323,9 +1333,11 @@ class _Referee:
     def _extra_effect(self, move: _Move) -> int:
         player, card = move.seat, move.card
         because = f"{_card(card)} played by seat {player}"
-        if card == cards.BLANK and self.rules.blank_effect == "draw_ten":  # D3
+        penalty, _ = self._card_penalty(move)
+        if penalty is not None:  # D3 blank_effect: draw_ten
             victim = self._next(player)
-            self._draw_cards(victim, 10, codes.DRAW_BLANK, f"{because} (blank_effect: draw_ten)")
+            self._draw_cards(victim, penalty.total, penalty.reason,
+                             f"{because} (blank_effect: draw_ten)")
             self._skip(victim, because)
             return self._next(victim)
         if card in _HIT_ALL:  # D4: every other seat in the round, in playing order
@@ -1493,13 +1505,14 @@ class _Referee:
     def _draw_two_effect(self, move: _Move, jumper: int | None) -> int:
         """A1 Draw Two: pending under A3/A5/A6 back, escalating under A6 extreme, else drawn."""
         victim = self._next(move.seat)
-        if self.draw_two_pends or self.pending is not None:
-            self.pending = self._chain_after(move)  # A3, A5, A6 back: the next seat may answer
+        penalty, pends = self._card_penalty(move)
+        if pends:
+            self.pending = penalty  # A3, A5, A6 back: the next seat may answer
             return victim
         if self.rules.reverse_deflects == "extreme":
             return self._escalate(move, jumper)
         if victim != jumper:  # J1 extreme: a jumper draws nothing for a card aimed at itself
-            self._draw_cards(victim, 2 * move.count, codes.DRAW_DRAW_TWO)  # A1; A2 double: 4
+            self._draw_cards(victim, penalty.total, penalty.reason)  # A1; A2 double: 4
         self._skip(victim, f"{_card(move.card)} played by seat {move.seat}")
         return self._next(victim)
 
@@ -1521,17 +1534,15 @@ class _Referee:
     def _draw_four_effect(self, move: _Move) -> int:
         """A1 +4: challenged (P4), stacked (A4), pending (A4-A6), else drawn at once."""
         player, victim = move.seat, self._next(move.seat)
-        if self.pending is not None:  # A4: a +4 on a pending +4 is never challenged
-            if self._peek() == codes.EV_CHALLENGE:
-                self._fail_next("a +4 played onto a pending penalty cannot be challenged (A4)")
-            self.pending = self._chain_after(move)
-            return victim
-        if self._peek() == codes.EV_CHALLENGE:
+        if self.pending is None and self._peek() == codes.EV_CHALLENGE:
             return self._challenge(move)
-        if self.draw_four_pends:
-            self.pending = self._chain_after(move)
+        if self._peek() == codes.EV_CHALLENGE:  # A4: a +4 on a pending penalty never is
+            self._fail_next("a +4 played onto a pending penalty cannot be challenged (A4)")
+        penalty, pends = self._card_penalty(move)
+        if pends:
+            self.pending = penalty
             return victim
-        self._draw_cards(victim, 4, codes.DRAW_DRAW_FOUR)
+        self._draw_cards(victim, penalty.total, penalty.reason)
         self._skip(victim, f"+4 played by seat {player}")
         return self._next(victim)
 
