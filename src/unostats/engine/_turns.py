@@ -4,7 +4,7 @@ A turn: a pending penalty is answered or paid (_penalties), the turn starts (N5 
 mistake), the seat chooses a card (_policies) or draws (_cards, P5), plays it with its twin (A2)
 or extra numbers (N3), the move ends (U1 call, going out, N4/N5 marks: _scoring), others may jump
 in (_jump_ins), and the card's effect decides who acts next (_actions). N6's cover is the same
-seat's next move. docs/engine.md is the specification; engine/referee.py checks traces.
+seat's next move. docs/engine.md is the specification; engine/referee/ checks traces.
 
 The move hooks (N5 silence, U2 mistake, A2, N3, N6, the U1 call, N4/N5 marks and jump-ins) are
 passed over when no option that may act in them is on (``hook_level``). The round loop is compiled
