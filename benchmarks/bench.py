@@ -78,16 +78,6 @@ TARGET_STARTUP_S = 1.0  # cached start-up: import + one game
 TARGET_COMPILE_S = 20.0  # cold compile: import + one game with an empty cache
 TARGET_OPTION_COST = 2.0  # ns/turn of the official rules with one option changed, over the rules'
 OPTION_PLAYERS = 4
-# Int options that switch a rule on (0 = off), at a value the bundled scenarios use. (The
-# default behaviour makes no U2 mistakes, so mistake_penalty costs only its random draw.)
-INT_OPTION_SAMPLES = {"zero_slap": 4, "uno_slap": 2, "mistake_penalty": 2, "lone_zero_value": 100}
-# Options that act only with other rules or cards: measured with them (D3-D5 cards, R8 scoring).
-COMPANIONS = {
-    "blank_effect": {"deck": {"blank": 4}},
-    "custom_wild_effect": {"deck": {"custom_wild": 4}},
-    "h2o_bonus": {"scoring": "own_points_lose_at", "deck": {"hit_all_one": 2, "hit_all_two": 2}},
-}
-DECK_SAMPLES = {"blank": 4, "hit_all_one": 2, "hit_all_two": 2, "swap_hands": 1, "custom_wild": 4}
 
 # End to end (``end_to_end``): simulate into DuckDB against the C yardstick and the engine alone.
 TARGET_E2E_RATIO_C = 0.4  # simulate on one core / C on one core
@@ -715,19 +705,20 @@ def print_table(engine: dict[tuple[int, int | str], EngineResult], c: dict[int, 
 
 def rule_option_variants() -> list[tuple[str, dict]]:
     """Every non-default value of every enum and switch rule, as a one-option change
-    of the official rules; int options that switch a rule on, at a typical value; options that
-    need other rules or cards with them (COMPANIONS); each extra card kind of the deck."""
-    from unostats.rules import RULE_OPTIONS
+    of the official rules; int options that switch a rule on, at the rule table's sample; each
+    with what its row says it needs (other rules, cards: ``companions``); each extra card kind
+    of the deck."""
+    from unostats.rules import DECK_SAMPLES, RULE_OPTIONS
 
-    out = [(f"{key}: {value}", {key: value}) for key, value in INT_OPTION_SAMPLES.items()]
+    out = [(f"{opt.key}: {opt.sample}", {opt.key: opt.sample, **opt.companions(opt.sample)})
+           for opt in RULE_OPTIONS if opt.sample is not None]
     for opt in RULE_OPTIONS:
         if opt.kind not in ("enum", "bool"):
             continue
         for value in opt.values:
             if value != opt.default:
                 shown = str(value).lower() if isinstance(value, bool) else value
-                change = {opt.key: value, **COMPANIONS.get(opt.key, {})}
-                out.append((f"{opt.key}: {shown}", change))
+                out.append((f"{opt.key}: {shown}", {opt.key: value, **opt.companions(value)}))
     out += [(f"deck: {kind} {count}", {"deck": {kind: count}})
             for kind, count in DECK_SAMPLES.items()]
     return out

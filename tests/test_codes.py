@@ -1,5 +1,6 @@
-"""The integer codes of codes.py agree with the rule table, the policies and the behaviour slots of
-rules.py, and the kernels' options record is the rule table: one source for every code."""
+"""The rule values' codes are derived from the rule table, codes.py holds none of them, its codes
+agree with the policies and the behaviour slots of rules.py, and the kernels' options record is
+the rule table: one source for every code."""
 
 import re
 
@@ -8,40 +9,27 @@ import pytest
 from unostats import codes, rules, seats
 from unostats.engine import _layout
 
-# The prefix of each enum option's constants in codes.py, and value names spelled differently.
-PREFIX = {
-    "first_card": "FIRST_CARD", "wild_draw_four": "WD4", "wild": "WILD", "challenge": "CHALLENGE",
-    "draw": "DRAW", "stack_draw_two": "STACK", "stack_draw_four": "STACK",
-    "reverse_deflects": "DEFLECT", "jump_in": "JUMP_IN", "multi_play": "MULTI_PLAY",
-    "silence": "SILENCE", "scoring": "SCORING", "round_end": "ROUND_END",
-    "blank_effect": "BLANK", "custom_wild_effect": "CUSTOM_WILD",
-}
-SPELLED = {("draw", "two"): "DRAW_TWO_CARDS"}  # DRAW_DRAW_TWO is the draw reason
-
-
-def test_every_enum_value_has_the_code_of_its_index():
+def test_every_enum_value_has_the_code_of_its_index_named_by_its_key_and_value():
     enums = [o for o in rules.RULE_OPTIONS if o.kind == "enum"]
-    assert {o.key for o in enums} == set(PREFIX), "an enum option without a prefix here"
+    expected = {f"{o.key.upper()}_{v.upper()}": i for o in enums for i, v in enumerate(o.values)}
+    assert rules.VALUE_CODES == expected
     for opt in enums:
         for index, value in enumerate(opt.values):
-            name = SPELLED.get((opt.key, value), f"{PREFIX[opt.key]}_{value.upper()}")
-            assert getattr(codes, name) == index == opt.code(value), (opt.key, value, name)
+            assert getattr(rules, f"{opt.key}_{value}".upper()) == index == opt.code(value)
+    assert rules.STACK_DRAW_FOUR_PASS_ON == 2 and rules.DRAW_UNTIL_PLAYABLE == 3
 
 
-def test_no_code_of_an_enum_prefix_is_left_over():
-    """A constant of an option's prefix names one of its values (no stale code)."""
-    names = {SPELLED.get((o.key, v), f"{PREFIX[o.key]}_{v.upper()}")
-             for o in rules.RULE_OPTIONS if o.kind == "enum" for v in o.values}
-    prefixes = sorted(set(PREFIX.values()), key=len, reverse=True)
-    others = {"WILD_DRAW_FOUR", "DRAW_REASON_NAMES", "ROUND_END_NAMES", "ROUND_END_WIN",
-              "ROUND_END_CAP"}
-    for name in dir(codes):
-        if not re.fullmatch(r"[A-Z0-9_]+", name) or name in others or name.startswith("DRAW_"):
-            continue  # DRAW_* are draw reasons, checked with the referee
-        for prefix in prefixes:
-            if name.startswith(prefix + "_"):
-                assert name in names, f"codes.{name} is no value of a {prefix} option"
-                break
+def test_codes_holds_no_rule_value():
+    """Every constant of codes.py is of a kind it declares (no rule value left over there)."""
+    kinds = ("POLICY_", "F_", "FEATURE_", "B_", "N_", "EV_", "EVENT_", "DRAW_", "SLAP_",
+             "ROUND_END_", "GAME_END_", "C_", "COUNTER_")
+    names = [n for n in dir(codes) if re.fullmatch(r"[A-Z0-9_]+", n)]
+    assert [n for n in names if not n.startswith(kinds)] == []
+    assert not set(names) & set(rules.VALUE_CODES)
+    assert {n for n in names if n.startswith("DRAW_") and not n.endswith("_NAMES")} == {
+        f"DRAW_{r.upper()}" for r in codes.DRAW_REASON_NAMES}
+    assert {n for n in names if n.startswith("ROUND_END_") and not n.endswith("_NAMES")} == {
+        f"ROUND_END_{r.upper()}" for r in codes.ROUND_END_NAMES}
 
 
 def test_every_bundled_policy_is_a_preset_or_coded_with_a_code_of_its_own():
@@ -78,5 +66,5 @@ def test_the_options_record_is_the_rule_table():
     rs = rules.RuleSet.from_mapping({"stack_draw_two": "pass_on", "zero_slap": 3,
                                      "eight_cover": True})
     opt = _layout.options_record(rs)
-    assert opt.stack_draw_two == codes.STACK_PASS_ON and opt.zero_slap == 3
-    assert opt.eight_cover == 1 and opt.jump_in == codes.JUMP_IN_NONE
+    assert opt.stack_draw_two == rules.STACK_DRAW_TWO_PASS_ON and opt.zero_slap == 3
+    assert opt.eight_cover == 1 and opt.jump_in == rules.JUMP_IN_NONE

@@ -478,8 +478,9 @@ _EVERY_EXTRA_CARD = {"blank": 4, "custom_wild": 4, "hit_all_one": 2, "hit_all_tw
 
 
 def _option_changes() -> list[dict]:
-    """Each rule option of the table at every value but its default (an int option at one),
-    with every extra card in the deck, with the UNO call and without it (the level of no hook)."""
+    """Each rule option of the table at every value but its default (an int option at one), with
+    what its row needs, every extra card in the deck, with the UNO call and without it (the
+    level of no hook)."""
     from unostats import rules as rules_mod
     out = []
     for o in rules_mod.RULE_OPTIONS:
@@ -488,10 +489,9 @@ def _option_changes() -> list[dict]:
             values = [lo if o.default != lo else min(hi, lo + 2)]
         else:
             values = [v for v in o.values if v != o.default]
-        out += [{"deck": _EVERY_EXTRA_CARD, **call, o.key: v}
+        out += [{**o.companions(v), "deck": _EVERY_EXTRA_CARD, **call, o.key: v}
                 for v in values for call in ({}, {"uno_penalty": 0})]
-    return [change | {"scoring": "own_points_lose_at"} if "h2o_bonus" in change else change
-            for change in out]
+    return out
 
 
 @pytest.mark.parametrize("change", _option_changes(), ids=lambda c: "-".join(

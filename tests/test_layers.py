@@ -57,8 +57,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "sequences by the batch",
      ("unostats.rules", "unostats.seats", "unostats.stats", "unostats.ratings",
       "unostats.output", "unostats.durations", "unostats.seed_sequences")),
-    ("atoms", "card ids and event codes, the version",
-     ("unostats.cards", "unostats.codes", "unostats")),
+    ("atoms", "card ids and event codes and their text, the version",
+     ("unostats.cards", "unostats.codes", "unostats.event_text", "unostats")),
 )
 
 

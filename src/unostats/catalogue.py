@@ -353,6 +353,10 @@ def markdown() -> str:
         out.append(f"| `{o.key}` | {o.rule_ids} | {values} | {o.doc} |")
     out.append(f"| `{rules.DECK_KEY}` | {rules.DECK_RULE_IDS} | card counts by kind, "
                f"{rules.DECK_RANGE[0]}..{rules.DECK_RANGE[1]} each (below) | the deck |")
+    out += ["", "Values that need others (a scenario that breaks one is refused):", ""]
+    out += [f"- `{o.key}` {' or '.join(_code(v) for v in n.values)} needs `{n.other}` "
+            f"{' or '.join(_code(v) for v in n.allowed)}: {n.why}."
+            for o in rules.RULE_OPTIONS for n in o.needs]
     out += [
         "",
         "`deck` kinds and their standard counts (per colour for "

@@ -1,30 +1,9 @@
-"""Integer codes shared by the rule table, the kernels, the referee and the store.
+"""Integer codes shared by the kernels, the referee and the store that are no rule value.
 
-Only constants live here: the codes of rule values, policy and behaviour indices, trace event
-kinds and per-round counters. Enum-valued rules are coded as the index of the value in the rule
-table's ``values`` tuple (the default is always 0).
+Only constants live here: policy and behaviour indices, features, trace event kinds, draw
+reasons and per-round counters. A rule value's code is derived from its row of the rule table
+(rules.py ``VALUE_CODES``).
 """
-
-# Enum value codes: the index of the value in the rule table's ``values`` (rules.py), as
-# tests/test_codes.py checks for every value.
-FIRST_CARD_OFFICIAL, FIRST_CARD_NUMBER_ONLY, FIRST_CARD_EXTREME = 0, 1, 2
-WD4_NO_MATCHING_COLOUR, WD4_FREE = 0, 1
-WILD_FREE, WILD_NO_MATCHING_COLOUR = 0, 1
-CHALLENGE_OFFICIAL, CHALLENGE_HOUSE, CHALLENGE_EXTREME = 0, 1, 2
-DRAW_ONE_MAY_PLAY, DRAW_ONE_THEN_PASS, DRAW_TWO_CARDS, DRAW_UNTIL_PLAYABLE = 0, 1, 2, 3
-SILENCE_NONE, SILENCE_SEVEN, SILENCE_TWO, SILENCE_BLACK = 0, 1, 2, 3
-BLANK_NONE, BLANK_DRAW_TEN = 0, 1
-CUSTOM_WILD_EVERYONE_DRAWS_TWO, CUSTOM_WILD_SWAP_ONE_WITH_NEXT = 0, 1
-STACK_NONE, STACK_SUM, STACK_PASS_ON = 0, 1, 2
-DEFLECT_NONE, DEFLECT_BACK, DEFLECT_EXTREME = 0, 1, 2
-JUMP_IN_NONE, JUMP_IN_NUMBERS, JUMP_IN_ALL_BUT_DRAW_FOUR, JUMP_IN_EXTREME = 0, 1, 2, 3
-MULTI_PLAY_NONE, MULTI_PLAY_SAME_RANK, MULTI_PLAY_TWO_MATCHING = 0, 1, 2
-SCORING_WINNER_TAKES_ALL = 0
-SCORING_OWN_POINTS_LOW_WINS = 1
-SCORING_OWN_POINTS_LOSE_AT = 2
-SCORING_CARD_COUNT = 3
-SCORING_LAZY = 4
-ROUND_END_FIRST_OUT, ROUND_END_TO_THE_LAST, ROUND_END_SEVEN_ROUNDS = 0, 1, 2
 
 # --- How the kernel chooses a seat's card (B2). Bundled policies are presets of weights
 # (seats.PRESETS) but those seats.CODED lists, each with a code POLICY_<NAME> of its own

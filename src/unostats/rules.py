@@ -1,9 +1,13 @@
-"""The rule table: every rule option a scenario sets, its type, default and catalogue id.
+"""The rule table: everything said about a rule option, in its one row.
 
-This table is the single source of truth. It drives scenario validation, defaults, the rules
-documentation (``docs/rules.md``, with the catalogue of ``catalogue.py``) and the kernel's
-options record (engine/_layout.py: one field per option, named by its key). The engine implements every value of every option; ``RuleSet.from_mapping`` rejects
-anything else with a clear message, so no rule is ever silently ignored.
+A row holds the option's values and default, its catalogue ids, the move hooks it acts in, what
+it needs of the other options, the cards it acts on and a sample value for the benchmark. The
+table drives scenario validation and defaults, the rules page (``docs/rules.md``, with
+``catalogue.py``), the kernel's options record (engine/_layout.py) and its value codes (below:
+``<KEY>_<VALUE>``, an enum value's index, read by the kernels as module constants), the hook
+levels (engine/_turns.py), the referee's view of the rules and the benchmark's variants.
+``RuleSet.from_mapping`` rejects anything else with a clear message, so no rule is ever
+silently ignored.
 """
 
 from __future__ import annotations
@@ -20,6 +24,23 @@ from . import cards, codes
 
 
 @dataclass(frozen=True)
+class Needs:
+    """While its option takes one of ``values``, the option ``other`` must take one of
+    ``allowed`` (``why``: the reason, in a few words)."""
+
+    values: tuple[Any, ...]
+    other: str
+    allowed: tuple[Any, ...]
+    why: str
+
+
+# The move hooks of engine/_turns.py an option may act in, fewest first: none, the end of every
+# move, that and the cards a move adds to its first, or all of them (the default, so a new rule
+# runs every hook until its row says less).
+HOOKS = ("none", "move_end", "move_plays", "all")
+
+
+@dataclass(frozen=True)
 class RuleOption:
     key: str
     rule_ids: str  # catalogue ids (catalogue.py, docs/rules.md), e.g. "P5"
@@ -27,6 +48,10 @@ class RuleOption:
     values: tuple[Any, ...] | None = None  # enum or bool values, default first
     int_range: tuple[int, int] | None = None  # inclusive bounds for integer options
     default: Any = None
+    hooks: str = "all"  # HOOKS: the move hooks it may act in when not off
+    needs: tuple[Needs, ...] = ()
+    cards: tuple[str, ...] = ()  # deck kinds (cards.DECK_KEYS) it acts on, not in the default deck
+    sample: int | None = None  # an int option's value that switches its rule on (the benchmark)
 
     @property
     def kind(self) -> str:
@@ -49,21 +74,31 @@ class RuleOption:
             return int(value)
         return self.values.index(value)
 
+    def companions(self, value: Any) -> dict[str, Any]:
+        """What a one-option change to ``value`` needs besides: each option it ``needs`` at its
+        first allowed value (when its default is not allowed), and the deck kinds it acts on."""
+        out: dict[str, Any] = {n.other: n.allowed[0] for n in self.needs
+                               if value in n.values and RULES_BY_KEY[n.other].default
+                               not in n.allowed}
+        if self.cards:
+            out[DECK_KEY] = {kind: DECK_SAMPLES[kind] for kind in self.cards}
+        return out
+
 
 def _show(v: Any) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
 
-def _enum(key, ids, doc, values):
-    return RuleOption(key, ids, doc, values=tuple(values), default=values[0])
+def _enum(key, ids, doc, values, **more):
+    return RuleOption(key, ids, doc, values=tuple(values), default=values[0], **more)
 
 
-def _bool(key, ids, doc):
-    return RuleOption(key, ids, doc, values=(False, True), default=False)
+def _bool(key, ids, doc, **more):
+    return RuleOption(key, ids, doc, values=(False, True), default=False, **more)
 
 
-def _int(key, ids, doc, lo, hi, default):
-    return RuleOption(key, ids, doc, int_range=(lo, hi), default=default)
+def _int(key, ids, doc, lo, hi, default, **more):
+    return RuleOption(key, ids, doc, int_range=(lo, hi), default=default, **more)
 
 
 TARGET_SCORE_DEFAULTS = {
@@ -75,78 +110,102 @@ TARGET_SCORE_DEFAULTS = {
 }
 
 
+NONE, MOVE_END, MOVE_PLAYS = "none", "move_end", "move_plays"  # HOOKS (all: the default)
+
 RULE_OPTIONS: tuple[RuleOption, ...] = (
-    _int("hand_size", "S1", "Cards dealt to each player.", 1, 20, 7),
+    _int("hand_size", "S1", "Cards dealt to each player.", 1, 20, 7, hooks=NONE),
     _enum("first_card", "S2", "What the first discard does.",
-          ("official", "number_only", "extreme")),
+          ("official", "number_only", "extreme"), hooks=NONE),
     _enum("wild_draw_four", "P2", "When a Wild Draw Four may be played.",
-          ("no_matching_colour", "free")),
+          ("no_matching_colour", "free"), hooks=NONE),
     _enum("wild", "P3", "When a plain Wild may be played.",
-          ("free", "no_matching_colour")),
+          ("free", "no_matching_colour"), hooks=NONE),
     _enum("challenge", "P4", "Penalties when a restricted black card is challenged.",
-          ("official", "house", "extreme")),
+          ("official", "house", "extreme"), hooks=NONE),
     _enum("draw", "P5", "What a player with no playable card does.",
-          ("one_may_play", "one_then_pass", "two", "until_playable")),
-    _bool("colour_cycle", "P7", "Black cards set the next colour of a fixed cycle."),
-    _bool("double_action", "A2", "Two identical coloured action cards in one turn."),
+          ("one_may_play", "one_then_pass", "two", "until_playable"), hooks=NONE),
+    _bool("colour_cycle", "P7", "Black cards set the next colour of a fixed cycle.", hooks=NONE),
+    _bool("double_action", "A2", "Two identical coloured action cards in one turn.",
+          hooks=MOVE_PLAYS),
     _enum("stack_draw_two", "A3", "Draw Two stacking.",
-          ("none", "sum", "pass_on")),
+          ("none", "sum", "pass_on"), hooks=NONE,
+          needs=(Needs(("sum", "pass_on"), "reverse_deflects", ("none", "back"),
+                       "the +2/Reverse escalation draws every Draw Two at once, so Draw Twos "
+                       "cannot also stack"),)),
     _enum("stack_draw_four", "A4", "Wild Draw Four stacking.",
-          ("none", "sum", "pass_on")),
-    _bool("draw_two_on_draw_four", "A5", "Escape a +4 with a Draw Two of the named colour."),
+          ("none", "sum", "pass_on"), hooks=NONE),
+    _bool("draw_two_on_draw_four", "A5", "Escape a +4 with a Draw Two of the named colour.",
+          hooks=NONE),
+    _bool("draw_four_on_draw_two", "A4", "Answer a pending Draw Two with a Wild Draw Four: 4 "
+          "more, then a chain of +4s (stack_draw_four).", hooks=NONE,
+          needs=(Needs((True,), "reverse_deflects", ("none", "back"),
+                       "the +2/Reverse escalation draws every Draw Two at once, so none waits "
+                       "for a Wild Draw Four"),)),
     _enum("reverse_deflects", "A6", "A Reverse sends a pending draw penalty back.",
-          ("none", "back", "extreme")),
-    _bool("stack_skip", "A7", "A Skip on a Skip skips one more player."),
-    _bool("skip_escape", "A8", "A skipped player escapes by jumping in with an identical Skip."),
+          ("none", "back", "extreme"), hooks=NONE),
+    _bool("stack_skip", "A7", "A Skip on a Skip skips one more player.", hooks=NONE),
+    _bool("skip_escape", "A8", "A skipped player escapes by jumping in with an identical Skip.",
+          hooks=NONE),
     _enum("jump_in", "J1-J4", "Out-of-turn play of an identical card.",
           ("none", "numbers", "all_but_draw_four", "extreme")),
     _enum("multi_play", "N3", "Several cards in one turn.",
-          ("none", "same_rank", "two_matching")),
-    _bool("seven_zero", "N1", "7 swaps hands with a chosen player; 0 passes all hands on."),
-    _bool("five_swap", "N2", "A 5 swaps one card with any player."),
-    _int("zero_slap", "N4", "Cards the slowest player draws after a 0 (0 = off).", 0, 20, 0),
+          ("none", "same_rank", "two_matching"), hooks=MOVE_PLAYS,
+          needs=(Needs(("same_rank", "two_matching"), "eight_cover", (False,),
+                       "an 8 is covered by one card of its player, not by the extra cards of "
+                       "a turn"),)),
+    _bool("seven_zero", "N1", "7 swaps hands with a chosen player; 0 passes all hands on.",
+          hooks=NONE),
+    _bool("five_swap", "N2", "A 5 swaps one card with any player.", hooks=NONE),
+    _int("zero_slap", "N4", "Cards the slowest player draws after a 0 (0 = off).", 0, 20, 0,
+         hooks=MOVE_END, sample=4),
     _int("uno_slap", "N4", "Cards the slowest player draws after an UNO call (0 = off).",
-         0, 20, 0),
+         0, 20, 0, hooks=MOVE_END, sample=2),
     _enum("silence", "N5", "Silence rules.", ("none", "seven", "two", "black")),
     _bool("eight_cover", "N6", "An 8 must be covered by its player."),
     _int("uno_penalty", "U1", "Cards drawn when caught without calling UNO (0 = no UNO rule).",
-         0, 10, 2),
+         0, 10, 2, hooks=MOVE_END),
     _int("mistake_penalty", "U2", "Cards drawn per rule mistake.",
-         0, 2, 0),
+         0, 2, 0, sample=2),
     _enum("scoring", "R2-R6", "How rounds are scored and a game is won.",
           ("winner_takes_all", "own_points_low_wins", "own_points_lose_at", "card_count",
-           "lazy")),
+           "lazy"), hooks=NONE),
     _int("target_score", "R2-R5",
          "Score that ends a game (default by scoring: 500; 200 for own_points_lose_at; "
-         "100 for card_count; 5 rounds won for lazy).", 1, 100_000, None),
+         "100 for card_count; 5 rounds won for lazy).", 1, 100_000, None, hooks=NONE),
     _int("lone_zero_value", "R7", "Value of a hand of exactly one 0 at round end (0 = off).",
-         0, 100, 0),
-    _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off."),
+         0, 100, 0, hooks=NONE, sample=100),
+    _bool("h2o_bonus", "R8", "Finishing with a hit-all card takes points off.", hooks=NONE,
+          cards=("hit_all_one", "hit_all_two"),
+          needs=(Needs((True,), "scoring", ("own_points_lose_at", "own_points_low_wins"),
+                       "R8 takes points off the finisher's own total"),)),
     _enum("round_end", "R9-R10", "When a round ends.",
-          ("first_out", "to_the_last", "seven_rounds")),
+          ("first_out", "to_the_last", "seven_rounds"), hooks=NONE),
     _int("max_turns", "-", "Safety cap on turns per round; a capped round has no winner.",
-         10, 1_000_000, 5000),
+         10, 1_000_000, 5000, hooks=NONE),
     _int("max_rounds", "-", "Safety cap on rounds per game; a capped game has no winner.",
-         1, 100_000, 1000),
+         1, 100_000, 1000, hooks=NONE),
     _enum("blank_effect", "D3", "What a blank card does.",
-          ("none", "draw_ten")),
+          ("none", "draw_ten"), hooks=NONE, cards=("blank",)),
     _enum("custom_wild_effect", "D5", "What a customizable wild does.",
-          ("everyone_draws_two", "swap_one_with_next")),
+          ("everyone_draws_two", "swap_one_with_next"), hooks=NONE, cards=("custom_wild",)),
 )
 RULES_BY_KEY: dict[str, RuleOption] = {o.key: o for o in RULE_OPTIONS}
-OWN_POINTS_SCORING = ("own_points_low_wins", "own_points_lose_at")  # R3, R4
 
-# Pairs of options that cannot be played together: (key, value, other key, its default only).
-CONFLICTS: tuple[tuple[str, Any, str, str], ...] = (
-    ("reverse_deflects", "extreme", "stack_draw_two",
-     "the +2/Reverse escalation draws every Draw Two at once, so Draw Twos cannot also stack"),
-    ("eight_cover", True, "multi_play",
-     "an 8 is covered by one card of its player, not by the extra cards of a turn"),
-)
+# The kernels' code of every enum value, ``<KEY>_<VALUE>`` (e.g. STACK_DRAW_TWO_SUM): its index
+# in the row's ``values``, so the default is 0. Module constants, which Numba freezes into the
+# kernels (engine/_cache.py hashes this file).
+VALUE_CODES: dict[str, int] = {f"{o.key}_{v}".upper(): i for o in RULE_OPTIONS
+                               if o.kind == "enum" for i, v in enumerate(o.values)}
+if VALUE_CODES.keys() & globals().keys():  # a value named like another constant of this module
+    raise ImportError(f"rule value codes clash: {sorted(VALUE_CODES.keys() & globals().keys())}")
+globals().update(VALUE_CODES)
 
 DECK_KEY = "deck"  # mapping of card counts (cards.DECK_KEYS)
 DECK_RULE_IDS = "D1, D3-D6"  # the catalogue's rules the deck's counts set
 DECK_RANGE = (0, 40)
+# Extra card kinds at a count the bundled scenarios use: the benchmark's, and the cards a rule
+# that acts on them is played with (``RuleOption.companions``).
+DECK_SAMPLES = {"blank": 4, "hit_all_one": 2, "hit_all_two": 2, "swap_hands": 1, "custom_wild": 4}
 
 ALL_RULE_KEYS = tuple(o.key for o in RULE_OPTIONS) + (DECK_KEY,)
 
@@ -196,6 +255,20 @@ BEHAVIOUR_SLOTS = {
     "mistake": codes.B_MISTAKE,
     "reaction": codes.B_REACTION,
 }
+
+
+def unmet_needs(values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(key, message) for every ``Needs`` of the table that the resolved ``values`` break."""
+    out = []
+    for opt in RULE_OPTIONS:
+        value = values[opt.key]
+        for n in opt.needs:
+            if value in n.values and values[n.other] not in n.allowed:
+                allowed = " or ".join(_show(v) for v in n.allowed)
+                out.append((opt.key, f"{_show(value)} cannot be combined with {n.other}: "
+                                     f"{_show(values[n.other])} ({n.why}); it needs {n.other}: "
+                                     f"{allowed}"))
+    return out
 
 
 class RuleError(ValueError):
@@ -264,14 +337,7 @@ class RuleSet:
             raise RuleError(problems)
         for opt in RULE_OPTIONS:
             values.setdefault(opt.key, opt.default)
-        for key, value, other, why in CONFLICTS:  # every conflict, not only the first
-            if values[key] == value and values[other] != RULES_BY_KEY[other].default:
-                problems.append((other, f"{_show(values[other])} cannot be combined with "
-                                        f"{key}: {_show(value)} ({why})"))
-        if values["h2o_bonus"] and values["scoring"] not in OWN_POINTS_SCORING:
-            problems.append(("h2o_bonus", "true needs scoring: own_points_low_wins or "
-                                          "own_points_lose_at (R8 takes points off the "
-                                          f"finisher's own total), not {values['scoring']}"))
+        problems += [(key, message) for key, message in unmet_needs(values)]
         if problems:
             raise RuleError(problems)
         if values["target_score"] is None:

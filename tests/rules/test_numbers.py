@@ -860,7 +860,8 @@ def test_an_eight_covered_by_an_eight_is_covered_in_turn():
 
 def test_eight_cover_and_multi_play_are_forbidden():
     broken(with_rules(eight_covered(), multi_play="same_rank"),
-           "trace.rules combine eight_cover = True with multi_play = 'same_rank'")
+           "trace.rules combine what docs/engine.md forbids: multi_play: same_rank cannot be "
+           "combined with eight_cover: true")
 
 
 def test_format_trace_shows_the_number_card_events():

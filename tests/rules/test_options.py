@@ -5,6 +5,7 @@ one deal (tests/rules/cases.py ``missing_on_and_off``); every value of the table
 
 from __future__ import annotations
 
+import pytest
 import test_actions
 import test_cards
 import test_jump_ins
@@ -34,3 +35,17 @@ def test_every_value_of_the_rule_table_is_accepted():
         if opt.kind == "enum":
             for value in opt.values:
                 assert RuleSet.from_mapping({opt.key: value}).values[opt.key] == value
+
+
+def test_every_need_of_the_rule_table_is_refused_when_broken_and_its_companions_meet_it():
+    needs = [(o, n) for o in rules_mod.RULE_OPTIONS for n in o.needs]
+    assert {o.key for o, _ in needs} >= {"stack_draw_two", "multi_play", "h2o_bonus"}
+    for opt, need in needs:
+        other = rules_mod.RULES_BY_KEY[need.other]
+        assert set(need.values) <= set(opt.values) and set(need.allowed) <= set(other.values)
+        breaking = next(v for v in other.values if v not in need.allowed)
+        with pytest.raises(rules_mod.RuleError) as err:
+            RuleSet.from_mapping({opt.key: need.values[0], need.other: breaking})
+        assert [key for key, _ in err.value.problems] == [opt.key]
+        value = need.values[0]
+        assert RuleSet.from_mapping({opt.key: value, **opt.companions(value)})

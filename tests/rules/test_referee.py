@@ -92,6 +92,21 @@ def test_unsupported_rule_value():
         check_trace(dataclasses.replace(trace, rules=rules))
 
 
+def test_a_rule_the_referee_does_not_claim(monkeypatch):
+    # A rule added to the table is not checked until the referee claims its key.
+    from unostats.engine import referee
+    claimed = referee._supported._CLAIMED
+    monkeypatch.setattr(referee._supported, "_CLAIMED", claimed - {"five_swap"})
+    with pytest.raises(NotImplementedError, match="does not know the rule 'five_swap'"):
+        check_trace(quick_win())
+
+
+def test_the_referee_claims_every_option_of_the_rule_table():
+    from unostats import rules as rules_mod
+    from unostats.engine import referee
+    assert referee._supported._CLAIMED == {o.key for o in rules_mod.RULE_OPTIONS}
+
+
 def test_format_trace():
     lines = format_trace(action_cards()).splitlines()
     assert len(lines) == len(action_cards().events)

@@ -294,7 +294,7 @@ test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 
 def test_h2o_bonus_needs_own_points_scoring():
-    with pytest.raises(RuleError, match="h2o_bonus.*own_points_low_wins or own_points_lose_at"):
+    with pytest.raises(RuleError, match="h2o_bonus.*own_points_lose_at or own_points_low_wins"):
         RuleSet.from_mapping({"h2o_bonus": True})
     assert RuleSet.from_mapping({"h2o_bonus": True, "scoring": "own_points_lose_at"})
 
@@ -554,7 +554,8 @@ def test_h2o_bonus():
     assert check_trace(trace).final_scores == (-20, 14)
     broken(with_rules(trace, h2o_bonus=False), r"round points b = -6, expected 14")
     broken(with_rules(trace, scoring="winner_takes_all"),
-           "trace.rules combine h2o_bonus = True with scoring = 'winner_takes_all'")
+           "trace.rules combine what docs/engine.md forbids: h2o_bonus: true cannot be "
+           "combined with scoring: winner_takes_all")
 
 
 # ---------------------------------------------------------------- R9, R10 on hand-written traces

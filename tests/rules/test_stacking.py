@@ -1,5 +1,5 @@
-"""Pending penalties: A3 stack_draw_two, A4 stack_draw_four, A5 draw_two_on_draw_four, A6
-reverse_deflects (back: a Reverse sends the penalty back; extreme: the +2/Reverse escalation).
+"""Pending penalties: A3 stack_draw_two, A4 stack_draw_four and draw_four_on_draw_two, A5
+draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty back; extreme: the +2/Reverse escalation).
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
@@ -28,7 +28,8 @@ from unostats import codes
 from unostats.seats import WeightedPolicy
 
 # The rule options this family owns: each is played on and off on one deal (cases.py).
-OPTIONS = ("stack_draw_two", "stack_draw_four", "draw_two_on_draw_four", "reverse_deflects")
+OPTIONS = ("stack_draw_two", "stack_draw_four", "draw_four_on_draw_two", "draw_two_on_draw_four",
+           "reverse_deflects")
 
 FAMILY = Family(OPTIONS)
 CASES, case = FAMILY.cases, FAMILY.case
@@ -105,6 +106,52 @@ case("stack_draw_four-none-same-deal-draws-four-at-once", **STACK_FOUR,
          *draws(2, REDS[:4], "draw_four"), ("skip", 2),
          ("turn", 0), ("draw", 0, "G9", "normal"), ("pass", 0),
      ], prefix=True)
+
+# ---------------------------------------------------------------- A4 draw_four_on_draw_two
+
+FOUR_ON_TWO = dict(players=3, hands={1: ["R+2", "Y1"], 2: ["+4", "Y5"], 0: ["G7", "G8"]},
+                   flip="R5", draws=["R1", "R2", "R3", "R4", "R6", "R7"])
+# Seat 2 answers the Draw Two with a +4 (never restricted on a chain): the penalty grows by 4 to
+# 6 and is now a +4 chain; seat 0 cannot answer it (no Wild Draw Four stacking) and draws the
+# sum, without a turn.
+case("draw_four_on_draw_two-on-draws-the-sum", **FOUR_ON_TWO,
+     rules={"draw_four_on_draw_two": True},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "R+2"),
+         ("turn", 2), ("play", 2, "+4"), ("colour", 2, "yellow"),
+         *draws(0, FOUR_ON_TWO["draws"], "draw_four"), ("skip", 0),
+         ("turn", 1), ("play", 1, "Y1"),
+     ],
+     ending=[("round_end", 1, "win", 43), *scores((38, 0), (0, 43), (5, 0))],
+     facts={"round.penalty_cards": 6, "round.challenges": 0, "round.skips": 1})
+# Off, the same deal: the Draw Two is drawn at once and seat 2 keeps its +4.
+case("draw_four_on_draw_two-off-draw-two-drawn-at-once", **FOUR_ON_TWO,
+     rules={"draw_four_on_draw_two": False},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("play", 1, "R+2"), *draws(2, ["R1", "R2"], "draw_two"), ("skip", 2),
+         ("turn", 0), ("draw", 0, "R3", "normal"), ("play", 0, "R3"),
+     ], prefix=True)
+# With Wild Draw Four stacking the chain goes on as A4 says: seat 0 adds its +4 (sum: 10; pass_on:
+# still 6) and seat 1 draws it.
+for stack, total in (("sum", 10), ("pass_on", 6)):
+    drawn = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "R9", "Y1", "Y2"][:total]
+    held = 1 + sum(int(n[1]) for n in drawn)
+    case(f"draw_four_on_draw_two-then-stacks-as-a-draw-four-{stack}", 3,
+         {1: ["R+2", "B1"], 2: ["+4", "G5"], 0: ["+4", "G7"]}, "R5", drawn,
+         rules={"draw_four_on_draw_two": True, "stack_draw_four": stack},
+         table=[
+             ("flip", "R5"),
+             ("turn", 1), ("play", 1, "R+2"),
+             ("turn", 2), ("play", 2, "+4"), ("colour", 2, "green"),  # a +4 chain of 6
+             ("turn", 0), ("play", 0, "+4"), ("colour", 0, "green"),
+             *draws(1, drawn, "draw_four"), ("skip", 1),
+             ("turn", 2), ("play", 2, "G5"),
+         ],
+         ending=[("round_end", 2, "win", held + 7), *scores((7, 0), (held, 0), (0, held + 7))],
+         facts={"round.penalty_cards": total})
+
 
 # ---------------------------------------------------------------- A5 draw_two_on_draw_four
 
@@ -465,6 +512,17 @@ def test_an_answer_chosen_before_the_turns_draws_is_rejected():
                    r"best: R\+2, not B\+2")
 
 
+def test_a_draw_four_answers_a_draw_two_only_under_its_rule():
+    """The expected events of the scripted case, with the rule off: the referee wants the Draw
+    Two drawn at once, and a +4 is no answer to a Draw Two chain of A3 alone."""
+    on, = (c for c in CASES if c.id == "draw_four_on_draw_two-on-draws-the-sum")
+    trace = expected_trace(on)
+    assert the_round(trace).penalty_cards == 6
+    broken(with_rules(trace, draw_four_on_draw_two=False), r"expected draw by seat 2 \(draw_two")
+    broken(with_rules(trace, draw_four_on_draw_two=False, stack_draw_two="sum"),
+           r"expected draw by seat 2 \(draw_two")
+
+
 # ---------------------------------------------------------------- A3 on hand-written traces
 
 
@@ -698,8 +756,8 @@ def test_escalation_of_a_last_card(closed, penalty):
 
 def test_escalation_cannot_be_combined_with_stacked_draw_twos():
     trace = with_rules(escalation(), stack_draw_two="sum")
-    broken(trace, "trace.rules combine reverse_deflects = 'extreme' with stack_draw_two = 'sum', "
-                  "which docs/engine.md forbids")
+    broken(trace, "trace.rules combine what docs/engine.md forbids: stack_draw_two: sum cannot "
+                  "be combined with reverse_deflects: extreme")
 
 
 def double_escalation(drawn_first: int):

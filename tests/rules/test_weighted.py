@@ -23,7 +23,8 @@ from test_policies import CHOICE, PLAYS
 from traces import broken
 
 from unostats import cards, codes
-from unostats.engine.referee import _weighted_score, check_trace
+from unostats.engine.referee import check_trace
+from unostats.engine.referee._policies import _weighted_score
 from unostats.engine.simulate import simulate_batches, simulate_tables, trace_scripted_game
 from unostats.rules import RuleSet
 from unostats.seats import PRESETS, Seat, WeightedPolicy

@@ -12,11 +12,12 @@ cards".
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._cards import add, draw, draw_traced, everyone_draws, lay_down
 from ._jit import kernel
 from ._layout import DISCARDS
 from ._numbers import has_number_effect, number_effect, owes_cover, swap_hands, swap_one
-from ._penalties import draw_four_pends, draw_two_pends, escalate, put_on_chain
+from ._penalties import card_penalty, escalate
 from ._rng import uniform
 from ._scoring import end_of_move
 from ._table import (
@@ -92,11 +93,11 @@ def _challenge(st, opt, player, t, guilty, colour_before, state):
         ev(st, C.EV_CHALLENGE, victim, player, 1 if guilty else 0)
     rule = opt.challenge
     if guilty:
-        if rule != C.CHALLENGE_OFFICIAL:
+        if rule != R.CHALLENGE_OFFICIAL:
             _take_back(st, player, t, colour_before)
         _, state = draw(st, player, 4, C.DRAW_CHALLENGE, state)
         return victim, state
-    count = 8 if rule == C.CHALLENGE_EXTREME else (6 if t == WD4 else 2)
+    count = 8 if rule == R.CHALLENGE_EXTREME else (6 if t == WD4 else 2)
     _, state = draw(st, victim, count, C.DRAW_CHALLENGE, state)
     if t == WD4:
         return skip_seat(st, victim), state
@@ -139,13 +140,14 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         reverse_traced(st, tracing)
         return next_seat(st, player), state
     if rank == K.DRAW_TWO:
-        if draw_two_pends(opt) or pending:
-            put_on_chain(st, opt, True, count)
+        total, reason, pends = card_penalty(st, opt, t, count)
+        if pends:  # A3-A6: the next seat may answer
+            st.pending, st.pending_reason = total, reason
             return victim, state
-        if opt.reverse_deflects == C.DEFLECT_EXTREME:
+        if opt.reverse_deflects == R.REVERSE_DEFLECTS_EXTREME:
             return escalate(st, player, t, count, jumper, state)
-        _, state = draw_traced(st, victim, 2 * count if victim != jumper else 0, C.DRAW_DRAW_TWO,
-                              state, tracing)
+        _, state = draw_traced(st, victim, total if victim != jumper else 0, reason, state,
+                               tracing)
         return skip_seat_traced(st, victim, tracing), state
     if owes_cover(opt, t) and jumper < 0:  # N6: its player covers it next (no turn)
         st.cover = 1
@@ -157,24 +159,22 @@ def effect(st, opt, player, t, count, in_turn, guilty, colour_before, jumper, st
         challenged = u < st.behaviour[victim, C.B_CHALLENGE]
     if challenged:
         return _challenge(st, opt, player, t, guilty, colour_before, state)
-    if t == WD4:
-        if draw_four_pends(opt) or pending:
-            put_on_chain(st, opt, False, count)
-            return victim, state
-        _, state = draw_traced(st, victim, 4, C.DRAW_DRAW_FOUR, state, tracing)
-        return skip_seat_traced(st, victim, tracing), state
     if t < FIRST_BLACK:  # N1, N2: numbers
         state = number_effect(st, opt, player, t, state)
         return victim, state
-    if t == K.BLANK and opt.blank_effect == C.BLANK_DRAW_TEN:  # D3
-        _, state = draw_traced(st, victim, 10, C.DRAW_BLANK, state, tracing)
+    total, reason, pends = card_penalty(st, opt, t, count)
+    if pends:  # A4-A6: a Wild Draw Four the next seat may answer
+        st.pending, st.pending_reason = total, reason
+        return victim, state
+    if total > 0:  # a Wild Draw Four, D3 a blank +10
+        _, state = draw_traced(st, victim, total, reason, state, tracing)
         return skip_seat_traced(st, victim, tracing), state
     if t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4: every other seat, in playing order
         state = everyone_draws(st, player, 1 if t == K.HIT_ALL_ONE else 2, C.DRAW_HIT_ALL, False,
                                state)
     elif t == K.SWAP_HANDS:  # D5
         swap_hands(st, player)
-    elif t == K.CUSTOM_WILD and opt.custom_wild_effect == C.CUSTOM_WILD_EVERYONE_DRAWS_TWO:
+    elif t == K.CUSTOM_WILD and opt.custom_wild_effect == R.CUSTOM_WILD_EFFECT_EVERYONE_DRAWS_TWO:
         state = everyone_draws(st, player, 2, C.DRAW_CUSTOM_WILD, True, state)
     elif t == K.CUSTOM_WILD:
         state = swap_one(st, player, victim, state)

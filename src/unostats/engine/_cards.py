@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._jit import kernel
 from ._layout import DISCARDS, DRAW_PILE
 from ._policies import choose_colour, if_playable, prefer
@@ -125,7 +126,7 @@ def draw_turn(st, opt, s, threat, state):
     it can (the policy's preference, a fair coin between equals).
     """
     rule = opt.draw
-    if rule == C.DRAW_TWO_CARDS:
+    if rule == R.DRAW_TWO:
         first, state = draw(st, s, 1, C.DRAW_NORMAL, state)
         second, state = draw(st, s, 1 if first >= 0 else 0, C.DRAW_NORMAL, state)
         if first < 0:
@@ -139,9 +140,9 @@ def draw_turn(st, opt, s, threat, state):
     drawn = 0
     while card < 0 and drawn >= 0:
         drawn, state = draw(st, s, 1, C.DRAW_NORMAL, state)
-        if rule != C.DRAW_ONE_THEN_PASS:
+        if rule != R.DRAW_ONE_THEN_PASS:
             card, state = if_playable(st, opt, drawn, s, state)
-        if rule != C.DRAW_UNTIL_PLAYABLE:
+        if rule != R.DRAW_UNTIL_PLAYABLE:
             break
     return card, state
 
@@ -204,9 +205,9 @@ def exchange_hands(st, a, b):
 @kernel(inline=True)
 def stays_first(t, first_card):
     """S2: may card type t stay as the first discard? (extreme: every card stays)"""
-    if first_card == C.FIRST_CARD_NUMBER_ONLY:
+    if first_card == R.FIRST_CARD_NUMBER_ONLY:
         return rank_of(t) <= 9
-    return first_card == C.FIRST_CARD_EXTREME or t < FIRST_BLACK or t == K.WILD
+    return first_card == R.FIRST_CARD_EXTREME or t < FIRST_BLACK or t == K.WILD
 
 
 @kernel(inline=True)
@@ -284,7 +285,7 @@ def first_card_effect(st, opt, top, dealer, f, state):
     colour. Returns (first seat to act, state)."""
     rank = rank_of(top)
     if top >= FIRST_BLACK:
-        if opt.first_card == C.FIRST_CARD_EXTREME:
+        if opt.first_card == R.FIRST_CARD_EXTREME:
             # f draws 4 and misses the turn; the dealer names a colour without looking.
             _, state = draw(st, f, 4, C.DRAW_DRAW_FOUR, state)
             first = skip_seat(st, f)

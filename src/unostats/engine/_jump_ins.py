@@ -10,6 +10,7 @@ docs/engine.md "Jump-ins".
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._actions import effect
 from ._cards import lay_down, top_card
 from ._jit import kernel
@@ -22,11 +23,11 @@ from ._table import BLACK, FIRST_BLACK, holds_colour, next_seat, rank_of
 @kernel(inline=True)
 def _jumpable(mode, t):
     """J1: may a card identical to the top card t be played on it out of turn?"""
-    if mode == C.JUMP_IN_NUMBERS:
+    if mode == R.JUMP_IN_NUMBERS:
         return rank_of(t) <= 9
-    if mode == C.JUMP_IN_ALL_BUT_DRAW_FOUR:
+    if mode == R.JUMP_IN_ALL_BUT_DRAW_FOUR:
         return t < FIRST_BLACK or t == K.WILD  # plain Wilds, not the D3-D5 black cards
-    return mode == C.JUMP_IN_EXTREME and t < FIRST_BLACK
+    return mode == R.JUMP_IN_EXTREME and t < FIRST_BLACK
 
 
 @kernel
@@ -71,7 +72,7 @@ def jump_ins(st, opt, p, state):
     ``st.jumpers``; the last jump-in's card, guilt and covered colour to st. N6: a jump-in on an
     8 takes the cover duty over and ends the previous move. Returns (the number of jump-ins,
     state)."""
-    if opt.jump_in == C.JUMP_IN_NONE or not _jumpable(opt.jump_in, top_card(st)):
+    if opt.jump_in == R.JUMP_IN_NONE or not _jumpable(opt.jump_in, top_card(st)):
         return 0, state
     j, state = _race(st, p, top_card(st), state)
     if j < 0:
@@ -123,7 +124,7 @@ def effects_after_jump_ins(st, opt, p, card, count, guilty, colour_before, jumps
     jumped on), or under jump_in extreme of every card in turn, the last deciding who acts next.
     Returns (the seat that acts next, state)."""
     top = st.jump_card
-    if opt.jump_in != C.JUMP_IN_EXTREME:
+    if opt.jump_in != R.JUMP_IN_EXTREME:
         return effect(st, opt, st.jumpers[jumps - 1], top, 1, False, st.jump_guilty != 0,
                       st.jump_colour, -1, state, st.tracing != 0)
     nxt, state = effect(st, opt, p, card, count, True, guilty, colour_before, st.jumpers[0],

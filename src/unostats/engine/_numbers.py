@@ -8,6 +8,7 @@ docs/engine.md "Number-card rules".
 
 
 from .. import codes as C
+from .. import rules as R
 from ._cards import add, draw, exchange_hands, lay_down, remove
 from ._jit import kernel
 from ._policies import least_useful, pick_by_score
@@ -109,7 +110,7 @@ def _may_add(st, rule, p, first, start_col, start_rank):
     """N3: might seat p add a number card after ``first``? (A cheap test before the policy's
     choice: a card of the number for same_rank; for two_matching a card of the colour the turn
     started with, or of its number.)"""
-    if rule == C.MULTI_PLAY_SAME_RANK:
+    if rule == R.MULTI_PLAY_SAME_RANK:
         r = rank_of(first)
         same = 0
         if r <= 9:
@@ -129,7 +130,7 @@ def _may_add(st, rule, p, first, start_col, start_rank):
 def extras(st, opt, p, first, start_col, start_rank, state):
     """N3: the number cards a turn adds after its first card ``first`` (played on the table
     ``start_col``/``start_rank``). Returns the state."""
-    if opt.multi_play == C.MULTI_PLAY_NONE or not _may_add(st, opt.multi_play, p, first,
+    if opt.multi_play == R.MULTI_PLAY_NONE or not _may_add(st, opt.multi_play, p, first,
                                                            start_col, start_rank):
         return state
     return _add_numbers(st, opt, p, first, start_col, start_rank, state)
@@ -173,7 +174,7 @@ def _pick_matching_number(st, p, start_col, start_rank, state):
 @kernel
 def _add_numbers(st, opt, p, first, start_col, start_rank, state):
     """N3 once a number may be added (see ``extras``)."""
-    if opt.multi_play == C.MULTI_PLAY_SAME_RANK:
+    if opt.multi_play == R.MULTI_PLAY_SAME_RANK:
         r = rank_of(first)
         if r <= 9:  # every other card of the number, in card-id order
             for c in range(4):
@@ -243,11 +244,11 @@ def slap(st, starter, kind, count, state):
 @kernel(inline=True)
 def _starts_silence(rule, t):
     """N5: does card t start (or renew) a silence?"""
-    if rule == C.SILENCE_SEVEN:
+    if rule == R.SILENCE_SEVEN:
         return t < FIRST_BLACK and rank_of(t) == 7
-    if rule == C.SILENCE_TWO:
+    if rule == R.SILENCE_TWO:
         return t < FIRST_BLACK and rank_of(t) == 2
-    return rule == C.SILENCE_BLACK and t >= FIRST_BLACK
+    return rule == R.SILENCE_BLACK and t >= FIRST_BLACK
 
 
 @kernel(inline=True)
@@ -282,7 +283,7 @@ def silence_at_turn(st, opt, p, state):
             s = next_seat(st, s)
             asked += 1
         if breaker >= 0:
-            penalty = 4 if opt.silence == C.SILENCE_SEVEN else 2
+            penalty = 4 if opt.silence == R.SILENCE_SEVEN else 2
             st.silence_owner = -1
             st.silence_colour = -1
             st.counters[C.C_SILENCE_BREAKS] += 1

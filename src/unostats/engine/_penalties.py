@@ -1,7 +1,7 @@
 """Pending penalties and stacking (njit): Draw Twos and Wild Draw Fours that wait for an answer.
 
-Rules here: A3 stack_draw_two (sum, pass_on), A4 stack_draw_four (sum, pass_on), A5
-draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on; extreme: the
+Rules here: A3 stack_draw_two (sum, pass_on), A4 stack_draw_four (sum, pass_on) and
+draw_four_on_draw_two, A5 draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on; extreme: the
 +2/Reverse escalation). Without these options a Draw Two or a Wild Draw Four is drawn at once
 (A1, _actions.py). docs/engine.md "Stacking".
 """
@@ -9,6 +9,7 @@ draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty on
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._cards import draw
 from ._jit import kernel
 from ._policies import pick_by_score
@@ -17,29 +18,33 @@ from ._table import BLACK, NT, WD4, next_seat, rank_of, reverse, skip_seat
 
 @kernel(inline=True)
 def draw_two_pends(opt):
-    """A3, A6 back: a Draw Two waits for an answer instead of being drawn at once."""
-    return opt.stack_draw_two != C.STACK_NONE or opt.reverse_deflects == C.DEFLECT_BACK
+    """A3, A4 draw_four_on_draw_two, A6 back: a Draw Two waits for an answer instead of being
+    drawn at once."""
+    return (opt.stack_draw_two != R.STACK_DRAW_TWO_NONE or opt.draw_four_on_draw_two != 0
+            or opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK)
 
 
 @kernel(inline=True)
 def draw_four_pends(opt):
     """A4, A5, A6 back: a Wild Draw Four waits for an answer."""
-    return (opt.stack_draw_four != C.STACK_NONE or opt.draw_two_on_draw_four != 0
-            or opt.reverse_deflects == C.DEFLECT_BACK)
+    return (opt.stack_draw_four != R.STACK_DRAW_FOUR_NONE or opt.draw_two_on_draw_four != 0
+            or opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK)
 
 
 @kernel
 def _answers(opt, reason, col):
     """A3-A6: the card types (a bit mask) that answer a pending chain of kind ``reason``."""
     mask = 0
-    if opt.reverse_deflects == C.DEFLECT_BACK and col < BLACK:
+    if opt.reverse_deflects == R.REVERSE_DEFLECTS_BACK and col < BLACK:
         mask |= 1 << (col * 13 + K.REVERSE)  # A6 back: a Reverse of the current colour
     if reason == C.DRAW_DRAW_TWO:
-        if opt.stack_draw_two != C.STACK_NONE:  # A3: a Draw Two of any colour
+        if opt.stack_draw_two != R.STACK_DRAW_TWO_NONE:  # A3: a Draw Two of any colour
             for c in range(4):
                 mask |= 1 << (c * 13 + K.DRAW_TWO)
+        if opt.draw_four_on_draw_two != 0:  # A4: a +4 on the Draw Twos
+            mask |= 1 << WD4
     else:
-        if opt.stack_draw_four != C.STACK_NONE:  # A4
+        if opt.stack_draw_four != R.STACK_DRAW_FOUR_NONE:  # A4
             mask |= 1 << WD4
         if opt.draw_two_on_draw_four != 0 and col < BLACK:  # A5: the named colour
             mask |= 1 << (col * 13 + K.DRAW_TWO)
@@ -54,20 +59,37 @@ def chain_after(opt, is_draw_two, count, total, reason):
         if is_draw_two:
             if total == 0 or reason == C.DRAW_DRAW_FOUR:
                 total, reason = 2, C.DRAW_DRAW_TWO  # a new chain; A5 cancels the +4
-            elif opt.stack_draw_two != C.STACK_PASS_ON:
+            elif opt.stack_draw_two != R.STACK_DRAW_TWO_PASS_ON:
                 total += 2
         elif total == 0:
             total, reason = 4, C.DRAW_DRAW_FOUR
-        elif opt.stack_draw_four != C.STACK_PASS_ON:
+        elif reason == C.DRAW_DRAW_TWO:  # draw_four_on_draw_two: +4, now a chain of +4s
+            total, reason = total + 4, C.DRAW_DRAW_FOUR
+        elif opt.stack_draw_four != R.STACK_DRAW_FOUR_PASS_ON:
             total += 4
     return total, reason
 
 
-@kernel
-def put_on_chain(st, opt, is_draw_two, count):
-    """A3-A5: ``count`` Draw Twos (or Wild Draw Fours) join the pending chain."""
-    st.pending, st.pending_reason = chain_after(opt, is_draw_two, count, st.pending,
-                                                st.pending_reason)
+@kernel(inline=True)
+def card_penalty(st, opt, t, count):
+    """What ``count`` cards t make the next seat owe: (cards, draw reason, whether it waits for
+    an answer: then it is the pending chain's new total, A3-A6). A Draw Two 2 each (A6 extreme:
+    the sequence's value + 2), a Wild Draw Four 4, a blank +10 (D3); 0 for any other card. The
+    one reckoning of a card's effect and of a last card's (_scoring.py)."""
+    if rank_of(t) == K.DRAW_TWO:
+        if draw_two_pends(opt) or st.pending > 0:
+            total, reason = chain_after(opt, True, count, st.pending, st.pending_reason)
+            return total, reason, True
+        value = st.escalation if opt.reverse_deflects == R.REVERSE_DEFLECTS_EXTREME else 0
+        return value + 2 * count, C.DRAW_DRAW_TWO, False
+    if t == WD4:
+        if draw_four_pends(opt) or st.pending > 0:
+            total, reason = chain_after(opt, False, count, st.pending, st.pending_reason)
+            return total, reason, True
+        return 4, C.DRAW_DRAW_FOUR, False
+    if t == K.BLANK and opt.blank_effect == R.BLANK_EFFECT_DRAW_TEN:
+        return 10, C.DRAW_BLANK, False
+    return 0, C.DRAW_NORMAL, False
 
 
 @kernel

@@ -8,6 +8,7 @@ choice of the card given away. docs/engine.md "Policies as data".
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ..seats import card_kind_features
 from ._jit import kernel
 from ._rng import bounded, side_quarter, uniform
@@ -247,8 +248,8 @@ def choose_card(st, opt, p, state):
     turn covers both kinds). Returns (card, threat, state); ``threat``: the next seat holds two
     cards or fewer (the strategist's and ``attack``'s cue; False for weights that are all 0,
     which ignore it)."""
-    wd4_restricted = opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR
-    wild_restricted = opt.wild == C.WILD_NO_MATCHING_COLOUR
+    wd4_restricted = opt.wild_draw_four == R.WILD_DRAW_FOUR_NO_MATCHING_COLOUR
+    wild_restricted = opt.wild == R.WILD_NO_MATCHING_COLOUR
     allow = True
     if ((wd4_restricted and st.hand[p, WD4] > 0) or (wild_restricted and st.hand[p, K.WILD] > 0)) \
             and holds_colour(st, p, st.col):

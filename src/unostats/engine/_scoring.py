@@ -10,6 +10,7 @@ of every move: U1's call, then a hand emptied, else N4/N5's marks. docs/engine.m
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._cards import draw, everyone_draws, top_card
 from ._jit import kernel
 from ._layout import (
@@ -19,8 +20,8 @@ from ._layout import (
     RS_FINISH_PLACE, RS_HAND_POINTS, RS_HANDS_EMPTIED, RS_POSITION, RS_SCORE_AFTER,
 )
 from ._numbers import move_marks
-from ._penalties import chain_after, draw_two_pends
-from ._table import NT, WD4, ev, in_round, next_seat, position, rank_of
+from ._penalties import card_penalty
+from ._table import NT, ev, in_round, next_seat, position
 from ._uno_call import uno_call
 
 
@@ -37,7 +38,7 @@ def _hand_emptied(st, opt, s, state):
     a new one of one card fewer (``new_hand``, then refill draws) and stays in the round. R9
     to_the_last: s finishes and leaves the round (a silence it owns ends), which goes on while
     two seats or more are left in it. Returns (whether the round is over, state)."""
-    if opt.round_end == C.ROUND_END_TO_THE_LAST:
+    if opt.round_end == R.ROUND_END_TO_THE_LAST:
         place = st.n - st.left + 1
         st.place[s] = place
         st.bonus[s] = _h2o_bonus(top_card(st))
@@ -50,7 +51,7 @@ def _hand_emptied(st, opt, s, state):
         return st.left == 1, state
     done = st.hands[s]
     new = opt.hand_size - done
-    if opt.round_end != C.ROUND_END_SEVEN_ROUNDS or new <= 0:
+    if opt.round_end != R.ROUND_END_SEVEN_ROUNDS or new <= 0:
         return True, state
     if st.tracing:
         ev(st, C.EV_NEW_HAND, s, done, new)
@@ -70,24 +71,11 @@ def _last_card(st, opt, s, t, count, state):
             winner = q
     st.winner = winner
     st.bonus[s] = _h2o_bonus(top_card(st))
-    total, reason = 0, C.DRAW_DRAW_TWO
-    if rank_of(t) == K.DRAW_TWO:
-        if draw_two_pends(opt) or st.pending > 0:
-            total, reason = chain_after(opt, True, count, st.pending, st.pending_reason)
-        elif opt.reverse_deflects == C.DEFLECT_EXTREME:
-            total = st.escalation + 2 * count
-        else:
-            total = 2 * count
-        reason = C.DRAW_DRAW_TWO
-    elif t == WD4:
-        total, _ = chain_after(opt, False, count, st.pending, st.pending_reason)
-        reason = C.DRAW_DRAW_FOUR
-    elif t == K.BLANK and opt.blank_effect == C.BLANK_DRAW_TEN:  # D3
-        total, reason = 10, C.DRAW_BLANK
-    elif t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4
+    total, reason, _ = card_penalty(st, opt, t, count)  # a chain's total, not pending now
+    if t == K.HIT_ALL_ONE or t == K.HIT_ALL_TWO:  # D4
         state = everyone_draws(st, s, 1 if t == K.HIT_ALL_ONE else 2, C.DRAW_HIT_ALL, False,
                                state)
-    elif t == K.CUSTOM_WILD and opt.custom_wild_effect == C.CUSTOM_WILD_EVERYONE_DRAWS_TWO:
+    elif t == K.CUSTOM_WILD and opt.custom_wild_effect == R.CUSTOM_WILD_EFFECT_EVERYONE_DRAWS_TWO:
         # D5: not the player, who has gone out
         state = everyone_draws(st, s, 2, C.DRAW_CUSTOM_WILD, False, state)
     _, state = draw(st, next_seat(st, s), total, reason, state)
@@ -105,7 +93,7 @@ def end_of_move(st, opt, s, t, count, state):
     if st.hsize[s] == 0:
         st.hands[s] += 1
         out = True  # R1: the round is over (a call for it cost ~1% of the rounds/s at 2 seats)
-        if opt.round_end != C.ROUND_END_FIRST_OUT:  # R9, R10
+        if opt.round_end != R.ROUND_END_FIRST_OUT:  # R9, R10
             out, state = _hand_emptied(st, opt, s, state)
     if out:
         state = _last_card(st, opt, s, t, count, state)
@@ -120,7 +108,7 @@ def end_of_move(st, opt, s, t, count, state):
 @kernel(inline=True)
 def own_points(scoring):
     """R3/R4: every seat keeps its own points and the lowest total is best."""
-    return scoring == C.SCORING_OWN_POINTS_LOW_WINS or scoring == C.SCORING_OWN_POINTS_LOSE_AT
+    return scoring == R.SCORING_OWN_POINTS_LOW_WINS or scoring == R.SCORING_OWN_POINTS_LOSE_AT
 
 
 @kernel(inline=True)
@@ -134,7 +122,7 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
     n = st.n
     winner = st.winner
     lone_zero = opt.lone_zero_value
-    card_count = opt.scoring == C.SCORING_CARD_COUNT
+    card_count = opt.scoring == R.SCORING_CARD_COUNT
     own = own_points(opt.scoring)
     round_points = 0
     for s in range(n):
@@ -154,13 +142,13 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
             st.scores[s] += hp if winner >= 0 else 0
         elif s != winner:
             round_points += st.hsize[s] if card_count else hp  # R5: cards, R2: points
-    to_the_last = opt.round_end == C.ROUND_END_TO_THE_LAST
+    to_the_last = opt.round_end == R.ROUND_END_TO_THE_LAST
     loser = -1
     if to_the_last and winner >= 0:  # R9: the seat left last
         for s in range(n):
             if in_round(st, s):
                 loser = s
-    elif opt.scoring == C.SCORING_LAZY and winner >= 0:
+    elif opt.scoring == R.SCORING_LAZY and winner >= 0:
         # R6: the loser holds the most points, then the most cards (ties: the lowest seat).
         for s in range(n):
             hp = round_seat_out[row, s, RS_HAND_POINTS]
@@ -170,7 +158,7 @@ def finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out
                 loser = s
     if loser >= 0:
         st.lost[loser] += 1
-    if opt.scoring == C.SCORING_LAZY:  # R6: the winner scores a round won
+    if opt.scoring == R.SCORING_LAZY:  # R6: the winner scores a round won
         round_points = 1
     if winner >= 0 and not own:
         st.scores[winner] += round_points
@@ -239,9 +227,9 @@ def finish_game(st, opt, g, rounds, turns, first_seat, ended_by, game_out, game_
                 better += 1
         game_seat_out[gi, s, GS_FINAL_SCORE] = st.scores[s]
         game_seat_out[gi, s, GS_RANK] = better + 1
-        if scoring == C.SCORING_OWN_POINTS_LOSE_AT:  # R4: every seat that reached the target
+        if scoring == R.SCORING_OWN_POINTS_LOSE_AT:  # R4: every seat that reached the target
             loser = st.scores[s] >= target
-        elif scoring == C.SCORING_LAZY:  # R6: every seat that lost the most rounds
+        elif scoring == R.SCORING_LAZY:  # R6: every seat that lost the most rounds
             loser = st.lost[s] == most_lost
         else:
             loser = st.scores[s] == st.scores[worst]

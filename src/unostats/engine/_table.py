@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import cards as K
 from .. import codes as C
+from .. import rules as R
 from ._jit import kernel
 from ._layout import RING
 
@@ -50,8 +51,8 @@ def is_legal(t, col, rank):
 @kernel(inline=True)
 def is_restricted(opt, t):
     """P2/P3: is card t legal only without a card of the current colour (and challengeable)?"""
-    return ((t == WD4 and opt.wild_draw_four == C.WD4_NO_MATCHING_COLOUR)
-            or (t == K.WILD and opt.wild == C.WILD_NO_MATCHING_COLOUR))
+    return ((t == WD4 and opt.wild_draw_four == R.WILD_DRAW_FOUR_NO_MATCHING_COLOUR)
+            or (t == K.WILD and opt.wild == R.WILD_NO_MATCHING_COLOUR))
 
 
 @kernel(inline=True)

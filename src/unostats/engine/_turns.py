@@ -4,7 +4,7 @@ A turn: a pending penalty is answered or paid (_penalties), the turn starts (N5 
 mistake), the seat chooses a card (_policies) or draws (_cards, P5), plays it with its twin (A2)
 or extra numbers (N3), the move ends (U1 call, going out, N4/N5 marks: _scoring), others may jump
 in (_jump_ins), and the card's effect decides who acts next (_actions). N6's cover is the same
-seat's next move. docs/engine.md is the specification; engine/referee.py checks traces.
+seat's next move. docs/engine.md is the specification; engine/referee/ checks traces.
 
 The move hooks (N5 silence, U2 mistake, A2, N3, N6, the U1 call, N4/N5 marks and jump-ins) are
 passed over when no option that may act in them is on (``hook_level``). The round loop is compiled
@@ -15,10 +15,8 @@ the end of every move only (``_round_move_end_hook``: the official rules, whose 
 hook they turn on), that and the cards a move adds to its first (``_round_move_plays_hook``: A2's
 twin, N3's extra numbers), or all (``_round_with_hooks``). Numba prunes the branches of the
 hooks a version passes over before typing them, so it compiles none of their helpers. The level
-is derived from the rule table, not from a list of the options the hooks read: an option counts
-as acting in every hook unless named in ``_NOT_IN_HOOKS`` (none), ``_AT_MOVE_END`` (the end of a
-move only) or ``_IN_MOVE_PLAYS`` (that and the move's added cards), so a new rule runs all the
-hooks until it is listed there. The versions with fewer hooks are also untraced: a traced game
+is each option's ``hooks`` in the rule table (rules.py), by default all of them, so a new rule
+runs all the hooks until its row says less. The versions with fewer hooks are also untraced: a traced game
 plays the version with all of them (hooks that no option turns on do nothing), which passes
 ``st.tracing`` down as the ``tracing`` flag of the loop and of the helpers inlined into it
 (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the constant False, so
@@ -34,7 +32,7 @@ import functools
 
 from .. import cards as K
 from .. import codes as C
-from .. import rules
+from .. import rules as R
 from ._actions import effect, has_effect
 from ._cards import (
     draw_traced, draw_turn, first_card_effect, lay_down_traced, new_round, stays_first, top_card,
@@ -51,34 +49,17 @@ from ._table import FIRST_BLACK, ev, flush, holds_colour, next_seat, rank_of, st
 from ._uno_call import mistake
 
 
-# Rule options that act in none of the move hooks: the deal, the cards' legality and effects,
-# drawing, penalties and stacking, hands moved by numbers, scoring, round ends and the caps. (An
-# option listed at too low a level here or below loses its effect in untraced games only, the
-# scripted cases being traced: tests/test_engine.py plays every option at its level and with
-# every hook.)
-_NOT_IN_HOOKS = frozenset({
-    "hand_size", "first_card", "wild_draw_four", "wild", "challenge", "draw", "colour_cycle",
-    "stack_draw_two", "stack_draw_four", "draw_two_on_draw_four", "reverse_deflects", "stack_skip",
-    "skip_escape", "seven_zero", "five_swap", "scoring", "target_score", "lone_zero_value",
-    "h2o_bonus", "round_end", "max_turns", "max_rounds", "blank_effect", "custom_wild_effect",
-})
-# Options whose only hook is the end of every move (``end_of_move``: the U1 call when a hand is
-# down to one card, N4's slap after it, or after a 0). With no other option of the hooks on, each
-# move ends there and the other hooks are passed over.
-_AT_MOVE_END = frozenset({"uno_penalty", "uno_slap", "zero_slap"})
-# Options that add cards to a move's first card (A2: its identical twin; N3: number cards) and
-# act in no hook but those and the end of every move. (N3's cards end in the move's end and
-# effect, as one card does; N6's cover, which would need the other hooks, conflicts with N3.)
-_IN_MOVE_PLAYS = frozenset({"double_action", "multi_play"})
 # The hooks a round loop plays: none (every move that keeps cards in hand ends with nothing to
-# do), the end of every move, that and the cards a move adds, or all of them.
-NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS = 0, 1, 2, 3
+# do), the end of every move (the U1 call when a hand is down to one card, N4's slap after it,
+# or after a 0), that and the cards a move adds to its first (A2: its identical twin; N3: number
+# cards), or all of them: the rule table's ``hooks`` (rules.HOOKS) of each option. (An option
+# declared at too low a level loses its effect in untraced games only, the scripted cases being
+# traced: tests/test_engine.py plays every option at its level and with every hook.)
+NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS = range(len(R.HOOKS))
 _LEVEL = ("without_hooks", "move_end_hook", "move_plays_hook", "with_hooks")  # compiled loops
 # Per field of ``opt`` (the rule table's order), the hooks it may act in when not 0 (every
 # option's code 0 is "off": none, False, 0).
-_HOOKS_OF = tuple(NO_HOOKS if o.key in _NOT_IN_HOOKS else MOVE_END if o.key in _AT_MOVE_END
-                  else MOVE_PLAYS if o.key in _IN_MOVE_PLAYS else ALL_HOOKS
-                  for o in rules.RULE_OPTIONS)
+_HOOKS_OF = tuple(R.HOOKS.index(o.hooks) for o in R.RULE_OPTIONS)
 
 
 @functools.cache  # play_games asks at every call: 0.5 us for a rule set seen before, not 3.6
@@ -129,7 +110,7 @@ def _round_loop(level):
                 turns += 1
                 if tracing:
                     ev(st, C.EV_TURN, p, -1, -1)
-                if hooked and opt.silence != C.SILENCE_NONE:
+                if hooked and opt.silence != R.SILENCE_NONE:
                     state = silence_at_turn(st, opt, p, state)
                 if hooked and opt.mistake_penalty > 0:
                     state = mistake(st, opt, p, state)
@@ -151,7 +132,7 @@ def _round_loop(level):
                 if card < 0:
                     st.escalation = 0  # a draw ends a +2/Reverse sequence (A6 extreme)
                     st.skip_run = 0  # and a Skip run (A7)
-                    if opt.draw == C.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
+                    if opt.draw == R.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
                         drawn, state = draw_traced(st, p, 1, C.DRAW_NORMAL, state, tracing)
                         card, state = if_playable(st, opt, drawn, p, state)
                     else:
@@ -304,7 +285,7 @@ def _game_loop(level):
                     ev(st, C.EV_ROUND_START, dealer, r, -1)
                 top, state = new_round(st, opt, dealer, state)
                 p = first_player
-                if opt.first_card != C.FIRST_CARD_NUMBER_ONLY and rank_of(top) >= K.SKIP:
+                if opt.first_card != R.FIRST_CARD_NUMBER_ONLY and rank_of(top) >= K.SKIP:
                     p, state = first_card_effect(st, opt, top, dealer, p, state)
                 first = p
                 start_direction = st.dir
@@ -331,7 +312,7 @@ def _game_loop(level):
                 if reached:
                     ended_by = C.GAME_END_TARGET
                     break
-                if opt.scoring == C.SCORING_LAZY and st.winner >= 0:
+                if opt.scoring == R.SCORING_LAZY and st.winner >= 0:
                     # R6: the round's loser deals, its winner starts
                     dealer = round_out[r_pos - 1, RO_LOSER]
                     first_player = st.winner
