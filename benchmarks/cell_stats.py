@@ -40,11 +40,11 @@ STATS = (
 
 def _cells():
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from test_engine import RULE_SETS, _bundled_cells, mixed_seats
+    from engine_cases import RULE_SETS, bundled_cells, mixed_seats
 
     from unostats.rules import RuleSet
 
-    for param in _bundled_cells():  # pytest.param(rules, players, seats, id=...)
+    for param in bundled_cells():  # pytest.param(rules, players, seats, id=...)
         yield (param.id, *param.values)
     for name, r in RULE_SETS.items():
         for n in (2, 3, 5, 10):

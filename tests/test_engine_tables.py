@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from test_engine import BUSY, RULE_SETS
+from engine_cases import BUSY, RULE_SETS
 
 from unostats.engine.simulate import simulate_batches, simulate_tables
 from unostats.rules import POLICIES, RuleSet

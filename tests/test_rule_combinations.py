@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_engine import assert_invariants
+from engine_cases import assert_invariants
 
 from unostats import rules as R
 from unostats.engine.referee import check_trace
