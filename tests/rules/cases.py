@@ -16,6 +16,10 @@ round's ending (round_end and the score events), the game's end, numbers the ref
    ending), those expected events alone are turned into a trace, which the referee must accept
    with the same ``facts``: so the expectations and the referee agree without the kernel.
 
+``written`` turns a game stated the same way (hands, then the events) into a trace for the
+referee alone, without the kernel: the referee's own tests write their legal games with it and
+damage them (tests/rules/traces.py).
+
 Events read as tuples, e.g. ``("play", 1, "R5")``, ``("draw", 0, "B4", "draw_two")``,
 ``("colour", 1, "green")``, ``("take_back", 1, "+4")``, ``("jump_in", 2, "R-skip", "escape")``
 (an A8 escape; a J1 jump-in has no fourth field). Cards are named as in ``cards.card_to_str``:
@@ -87,6 +91,12 @@ def deck_order(players: int, dealer: int, hands: Mapping[int, Sequence[str]],
             order.append(hands[(dealer + offset) % players][k])
     order += [flip] if isinstance(flip, str) else list(flip)
     return order + list(draws)
+
+
+def deal_events(players: int, dealer: int, hands: Mapping[int, Sequence[str]]) -> list[tuple]:
+    """The deal events that give ``hands`` (a later round of a written game dealt anew)."""
+    return [("deal", (dealer + 1 + i % players) % players, name)
+            for i, name in enumerate(deck_order(players, dealer, hands, flip=()))]
 
 
 # ---------------------------------------------------------------- events as tuples
@@ -352,12 +362,18 @@ def kernel_game(case: Case) -> Game:
 def expected_trace(case: Case) -> Trace:
     """The case's expected events as a trace, without the kernel (the case must be complete)."""
     assert case.complete, case.id
-    rules = RuleSet.from_mapping(case.all_rules)
+    return _as_trace(case, RuleSet.from_mapping(case.all_rules))
+
+
+def _as_trace(case: Case, rules: RuleSet) -> Trace:
+    """The case's events as a trace (a written game may stop short: no ending, no game_end)."""
     rows = []
     for number, r in enumerate(case.rounds, 1):
         rows.append((codes.EV_ROUND_START, r.dealer, number, -1))
-        rows += [encode(e) for e in (*case.dealt(r.dealer), *r.table, *r.ending)]
-    rows.append(encode(case.game_end))
+        deals = case.dealt(r.dealer) if r.deals is None else r.deals
+        rows += [encode(e) for e in (*deals, *r.table, *(r.ending or ()))]
+    if case.game_end is not None:
+        rows.append(encode(case.game_end))
     return Trace(rules=rules, players=case.players,
                  policies=tuple(s.policy for s in case.seat_list()), seed=0, game=0,
                  weighted=tuple(s.weighted for s in case.seat_list()),
@@ -417,6 +433,54 @@ def check_case(case: Case) -> None:
         expected = _refereed(expected_trace(case),
                              f"{case.id}: the referee rejects the expected events")
         assert_facts(case, expected, "expected events")
+
+
+# ---------------------------------------------------------------- games written out in full
+
+# A 54-card deck with one card of every standard type (numbers 0-9, actions, wild, +4).
+ONE_OF_EACH = {"zero": 1, "numbers": 1, "skip": 1, "reverse": 1, "draw_two": 1,
+               "wild": 1, "wild_draw_four": 1}
+
+
+def game_rules(deck: Mapping[str, int] | None = None, **rules: Any) -> dict[str, Any]:
+    """A game decided by its first round (uno_penalty 0, target_score 1), on ONE_OF_EACH with
+    ``deck``'s counts on top."""
+    return {"uno_penalty": 0, "target_score": 1, **rules, "deck": {**ONE_OF_EACH, **(deck or {})}}
+
+
+def one_turn_rules(deck: Mapping[str, int] | None = None, **rules: Any) -> dict[str, Any]:
+    """One round capped after its first turn (max_turns 1): enough to check an effect's result."""
+    return game_rules(deck, **{"max_rounds": 1, "target_score": 10_000, "max_turns": 1, **rules})
+
+
+def written(players: int, hands: Mapping[int, Sequence[str]], *, rules: Mapping[str, Any],
+            table: Sequence[tuple], ending: Sequence[tuple] = (),
+            game_end: tuple | None = CAP, dealer: int = 0, later: Sequence[Round] = ()) -> Trace:
+    """A game written out in the cases' notation, as a trace for the referee alone (a legal
+    game, one a test damages, or one cut short with no ending and ``game_end=None``): the
+    kernel does not play it, so its seats play "random" (the referee checks the rules, not a
+    policy's choices) and ``rules`` start from the rule table's defaults, not BASE_RULES."""
+    case = Case("written", players, hands, [e[1] for e in table if e[0] == "flip"],
+                seats={s: {"policy": "random"} for s in range(players)}, dealer=dealer,
+                table=table, ending=ending, game_end=game_end, later=later)
+    return _as_trace(case, _unchecked_rules(case.hand_size, rules))
+
+
+def _unchecked_rules(hand_size: int, rules: Mapping[str, Any]) -> RuleSet:
+    """``rules`` over the rule table's defaults. Every key and value must exist, but pairs that
+    cannot be combined and sizes out of range are not refused: tests hand them to the referee."""
+    values = dict(rules)
+    deck = values.pop("deck", {})
+    for key, value in values.items():
+        opt = rules_mod.RULES_BY_KEY[key]
+        if opt.values is not None and value not in opt.values:
+            raise ValueError(f"{key}: unknown value {value!r}; allowed: {opt.allowed_text()}")
+    unknown = set(deck) - set(cards.DECK_KEYS)
+    if unknown:
+        raise ValueError(f"deck: unknown card kinds {sorted(unknown)}")
+    base = RuleSet.from_mapping({})
+    return RuleSet(values={**base.values, "hand_size": hand_size, **values},
+                   deck={**base.deck, **deck})
 
 
 # ---------------------------------------------------------------- on and off

@@ -4,8 +4,9 @@ the customizable wild); P2-P4 restricted black cards, bluffs and challenges.
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
@@ -13,21 +14,26 @@ from __future__ import annotations
 import re
 
 import pytest
-from cases import Family, draws, scores, small_deck
-from traces import (
+from cases import (
     ONE_OF_EACH,
-    TraceBuilder,
+    Family,
+    card,
+    draws,
+    game_rules,
+    one_turn_rules,
+    scores,
+    small_deck,
+    written,
+)
+from traces import (
     action_cards,
     broken,
-    builder,
-    card,
     changed,
     deleted,
     find,
     hit_all,
     inserted,
     numbers,
-    one_turn,
     the_round,
     with_policies,
     with_rules,
@@ -712,42 +718,56 @@ test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 def draw_fours():
     """3 players: an innocent +4 challenged, an unchallenged +4, a drawn card played."""
-    b = TraceBuilder(3, hand_size=2, uno_penalty=0, target_score=1,
-                     deck={**ONE_OF_EACH, "wild_draw_four": 2})
-    b.round_start(2).deal(2, {0: ["+4", "Y1"], 1: ["B5", "B6"], 2: ["+4", "G1"]}).flip("R5")
-    b.turn_play(0, "+4", "yellow").challenge(1, 0, guilty=False)
-    b.draw(1, "B1", "B2", "B3", "B4", "B7", "B8", reason="challenge").skip(1)
-    b.turn_play(2, "+4", "green").draw(0, "R1", "R2", "R3", "R4", reason="draw_four").skip(0)
-    b.turn(1).draw(1, "G9").play(1, "G9")
-    b.turn_play(2, "G1")
-    b.round_won(2, 47).scores((11, 0), (36, 0), (0, 47)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["+4", "Y1"], 1: ["B5", "B6"], 2: ["+4", "G1"]},
+        dealer=2,
+        rules={"uno_penalty": 0, "target_score": 1, "deck": {**ONE_OF_EACH, "wild_draw_four": 2}},
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "yellow"),
+            ("challenge", 1, 0, "innocent"),
+            *draws(1, ["B1", "B2", "B3", "B4", "B7", "B8"], "challenge"), ("skip", 1),
+            ("turn", 2), ("play", 2, "+4"), ("colour", 2, "green"),
+            *draws(0, ["R1", "R2", "R3", "R4"], "draw_four"), ("skip", 0),
+            ("turn", 1), ("draw", 1, "G9", "normal"), ("play", 1, "G9"),
+            ("turn", 2), ("play", 2, "G1"),
+        ],
+        ending=[("round_end", 2, "win", 47), *scores((11, 0), (36, 0), (0, 47))],
+        game_end=("game_end", 2, "target"))
 
 
 def free_draw_four():
-    b = TraceBuilder(2, hand_size=2, uno_penalty=0, target_score=1, wild_draw_four="free",
-                     deck=ONE_OF_EACH)
-    b.round_start(0).deal(0, {1: ["+4", "R1"], 0: ["Y1", "Y2"]}).flip("R5")
-    b.turn_play(1, "+4", "red").draw(0, "B1", "B2", "B3", "B4", reason="draw_four").skip(0)
-    b.turn_play(1, "R1")
-    b.round_won(1, 13).scores((13, 0), (0, 13)).game_won(1)
-    return b.build()
+    return written(
+        2, {1: ["+4", "R1"], 0: ["Y1", "Y2"]},
+        rules={"uno_penalty": 0, "target_score": 1, "wild_draw_four": "free", "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R5"),
+            ("turn", 1), ("play", 1, "+4"), ("colour", 1, "red"),
+            *draws(0, ["B1", "B2", "B3", "B4"], "draw_four"), ("skip", 0),
+            ("turn", 1), ("play", 1, "R1"),
+        ],
+        ending=[("round_end", 1, "win", 13), *scores((13, 0), (0, 13))],
+        game_end=("game_end", 1, "target"))
 
 
 def uno_penalty_before_challenge():
     """Seat 0 plays an honest +4, is caught missing UNO and draws two red cards (red was the
     colour before the +4): the challenge is still innocent, judged on the hand at the play."""
-    b = TraceBuilder(3, hand_size=2, uno_penalty=2, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(2).deal(2, {0: ["+4", "Y1"], 1: ["B5", "B6"], 2: ["Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "+4", "yellow").uno_miss(0, caught_by=2).draw(0, "R1", "R2", reason="uno")
-    b.challenge(1, 0, guilty=False)
-    b.draw(1, "B3", "B4", "B7", "B8", "B9", "G7", reason="challenge").skip(1)
-    b.turn_play(2, "Y2").uno_call(2)
-    b.turn_play(0, "Y1")
-    b.turn(1).draw(1, "G9").pass_(1)
-    b.turn_play(2, "Y3")
-    b.round_won(2, 61).scores((3, 0), (58, 0), (0, 61)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["+4", "Y1"], 1: ["B5", "B6"], 2: ["Y2", "Y3"]},
+        dealer=2, rules={"uno_penalty": 2, "target_score": 1, "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "yellow"), ("uno_miss", 0, 2),
+            *draws(0, ["R1", "R2"], "uno"), ("challenge", 1, 0, "innocent"),
+            *draws(1, ["B3", "B4", "B7", "B8", "B9", "G7"], "challenge"), ("skip", 1),
+            ("turn", 2), ("play", 2, "Y2"), ("uno_call", 2),
+            ("turn", 0), ("play", 0, "Y1"),
+            ("turn", 1), ("draw", 1, "G9", "normal"), ("pass", 1),
+            ("turn", 2), ("play", 2, "Y3"),
+        ],
+        ending=[("round_end", 2, "win", 61), *scores((3, 0), (58, 0), (0, 61))],
+        game_end=("game_end", 2, "target"))
 
 
 LEGAL_GAMES = [draw_fours, free_draw_four, uno_penalty_before_challenge]
@@ -852,13 +872,19 @@ def test_challenge_under_free_draw_four():
 def bluff_taken_back(black: str, challenge: str):
     """2 players: seat 0 bluffs (it holds red), is caught and takes the card back: R5 is on top
     again, so seat 1 may play B5."""
-    b = builder(2, 2, wild="no_matching_colour", challenge=challenge)
-    b.round_start(1).deal(1, {0: [black, "R1"], 1: ["B5", "B8"]}).flip("R5")
-    b.turn_play(0, black, "red").challenge(1, 0, guilty=True).take_back(0, black)
-    b.draw(0, "B1", "B2", "B3", "B4", reason="challenge")
-    b.turn_play(1, "B5").turn_play(0, "B1").turn_play(1, "B8")
-    b.round_won(1, 60).scores((60, 0), (0, 60)).game_won(1)
-    return b.build()
+    return written(
+        2, {0: [black, "R1"], 1: ["B5", "B8"]},
+        dealer=1, rules=game_rules(wild="no_matching_colour", challenge=challenge),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, black), ("colour", 0, "red"), ("challenge", 1, 0, "guilty"),
+            ("take_back", 0, black), *draws(0, ["B1", "B2", "B3", "B4"], "challenge"),
+            ("turn", 1), ("play", 1, "B5"),
+            ("turn", 0), ("play", 0, "B1"),
+            ("turn", 1), ("play", 1, "B8"),
+        ],
+        ending=[("round_end", 1, "win", 60), *scores((60, 0), (0, 60))],
+        game_end=("game_end", 1, "target"))
 
 
 @pytest.mark.parametrize("black", ["wild", "+4"])
@@ -879,13 +905,19 @@ def test_guilty_player_takes_the_card_back(black, challenge):
 
 def wild_bluff_caught_official():
     """Official: the guilty player draws 4 and the Wild stays (red), the challenger plays on."""
-    b = builder(2, 2, wild="no_matching_colour")
-    b.round_start(1).deal(1, {0: ["wild", "R1"], 1: ["R8", "R9"]}).flip("R5")
-    b.turn_play(0, "wild", "red").challenge(1, 0, guilty=True)
-    b.draw(0, "B1", "B2", "B3", "B4", reason="challenge")
-    b.turn_play(1, "R8").turn_play(0, "R1").turn_play(1, "R9")
-    b.round_won(1, 10).scores((10, 0), (0, 10)).game_won(1)
-    return b.build()
+    return written(
+        2, {0: ["wild", "R1"], 1: ["R8", "R9"]},
+        dealer=1, rules=game_rules(wild="no_matching_colour"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "wild"), ("colour", 0, "red"), ("challenge", 1, 0, "guilty"),
+            *draws(0, ["B1", "B2", "B3", "B4"], "challenge"),
+            ("turn", 1), ("play", 1, "R8"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("play", 1, "R9"),
+        ],
+        ending=[("round_end", 1, "win", 10), *scores((10, 0), (0, 10))],
+        game_end=("game_end", 1, "target"))
 
 
 def test_guilty_wild_under_official():
@@ -907,18 +939,20 @@ def test_no_challenge_of_a_free_wild():
 def innocent_challenge(black: str, challenge: str, drawn: list[str]):
     """Seat 0 holds no red card: the challenger loses. It is skipped after a +4; after a Wild it
     takes its turn (and has nothing to play)."""
-    b = builder(2, 2, wild="no_matching_colour", challenge=challenge)
-    b.round_start(1).deal(1, {0: [black, "Y1"], 1: ["B5", "B6"]}).flip("R5")
-    b.turn_play(0, black, "yellow").challenge(1, 0, guilty=False)
-    b.draw(1, *drawn, reason="challenge")
-    if black == "+4":
-        b.skip(1)
-    else:
-        b.turn(1).draw(1, "R9").pass_(1)
-    b.turn_play(0, "Y1")
     points = 11 + sum(int(name[1]) for name in drawn) + (9 if black == "wild" else 0)
-    b.round_won(0, points).scores((0, points), (points, 0)).game_won(0)
-    return b.build()
+    challenger_moves = ([("skip", 1)] if black == "+4"
+                        else [("turn", 1), ("draw", 1, "R9", "normal"), ("pass", 1)])
+    return written(
+        2, {0: [black, "Y1"], 1: ["B5", "B6"]}, dealer=1,
+        rules=game_rules(wild="no_matching_colour", challenge=challenge),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, black), ("colour", 0, "yellow"),
+            ("challenge", 1, 0, "innocent"), *draws(1, drawn, "challenge"), *challenger_moves,
+            ("turn", 0), ("play", 0, "Y1"),
+        ],
+        ending=[("round_end", 0, "win", points), *scores((0, points), (points, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 DRAWN_8 = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9"]
@@ -952,35 +986,46 @@ def test_innocent_draw_four_challenger_is_skipped():
 
 
 def double_skip():
-    b = builder(3, 3, {"skip": 2}, double_action=True)
-    b.round_start(2).deal(2, {0: ["R-skip", "R-skip", "R1"], 1: ["G1", "G2", "G3"],
-                              2: ["Y1", "Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "R-skip").play(0, "R-skip").skip(1).skip(2)
-    b.turn_play(0, "R1")
-    b.round_won(0, 12).scores((0, 12), (6, 0), (6, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R-skip", "R-skip", "R1"], 1: ["G1", "G2", "G3"], 2: ["Y1", "Y2", "Y3"]},
+        dealer=2, rules=game_rules({"skip": 2}, double_action=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-skip"), ("play", 0, "R-skip"), ("skip", 1), ("skip", 2),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 12), *scores((0, 12), (6, 0), (6, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def double_draw_two():
-    b = builder(3, 3, {"draw_two": 2}, double_action=True)
-    b.round_start(2).deal(2, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"],
-                              2: ["Y1", "Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "R+2").play(0, "R+2").draw(1, "B1", "B2", "B3", "B4", reason="draw_two")
-    b.skip(1)
-    b.turn(2).draw(2, "R9").play(2, "R9")
-    b.turn_play(0, "R1")
-    b.round_won(0, 22).scores((0, 22), (16, 0), (6, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"], 2: ["Y1", "Y2", "Y3"]},
+        dealer=2, rules=game_rules({"draw_two": 2}, double_action=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), ("play", 0, "R+2"),
+            *draws(1, ["B1", "B2", "B3", "B4"], "draw_two"), ("skip", 1),
+            ("turn", 2), ("draw", 2, "R9", "normal"), ("play", 2, "R9"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 22), *scores((0, 22), (16, 0), (6, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def double_reverse():
-    b = builder(3, 3, {"reverse": 2}, double_action=True)
-    b.round_start(2).deal(2, {0: ["R-reverse", "R-reverse", "R1"], 1: ["R2", "G2", "G3"],
-                              2: ["R3", "Y4", "Y5"]}).flip("R5")
-    b.turn_play(0, "R-reverse").play(0, "R-reverse")
-    b.turn_play(1, "R2").turn_play(2, "R3").turn_play(0, "R1")
-    b.round_won(0, 14).scores((0, 14), (5, 0), (9, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R-reverse", "R-reverse", "R1"], 1: ["R2", "G2", "G3"], 2: ["R3", "Y4", "Y5"]},
+        dealer=2, rules=game_rules({"reverse": 2}, double_action=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-reverse"), ("play", 0, "R-reverse"),
+            ("turn", 1), ("play", 1, "R2"),
+            ("turn", 2), ("play", 2, "R3"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 14), *scores((0, 14), (5, 0), (9, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_double_action():
@@ -1012,13 +1057,18 @@ def test_double_action_violations():
 
 def stacked_skips():
     """4 players: R-skip skips seat 1, then seat 2's G-skip skips two: seats 3 and 0."""
-    b = builder(4, 2, stack_skip=True)
-    b.round_start(3).deal(3, {0: ["R-skip", "R1"], 1: ["G2", "G3"], 2: ["G-skip", "G4"],
-                              3: ["Y1", "Y2"]}).flip("R5")
-    b.turn_play(0, "R-skip").skip(1).turn_play(2, "G-skip").skip(3).skip(0)
-    b.turn_play(1, "G2").turn_play(2, "G4")
-    b.round_won(2, 7).scores((1, 0), (3, 0), (0, 7), (3, 0)).game_won(2)
-    return b.build()
+    return written(
+        4, {0: ["R-skip", "R1"], 1: ["G2", "G3"], 2: ["G-skip", "G4"], 3: ["Y1", "Y2"]},
+        dealer=3, rules=game_rules(stack_skip=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-skip"), ("skip", 1),
+            ("turn", 2), ("play", 2, "G-skip"), ("skip", 3), ("skip", 0),
+            ("turn", 1), ("play", 1, "G2"),
+            ("turn", 2), ("play", 2, "G4"),
+        ],
+        ending=[("round_end", 2, "win", 7), *scores((1, 0), (3, 0), (0, 7), (3, 0))],
+        game_end=("game_end", 2, "target"))
 
 
 def test_stack_skip():
@@ -1031,13 +1081,16 @@ def test_stack_skip():
 
 def skip_escaped():
     """Seat 1 escapes R-skip with its own R-skip: the skip moves on to seat 2."""
-    b = builder(3, 2, {"skip": 2}, skip_escape=True)
-    b.round_start(2).deal(2, {0: ["R-skip", "R1"], 1: ["R-skip", "G2"], 2: ["Y1", "Y2"]})
-    b.flip("R5")
-    b.turn_play(0, "R-skip").escape(1, "R-skip").skip(2)
-    b.turn_play(0, "R1")
-    b.round_won(0, 5).scores((0, 5), (2, 0), (3, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R-skip", "R1"], 1: ["R-skip", "G2"], 2: ["Y1", "Y2"]},
+        dealer=2, rules=game_rules({"skip": 2}, skip_escape=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-skip"), ("jump_in", 1, "R-skip", "escape"), ("skip", 2),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 5), *scores((0, 5), (2, 0), (3, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_skip_escape():
@@ -1054,13 +1107,18 @@ def test_skip_escape():
 
 def test_stacked_skip_escaped_moves_on():
     """Under A7 + A8 the escaped skip of two moves on to the two seats after the escaper."""
-    b = builder(4, 2, {"skip": 2}, stack_skip=True, skip_escape=True)
-    b.round_start(3).deal(3, {0: ["R-skip", "R1"], 1: ["G5", "G3"], 2: ["G-skip", "G2"],
-                              3: ["G-skip", "Y2"]}).flip("R5")
-    b.turn_play(0, "R-skip").skip(1).turn_play(2, "G-skip").escape(3, "G-skip").skip(0).skip(1)
-    b.turn_play(2, "G2")
-    b.round_won(2, 11).scores((1, 0), (8, 0), (0, 11), (2, 0)).game_won(2)
-    trace = b.build()
+    trace = written(
+        4, {0: ["R-skip", "R1"], 1: ["G5", "G3"], 2: ["G-skip", "G2"], 3: ["G-skip", "Y2"]},
+        dealer=3, rules=game_rules({"skip": 2}, stack_skip=True, skip_escape=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-skip"), ("skip", 1),
+            ("turn", 2), ("play", 2, "G-skip"), ("jump_in", 3, "G-skip", "escape"), ("skip", 0),
+            ("skip", 1),
+            ("turn", 2), ("play", 2, "G2"),
+        ],
+        ending=[("round_end", 2, "win", 11), *scores((1, 0), (8, 0), (0, 11), (2, 0))],
+        game_end=("game_end", 2, "target"))
     assert numbers(the_round(trace), "turns", "skips", "jump_ins") == (3, 3, 1)
 
 
@@ -1075,13 +1133,18 @@ def test_format_trace_shows_escapes_and_cards_taken_back():
 
 
 def blank_ten():
-    b = builder(2, 2, {"blank": 1}, blank_effect="draw_ten")
-    b.round_start(1).deal(1, {0: ["blank", "R1"], 1: ["Y2", "Y3"]}).flip("R5")
     tens = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "G1"]
-    b.turn_play(0, "blank", "red").draw(1, *tens, reason="blank").skip(1)
-    b.turn_play(0, "R1")
-    b.round_won(0, 51).scores((0, 51), (51, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["blank", "R1"], 1: ["Y2", "Y3"]},
+        dealer=1, rules=game_rules({"blank": 1}, blank_effect="draw_ten"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "blank"), ("colour", 0, "red"), *draws(1, tens, "blank"),
+            ("skip", 1),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 51), *scores((0, 51), (51, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_blank_draw_ten():
@@ -1094,22 +1157,31 @@ def test_blank_draw_ten():
 
 
 def test_blank_without_effect_is_a_wild():
-    b = builder(2, 2, {"blank": 1})
-    b.round_start(1).deal(1, {0: ["blank", "R1"], 1: ["Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "blank", "red").turn(1).draw(1, "B1").pass_(1).turn_play(0, "R1")
-    b.round_won(0, 6).scores((0, 6), (6, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["blank", "R1"], 1: ["Y2", "Y3"]}, dealer=1, rules=game_rules({"blank": 1}),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "blank"), ("colour", 0, "red"),
+            ("turn", 1), ("draw", 1, "B1", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 6), *scores((0, 6), (6, 0))],
+        game_end=("game_end", 0, "target"))
     assert the_round(trace).penalty_cards == 0
     broken(changed(trace, find(trace, codes.EV_COLOUR), a=1), "must name red")
 
 
 def test_a_last_blank_still_makes_the_next_draw_ten():
-    b = builder(2, 1, {"blank": 1}, blank_effect="draw_ten")
-    b.round_start(1).deal(1, {0: ["blank"], 1: ["Y2"]}).flip("R5")
     tens = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "G1"]
-    b.turn_play(0, "blank", "red").draw(1, *tens, reason="blank")
-    b.round_won(0, 48).scores((0, 48), (48, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["blank"], 1: ["Y2"]},
+        dealer=1, rules=game_rules({"blank": 1}, blank_effect="draw_ten"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "blank"), ("colour", 0, "red"), *draws(1, tens, "blank"),
+        ],
+        ending=[("round_end", 0, "win", 48), *scores((0, 48), (48, 0))],
+        game_end=("game_end", 0, "target"))
     assert the_round(trace).penalty_cards == 10
     broken(deleted(trace, find(trace, codes.EV_DRAW)), "card 10 of 10; a last blank")
 
@@ -1125,12 +1197,14 @@ def test_hit_all():
 
 def test_wild_swap_hands():
     """Seats 1 and 2 hold three cards each: the tie goes to seat 1, first in playing order."""
-    b = one_turn(3, 3, {"swap_hands": 1})
-    b.round_start(2).deal(2, {0: ["swap-hands", "R1", "R2"], 1: ["Y1", "Y2", "Y3"],
-                              2: ["G1", "G2", "G3"]}).flip("R5")
-    b.turn_play(0, "swap-hands", "red").swap_hands(0, 1)
-    b.round_capped().scores((6, 0), (3, 0), (6, 0)).game_capped()
-    trace = b.build()
+    trace = written(
+        3, {0: ["swap-hands", "R1", "R2"], 1: ["Y1", "Y2", "Y3"], 2: ["G1", "G2", "G3"]},
+        dealer=2, rules=one_turn_rules({"swap_hands": 1}),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "swap-hands"), ("colour", 0, "red"), ("swap_hands", 0, 1),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((6, 0), (3, 0), (6, 0))])
     r = the_round(trace)
     assert numbers(r, "hand_swaps", "cards_left") == (1, (3, 2, 3))
     broken(changed(trace, find(trace, codes.EV_SWAP_HANDS), a=2),
@@ -1138,25 +1212,32 @@ def test_wild_swap_hands():
 
 
 def test_customizable_wild_everyone_draws_two():
-    b = one_turn(3, 2, {"custom_wild": 1}, custom_wild_effect="everyone_draws_two")
-    b.round_start(2).deal(2, {0: ["custom-wild", "R1"], 1: ["Y2", "Y3"], 2: ["G4", "G6"]})
-    b.flip("R5").turn_play(0, "custom-wild", "red")
-    b.draw(1, "B1", "B2", reason="custom_wild").draw(2, "B3", "B4", reason="custom_wild")
-    b.draw(0, "B5", "B6", reason="custom_wild")
-    b.round_capped().scores((12, 0), (8, 0), (17, 0)).game_capped()
-    trace = b.build()
+    trace = written(
+        3, {0: ["custom-wild", "R1"], 1: ["Y2", "Y3"], 2: ["G4", "G6"]},
+        dealer=2, rules=one_turn_rules({"custom_wild": 1}, custom_wild_effect="everyone_draws_two"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "custom-wild"), ("colour", 0, "red"),
+            *draws(1, ["B1", "B2"], "custom_wild"), *draws(2, ["B3", "B4"], "custom_wild"),
+            *draws(0, ["B5", "B6"], "custom_wild"),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((12, 0), (8, 0), (17, 0))])
     assert numbers(the_round(trace), "penalty_cards", "cards_left") == (6, (3, 4, 4))
     broken(deleted(trace, find(trace, codes.EV_DRAW, seat=0, nth=1)),
            r"expected draw by seat 0 \(custom_wild, card 2 of 2")
 
 
 def test_customizable_wild_swap_one_with_next():
-    b = one_turn(3, 3, {"custom_wild": 1}, custom_wild_effect="swap_one_with_next")
-    b.round_start(2).deal(2, {0: ["custom-wild", "R1", "B9"], 1: ["Y2", "Y3", "Y-skip"],
-                              2: ["G4", "G6", "G7"]}).flip("R5")
-    b.turn_play(0, "custom-wild", "red").give(0, "B9", 1).give(1, "Y3", 0)
-    b.round_capped().scores((4, 0), (31, 0), (17, 0)).game_capped()
-    trace = with_policies(b.build(), "high_value_first", "strategist", "first_legal")
+    trace = written(
+        3, {0: ["custom-wild", "R1", "B9"], 1: ["Y2", "Y3", "Y-skip"], 2: ["G4", "G6", "G7"]},
+        dealer=2, rules=one_turn_rules({"custom_wild": 1}, custom_wild_effect="swap_one_with_next"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "custom-wild"), ("colour", 0, "red"), ("give", 0, "B9", 1),
+            ("give", 1, "Y3", 0),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((4, 0), (31, 0), (17, 0))])
+    trace = with_policies(trace, "high_value_first", "strategist", "first_legal")
     assert numbers(the_round(trace), "card_swaps", "cards_left") == (1, (2, 3, 3))
     broken(changed(trace, find(trace, codes.EV_GIVE, seat=0), b=2),
            "expected give by seat 0 of its least useful card to seat 1")

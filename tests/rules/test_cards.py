@@ -4,8 +4,9 @@ draws.
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
@@ -14,22 +15,22 @@ import dataclasses
 
 import pytest
 from cases import (
+    ONE_OF_EACH,
     Family,
     Round,
+    card,
     draws,
     first_round,
+    game_rules,
     scores,
     small_deck,
+    written,
 )
 from traces import (
     NO_LATER_COUNTERS,
-    ONE_OF_EACH,
-    TraceBuilder,
     action_cards,
     broken,
-    builder,
     capped_round_then_win,
-    card,
     changed,
     counters,
     deleted,
@@ -420,85 +421,116 @@ ZEROS_AND_SKIPS = {"zero": 1, "numbers": 0, "skip": 1, "reverse": 0, "draw_two":
 
 def piles_run_dry():
     """2 players, an 8-card deck: reshuffles, a penalty cut short and a normal draw that fail."""
-    b = TraceBuilder(2, hand_size=3, uno_penalty=0, target_score=1, deck=ZEROS_AND_DRAW_TWOS)
-    b.round_start(0).deal(0, {1: ["G+2", "R+2", "B0"], 0: ["Y0", "R0", "Y+2"]}).flip("G0")
-    b.turn_play(1, "G+2").draw(0, "B+2", reason="draw_two").reshuffle(1)
-    b.draw(0, "G0", reason="draw_two").skip(0)
-    b.turn_play(1, "R+2").reshuffle(1).draw(0, "G+2", reason="draw_two")
-    b.draw_fail(0, "draw_two").skip(0)
-    b.turn(1).draw_fail(1).pass_(1)
-    b.turn_play(0, "R0")
-    b.turn_play(1, "B0")
-    b.round_won(1, 60).scores((60, 0), (0, 60)).game_won(1)
-    return b.build()
+    return written(
+        2, {1: ["G+2", "R+2", "B0"], 0: ["Y0", "R0", "Y+2"]},
+        rules={"uno_penalty": 0, "target_score": 1, "deck": ZEROS_AND_DRAW_TWOS},
+        table=[
+            ("flip", "G0"),
+            ("turn", 1), ("play", 1, "G+2"), ("draw", 0, "B+2", "draw_two"), ("reshuffle", 1),
+            ("draw", 0, "G0", "draw_two"), ("skip", 0),
+            ("turn", 1), ("play", 1, "R+2"), ("reshuffle", 1), ("draw", 0, "G+2", "draw_two"),
+            ("draw_fail", 0, "draw_two"), ("skip", 0),
+            ("turn", 1), ("draw_fail", 1, "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R0"),
+            ("turn", 1), ("play", 1, "B0"),
+        ],
+        ending=[("round_end", 1, "win", 60), *scores((60, 0), (0, 60))],
+        game_end=("game_end", 1, "target"))
 
 
 def first_reverse_three_players():
     """The dealer plays first, counter-clockwise; seat 2 wins in position 1."""
-    b = TraceBuilder(3, hand_size=1, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(0, first=0).deal(0, {1: ["Y1"], 2: ["R2"], 0: ["Y3"]})
-    b.flip("R-reverse").direction(-1)
-    b.turn(0).draw(0, "B4").pass_(0)
-    b.turn_play(2, "R2")
-    b.round_won(2, 8).scores((7, 0), (1, 0), (0, 8)).game_won(2)
-    return b.build()
+    trace = written(
+        3, {1: ["Y1"], 2: ["R2"], 0: ["Y3"]},
+        rules={"target_score": 1, "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R-reverse"), ("direction", -1),
+            ("turn", 0), ("draw", 0, "B4", "normal"), ("pass", 0),
+            ("turn", 2), ("play", 2, "R2"),
+        ],
+        ending=[("round_end", 2, "win", 8), *scores((7, 0), (1, 0), (0, 8))],
+        game_end=("game_end", 2, "target"))
+    # round_start names seat 0 as the first player (b), as the kernel writes it
+    return changed(trace, find(trace, codes.EV_ROUND_START), b=0)
 
 
 def first_reverse_two_players():
-    b = TraceBuilder(2, hand_size=1, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(0).deal(0, {1: ["Y1"], 0: ["R3"]}).flip("R-reverse").skip(1)
-    b.turn_play(0, "R3")
-    b.round_won(0, 1).scores((0, 1), (1, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {1: ["Y1"], 0: ["R3"]}, rules={"target_score": 1, "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R-reverse"), ("skip", 1),
+            ("turn", 0), ("play", 0, "R3"),
+        ],
+        ending=[("round_end", 0, "win", 1), *scores((0, 1), (1, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def first_draw_two():
     """Seat 2 (dealer's left) draws 2 and is skipped; seat 0 draws and plays, calling UNO."""
-    b = TraceBuilder(3, hand_size=1, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(1).deal(1, {2: ["Y1"], 0: ["G2"], 1: ["R3"]}).flip("R+2")
-    b.draw(2, "B5", "B6", reason="draw_two").skip(2)
-    b.turn(0).draw(0, "R9").play(0, "R9").uno_call(0)
-    b.turn_play(1, "R3")
-    b.round_won(1, 14).scores((2, 0), (0, 14), (12, 0)).game_won(1)
-    return b.build()
+    return written(
+        3, {2: ["Y1"], 0: ["G2"], 1: ["R3"]},
+        dealer=1, rules={"target_score": 1, "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R+2"), *draws(2, ["B5", "B6"], "draw_two"), ("skip", 2),
+            ("turn", 0), ("draw", 0, "R9", "normal"), ("play", 0, "R9"), ("uno_call", 0),
+            ("turn", 1), ("play", 1, "R3"),
+        ],
+        ending=[("round_end", 1, "win", 14), *scores((2, 0), (0, 14), (12, 0))],
+        game_end=("game_end", 1, "target"))
 
 
 def first_wild():
-    b = TraceBuilder(2, hand_size=1, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(1).deal(1, {0: ["Y1"], 1: ["B2"]}).flip("wild").colour(0, "yellow")
-    b.turn_play(0, "Y1")
-    b.round_won(0, 2).scores((0, 2), (2, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["Y1"], 1: ["B2"]}, dealer=1, rules={"target_score": 1, "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "wild"), ("colour", 0, "yellow"),
+            ("turn", 0), ("play", 0, "Y1"),
+        ],
+        ending=[("round_end", 0, "win", 2), *scores((0, 2), (2, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def number_only_returns_actions():
-    b = TraceBuilder(2, hand_size=1, target_score=1, first_card="number_only", deck=ONE_OF_EACH)
-    b.round_start(0).deal(0, {1: ["R1"], 0: ["Y2"]})
-    b.flip("R-skip").flip_return("R-skip").flip("R5")
-    b.turn_play(1, "R1")
-    b.round_won(1, 2).scores((2, 0), (0, 2)).game_won(1)
-    return b.build()
+    return written(
+        2, {1: ["R1"], 0: ["Y2"]},
+        rules={"target_score": 1, "first_card": "number_only", "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R-skip"), ("flip_return", "R-skip"), ("flip", "R5"),
+            ("turn", 1), ("play", 1, "R1"),
+        ],
+        ending=[("round_end", 1, "win", 2), *scores((2, 0), (0, 2))],
+        game_end=("game_end", 1, "target"))
 
 
 def number_only_no_number_left():
     """Every number card is dealt, so the flipped Skip stays, without effect."""
-    b = TraceBuilder(2, hand_size=2, uno_penalty=0, max_rounds=1, first_card="number_only",
-                     deck=ZEROS_AND_SKIPS)
-    b.round_start(0).deal(0, {1: ["R0", "Y0"], 0: ["G0", "B0"]}).flip("R-skip")
-    b.turn_play(1, "R0").turn_play(0, "G0").turn_play(1, "Y0")
-    b.round_won(1, 0).scores((0, 0), (0, 0)).game_capped()
-    return b.build()
+    return written(
+        2, {1: ["R0", "Y0"], 0: ["G0", "B0"]},
+        rules={"uno_penalty": 0, "max_rounds": 1, "first_card": "number_only",
+               "deck": ZEROS_AND_SKIPS},
+        table=[
+            ("flip", "R-skip"),
+            ("turn", 1), ("play", 1, "R0"),
+            ("turn", 0), ("play", 0, "G0"),
+            ("turn", 1), ("play", 1, "Y0"),
+        ],
+        ending=[("round_end", 1, "win", 0), *scores((0, 0), (0, 0))])
 
 
 def draw_four_first_card_stays():
     """Only +4s are left to flip, so the +4 stays (no effect); the first player may name a
     colour (docs/engine.md does not say; the referee accepts it)."""
-    b = TraceBuilder(2, hand_size=2, uno_penalty=0, max_rounds=1,
-                     deck={**ZEROS_AND_SKIPS, "skip": 0, "wild_draw_four": 2})
-    b.round_start(0).deal(0, {1: ["R0", "Y0"], 0: ["G0", "B0"]}).flip("+4").colour(1, "red")
-    b.turn_play(1, "R0").turn_play(0, "G0").turn_play(1, "Y0")
-    b.round_won(1, 0).scores((0, 0), (0, 0)).game_capped()
-    return b.build()
+    return written(
+        2, {1: ["R0", "Y0"], 0: ["G0", "B0"]},
+        rules={"uno_penalty": 0, "max_rounds": 1,
+               "deck": {**ZEROS_AND_SKIPS, "skip": 0, "wild_draw_four": 2}},
+        table=[
+            ("flip", "+4"), ("colour", 1, "red"),
+            ("turn", 1), ("play", 1, "R0"),
+            ("turn", 0), ("play", 0, "G0"),
+            ("turn", 1), ("play", 1, "Y0"),
+        ],
+        ending=[("round_end", 1, "win", 0), *scores((0, 0), (0, 0))])
 
 
 LEGAL_GAMES = [piles_run_dry, first_reverse_three_players, first_reverse_two_players,
@@ -617,15 +649,19 @@ def test_reverse_with_two_players_is_a_skip():
 
 def extreme_black_first_card(first_card: str):
     """The black first card stays: seat 1 draws 4 and is skipped, the dealer names yellow."""
-    b = builder(3, 2, first_card="extreme")
-    b.round_start(0).deal(0, {1: ["R1", "R5"], 2: ["Y1", "Y2"], 0: ["Y7", "G8"]})
-    b.flip(first_card).draw(1, "B1", "B2", "B3", "B4", reason="draw_four").skip(1)
-    b.colour(0, "yellow")
-    b.turn_play(2, "Y1").turn_play(0, "Y7")
-    b.turn(1).draw(1, "B9").pass_(1)
-    b.turn_play(2, "Y2")
-    b.round_won(2, 33).scores((8, 0), (25, 0), (0, 33)).game_won(2)
-    return b.build()
+    return written(
+        3, {1: ["R1", "R5"], 2: ["Y1", "Y2"], 0: ["Y7", "G8"]},
+        rules=game_rules(first_card="extreme"),
+        table=[
+            ("flip", first_card), *draws(1, ["B1", "B2", "B3", "B4"], "draw_four"), ("skip", 1),
+            ("colour", 0, "yellow"),
+            ("turn", 2), ("play", 2, "Y1"),
+            ("turn", 0), ("play", 0, "Y7"),
+            ("turn", 1), ("draw", 1, "B9", "normal"), ("pass", 1),
+            ("turn", 2), ("play", 2, "Y2"),
+        ],
+        ending=[("round_end", 2, "win", 33), *scores((8, 0), (25, 0), (0, 33))],
+        game_end=("game_end", 2, "target"))
 
 
 @pytest.mark.parametrize("first_card", ["wild", "+4"])
@@ -659,11 +695,15 @@ def test_extreme_first_card_stays():
 
 
 def test_extra_black_cards_go_back_as_the_first_card():  # S2, D3, D4
-    b = builder(2, 1, {"blank": 1, "hit_all_one": 1})
-    b.round_start(1).deal(1, {0: ["R1"], 1: ["Y2"]})
-    b.flip("blank").flip_return("blank").flip("hit+1").flip_return("hit+1").flip("R5")
-    b.turn_play(0, "R1").round_won(0, 2).scores((0, 2), (2, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["R1"], 1: ["Y2"]}, dealer=1, rules=game_rules({"blank": 1, "hit_all_one": 1}),
+        table=[
+            ("flip", "blank"), ("flip_return", "blank"), ("flip", "hit+1"),
+            ("flip_return", "hit+1"), ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 2), *scores((0, 2), (2, 0))],
+        game_end=("game_end", 0, "target"))
     check_trace(trace)
     broken(with_rules(trace, first_card="extreme"), "blank must stay")
 
@@ -713,17 +753,17 @@ def test_play_after_a_draw_must_be_the_drawn_card():
 
 def drawing(draw: str, drawn: list[str], then_play: str | None):
     """2 players: seat 0 cannot play Y1 on R5 and draws; seat 1 then wins with R3."""
-    b = builder(2, 1, draw=draw)
-    b.round_start(1).deal(1, {0: ["Y1"], 1: ["R3"]}).flip("R5")
-    b.turn(0).draw(0, *drawn)
-    if then_play:
-        b.play(0, then_play)
-    else:
-        b.pass_(0)
-    b.turn_play(1, "R3")
     points = 1 + sum(int(name[1]) for name in drawn if name != then_play)
-    b.round_won(1, points).scores((points, 0), (0, points)).game_won(1)
-    return b.build()
+    return written(
+        2, {0: ["Y1"], 1: ["R3"]}, dealer=1, rules=game_rules(draw=draw),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), *draws(0, drawn, "normal"),
+            ("play", 0, then_play) if then_play else ("pass", 0),
+            ("turn", 1), ("play", 1, "R3"),
+        ],
+        ending=[("round_end", 1, "win", points), *scores((points, 0), (0, points))],
+        game_end=("game_end", 1, "target"))
 
 
 @pytest.mark.parametrize("draw, drawn, then_play", [

@@ -4,8 +4,9 @@ jumps in (willingness and reaction races).
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
@@ -17,11 +18,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cases import Family, draws, scores
+from cases import (
+    Family,
+    card,
+    draws,
+    game_rules,
+    scores,
+    written,
+)
 from traces import (
     broken,
-    builder,
-    card,
     changed,
     deleted,
     find,
@@ -214,11 +220,16 @@ test_case, test_every_option_is_played_on_and_off = FAMILY.tests()
 
 def number_jump_in():
     """Seat 2 jumps in on R3: play continues from it, so seat 1 loses its turn."""
-    b = builder(3, 2, {"numbers": 2}, jump_in="numbers")
-    b.round_start(2).deal(2, {0: ["R3", "R4"], 1: ["B2", "B4"], 2: ["R3", "Y9"]}).flip("R5")
-    b.turn_play(0, "R3").jump_in(2, "R3").turn_play(0, "R4")
-    b.round_won(0, 15).scores((0, 15), (6, 0), (9, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R3", "R4"], 1: ["B2", "B4"], 2: ["R3", "Y9"]},
+        dealer=2, rules=game_rules({"numbers": 2}, jump_in="numbers"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R3"), ("jump_in", 2, "R3"),
+            ("turn", 0), ("play", 0, "R4"),
+        ],
+        ending=[("round_end", 0, "win", 15), *scores((0, 15), (6, 0), (9, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_number_jump_in():
@@ -246,31 +257,43 @@ def test_jump_in_violations():
 
 
 def test_no_jump_in_on_the_first_discard():
-    b = builder(3, 2, {"numbers": 2}, jump_in="numbers")
-    b.round_start(2).deal(2, {0: ["R3", "R4"], 1: ["B2", "B4"], 2: ["R5", "Y9"]}).flip("R5")
-    b.jump_in(2, "R5")
-    broken(b.build(), r"no jump-in on the round's first discard \(J2\)")
+    trace = written(
+        3, {0: ["R3", "R4"], 1: ["B2", "B4"], 2: ["R5", "Y9"]},
+        dealer=2, rules=game_rules({"numbers": 2}, jump_in="numbers"),
+        table=[
+            ("flip", "R5"), ("jump_in", 2, "R5"),
+        ],
+        game_end=None)
+    broken(trace, r"no jump-in on the round's first discard \(J2\)")
 
 
 def test_player_jumps_in_on_its_own_card():
     """J3: seat 0 plays R3 and jumps in with its second R3, which wins the round."""
-    b = builder(2, 2, {"numbers": 2}, jump_in="numbers")
-    b.round_start(1).deal(1, {0: ["R3", "R3"], 1: ["B1", "B2"]}).flip("R5")
-    b.turn_play(0, "R3").jump_in(0, "R3")
-    b.round_won(0, 3).scores((0, 3), (3, 0)).game_won(0)
-    assert numbers(the_round(b.build()), "turns", "cards_played", "jump_ins") == (1, 2, 1)
+    trace = written(
+        2, {0: ["R3", "R3"], 1: ["B1", "B2"]},
+        dealer=1, rules=game_rules({"numbers": 2}, jump_in="numbers"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R3"), ("jump_in", 0, "R3"),
+        ],
+        ending=[("round_end", 0, "win", 3), *scores((0, 3), (3, 0))],
+        game_end=("game_end", 0, "target"))
+    assert numbers(the_round(trace), "turns", "cards_played", "jump_ins") == (1, 2, 1)
 
 
 def skip_jumped_on(jump_in: str):
     """Seat 2 jumps in on R-skip: the first Skip's effect is cancelled, seat 2's skips seat 0."""
-    b = builder(3, 2, {"skip": 2}, jump_in=jump_in)
-    b.round_start(2).deal(2, {0: ["R-skip", "R1"], 1: ["G1", "G2"], 2: ["R-skip", "R2"]})
-    b.flip("R5")
-    b.turn_play(0, "R-skip").jump_in(2, "R-skip").skip(0)
-    b.turn(1).draw(1, "R7").play(1, "R7")
-    b.turn_play(2, "R2")
-    b.round_won(2, 4).scores((1, 0), (3, 0), (0, 4)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["R-skip", "R1"], 1: ["G1", "G2"], 2: ["R-skip", "R2"]},
+        dealer=2, rules=game_rules({"skip": 2}, jump_in=jump_in),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-skip"), ("jump_in", 2, "R-skip"), ("skip", 0),
+            ("turn", 1), ("draw", 1, "R7", "normal"), ("play", 1, "R7"),
+            ("turn", 2), ("play", 2, "R2"),
+        ],
+        ending=[("round_end", 2, "win", 4), *scores((1, 0), (3, 0), (0, 4))],
+        game_end=("game_end", 2, "target"))
 
 
 def test_jump_in_cancels_the_jumped_on_effect():
@@ -290,14 +313,19 @@ def test_jump_in_extreme_keeps_the_jumped_on_skip():
 
 
 def wild_on_wild():
-    b = builder(3, 2, {"wild": 2}, jump_in="all_but_draw_four")
-    b.round_start(2).deal(2, {0: ["wild", "R1"], 1: ["G1", "G2"], 2: ["wild", "G8"]})
-    b.flip("R5")
-    b.turn_play(0, "wild", "red").jump_in(2, "wild", "green")
-    b.turn(0).draw(0, "G4").play(0, "G4")
-    b.turn_play(1, "G1").turn_play(2, "G8")
-    b.round_won(2, 3).scores((1, 0), (2, 0), (0, 3)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["wild", "R1"], 1: ["G1", "G2"], 2: ["wild", "G8"]},
+        dealer=2, rules=game_rules({"wild": 2}, jump_in="all_but_draw_four"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "wild"), ("colour", 0, "red"), ("jump_in", 2, "wild"),
+            ("colour", 2, "green"),
+            ("turn", 0), ("draw", 0, "G4", "normal"), ("play", 0, "G4"),
+            ("turn", 1), ("play", 1, "G1"),
+            ("turn", 2), ("play", 2, "G8"),
+        ],
+        ending=[("round_end", 2, "win", 3), *scores((1, 0), (2, 0), (0, 3))],
+        game_end=("game_end", 2, "target"))
 
 
 def test_wild_on_wild():
@@ -310,31 +338,47 @@ def test_wild_on_wild():
 
 
 def test_no_jump_in_on_a_draw_four():
-    b = builder(3, 2, {"wild_draw_four": 2}, wild_draw_four="free", jump_in="all_but_draw_four")
-    b.round_start(2).deal(2, {0: ["+4", "R1"], 1: ["G1", "G2"], 2: ["+4", "G8"]}).flip("R5")
-    b.turn_play(0, "+4", "red").jump_in(2, "+4", "green")
-    broken(b.build(), r"jump_in: all_but_draw_four does not allow jumping in on \+4")
+    trace = written(
+        3, {0: ["+4", "R1"], 1: ["G1", "G2"], 2: ["+4", "G8"]},
+        dealer=2,
+        rules=game_rules({"wild_draw_four": 2}, wild_draw_four="free", jump_in="all_but_draw_four"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "red"), ("jump_in", 2, "+4"),
+            ("colour", 2, "green"),
+        ],
+        game_end=None)
+    broken(trace, r"jump_in: all_but_draw_four does not allow jumping in on \+4")
 
 
 def test_no_jump_in_on_an_extra_black_card():  # J1, D4
-    b = builder(3, 2, {"hit_all_one": 2}, jump_in="all_but_draw_four")
-    b.round_start(2).deal(2, {0: ["hit+1", "R1"], 1: ["Y2", "Y3"], 2: ["hit+1", "G4"]})
-    b.flip("R5").turn_play(0, "hit+1", "red").jump_in(2, "hit+1", "green")
-    broken(b.build(), "jump_in: all_but_draw_four does not allow jumping in on hit[+]1")
+    trace = written(
+        3, {0: ["hit+1", "R1"], 1: ["Y2", "Y3"], 2: ["hit+1", "G4"]},
+        dealer=2, rules=game_rules({"hit_all_one": 2}, jump_in="all_but_draw_four"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "hit+1"), ("colour", 0, "red"), ("jump_in", 2, "hit+1"),
+            ("colour", 2, "green"),
+        ],
+        game_end=None)
+    broken(trace, "jump_in: all_but_draw_four does not allow jumping in on hit[+]1")
 
 
 def draw_two_jumped_on_extreme():
     """Both Draw Twos apply: seat 1 draws for seat 0's, seat 0 for seat 2's."""
-    b = builder(3, 2, {"draw_two": 2}, jump_in="extreme")
-    b.round_start(2).deal(2, {0: ["R+2", "R1"], 1: ["G1", "G2"], 2: ["R+2", "R3"]})
-    b.flip("R5")
-    b.turn_play(0, "R+2").jump_in(2, "R+2")
-    b.draw(1, "B1", "B2", reason="draw_two").skip(1)
-    b.draw(0, "B3", "B4", reason="draw_two").skip(0)
-    b.turn(1).draw(1, "R7").play(1, "R7")
-    b.turn_play(2, "R3")
-    b.round_won(2, 14).scores((8, 0), (6, 0), (0, 14)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["R+2", "R1"], 1: ["G1", "G2"], 2: ["R+2", "R3"]},
+        dealer=2, rules=game_rules({"draw_two": 2}, jump_in="extreme"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), ("jump_in", 2, "R+2"),
+            *draws(1, ["B1", "B2"], "draw_two"), ("skip", 1), *draws(0, ["B3", "B4"], "draw_two"),
+            ("skip", 0),
+            ("turn", 1), ("draw", 1, "R7", "normal"), ("play", 1, "R7"),
+            ("turn", 2), ("play", 2, "R3"),
+        ],
+        ending=[("round_end", 2, "win", 14), *scores((8, 0), (6, 0), (0, 14))],
+        game_end=("game_end", 2, "target"))
 
 
 def test_jump_in_extreme_on_a_draw_two():
@@ -348,14 +392,17 @@ def test_jump_in_extreme_on_a_draw_two():
 def test_victim_jumping_in_draws_nothing():
     """J1 extreme: seat 1 jumps in on the R+2 aimed at itself: it draws nothing (and is still
     skipped by it); its own R+2 makes seat 2 draw."""
-    b = builder(3, 2, {"draw_two": 2}, jump_in="extreme")
-    b.round_start(2).deal(2, {0: ["R+2", "R1"], 1: ["R+2", "G2"], 2: ["Y1", "Y2"]})
-    b.flip("R5")
-    b.turn_play(0, "R+2").jump_in(1, "R+2").skip(1)
-    b.draw(2, "B1", "B2", reason="draw_two").skip(2)
-    b.turn_play(0, "R1")
-    b.round_won(0, 8).scores((0, 8), (2, 0), (6, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R+2", "R1"], 1: ["R+2", "G2"], 2: ["Y1", "Y2"]},
+        dealer=2, rules=game_rules({"draw_two": 2}, jump_in="extreme"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), ("jump_in", 1, "R+2"), ("skip", 1),
+            *draws(2, ["B1", "B2"], "draw_two"), ("skip", 2),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 8), *scores((0, 8), (2, 0), (6, 0))],
+        game_end=("game_end", 0, "target"))
     assert numbers(the_round(trace), "penalty_cards", "skips", "jump_ins") == (2, 2, 1)
     at = find(trace, codes.EV_SKIP, seat=1)
     broken(inserted(trace, at, codes.EV_DRAW, 1, card("B3"), codes.DRAW_DRAW_TWO),

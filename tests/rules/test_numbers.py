@@ -4,8 +4,9 @@ eight_cover.
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
@@ -16,17 +17,24 @@ import sys
 from pathlib import Path
 
 import pytest
-from cases import Case, Family, draws, scores, small_deck
+from cases import (
+    Case,
+    Family,
+    card,
+    draws,
+    game_rules,
+    one_turn_rules,
+    scores,
+    small_deck,
+    written,
+)
 from traces import (
     broken,
-    builder,
-    card,
     changed,
     deleted,
     find,
     inserted,
     numbers,
-    one_turn,
     the_round,
     with_policies,
     with_rules,
@@ -34,6 +42,7 @@ from traces import (
 
 from unostats import codes
 from unostats.engine.referee import check_trace, format_trace
+from unostats.engine.simulate import Trace
 
 # The rule options this family owns: each is played on and off on one deal (cases.py).
 OPTIONS = ("seven_zero", "five_swap", "multi_play", "zero_slap", "uno_slap", "silence",
@@ -394,16 +403,20 @@ def test_covers_recycled_for_ever_end_the_round_at_the_cap():
 
 def seven_swaps():
     """Seat 2's R7 swaps hands with seat 0, which holds fewer cards than seat 1."""
-    b = builder(3, 2, seven_zero=True)
-    b.round_start(2).deal(2, {0: ["R2", "R6"], 1: ["Y1", "B4"], 2: ["R7", "G9"]}).flip("R5")
-    b.turn_play(0, "R2")
-    b.turn(1).draw(1, "Y3").pass_(1)
-    b.turn_play(2, "R7").swap_hands(2, 0)
-    b.turn(0).draw(0, "B2").pass_(0)
-    b.turn(1).draw(1, "Y8").pass_(1)
-    b.turn_play(2, "R6")
-    b.round_won(2, 27).scores((11, 0), (16, 0), (0, 27)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["R2", "R6"], 1: ["Y1", "B4"], 2: ["R7", "G9"]},
+        dealer=2, rules=game_rules(seven_zero=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R2"),
+            ("turn", 1), ("draw", 1, "Y3", "normal"), ("pass", 1),
+            ("turn", 2), ("play", 2, "R7"), ("swap_hands", 2, 0),
+            ("turn", 0), ("draw", 0, "B2", "normal"), ("pass", 0),
+            ("turn", 1), ("draw", 1, "Y8", "normal"), ("pass", 1),
+            ("turn", 2), ("play", 2, "R6"),
+        ],
+        ending=[("round_end", 2, "win", 27), *scores((11, 0), (16, 0), (0, 27))],
+        game_end=("game_end", 2, "target"))
 
 
 def test_seven_swaps_hands_with_the_fewest_cards_seat():
@@ -421,12 +434,16 @@ def test_seven_swaps_hands_with_the_fewest_cards_seat():
 
 def zero_passes():
     """Seat 0's R0 passes every hand on clockwise: seat 1 gets R1 and goes out with it."""
-    b = builder(3, 2, seven_zero=True)
-    b.round_start(2).deal(2, {0: ["R0", "R1"], 1: ["Y2", "Y3"], 2: ["B4", "B6"]}).flip("R5")
-    b.turn_play(0, "R0").pass_hands(0, 1)
-    b.turn_play(1, "R1")
-    b.round_won(1, 15).scores((10, 0), (0, 15), (5, 0)).game_won(1)
-    return b.build()
+    return written(
+        3, {0: ["R0", "R1"], 1: ["Y2", "Y3"], 2: ["B4", "B6"]},
+        dealer=2, rules=game_rules(seven_zero=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R0"), ("pass_hands", 0, 1),
+            ("turn", 1), ("play", 1, "R1"),
+        ],
+        ending=[("round_end", 1, "win", 15), *scores((10, 0), (0, 15), (5, 0))],
+        game_end=("game_end", 1, "target"))
 
 
 def test_zero_passes_every_hand_on():
@@ -440,11 +457,14 @@ def test_zero_passes_every_hand_on():
 
 
 def test_zero_or_seven_as_the_last_card_has_no_effect():
-    b = builder(2, 1, seven_zero=True)
-    b.round_start(1).deal(1, {0: ["R7"], 1: ["Y2"]}).flip("R5")
-    b.turn_play(0, "R7")
-    b.round_won(0, 2).scores((0, 2), (2, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["R7"], 1: ["Y2"]}, dealer=1, rules=game_rules(seven_zero=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R7"),
+        ],
+        ending=[("round_end", 0, "win", 2), *scores((0, 2), (2, 0))],
+        game_end=("game_end", 0, "target"))
     assert the_round(trace).hand_swaps == 0
     broken(inserted(trace, find(trace, codes.EV_ROUND_END), codes.EV_SWAP_HANDS, 0, 1),
            "expected round_end")
@@ -453,13 +473,16 @@ def test_zero_or_seven_as_the_last_card_has_no_effect():
 def double_zero(jump_in: str, held: tuple):
     """Seat 2 jumps in on seat 0's R0. Under extreme both 0s pass the hands (twice round);
     otherwise only the jumper's does. The capped round's score events show the hands."""
-    b = one_turn(3, 2, {"zero": 2}, seven_zero=True, jump_in=jump_in)
-    b.round_start(2).deal(2, {0: ["R0", "G1"], 1: ["Y2", "Y3"], 2: ["R0", "B4"]}).flip("R5")
-    b.turn_play(0, "R0").jump_in(2, "R0").pass_hands(0 if jump_in == "extreme" else 2, 1)
-    if jump_in == "extreme":
-        b.pass_hands(2, 1)
-    b.round_capped().scores(*((points, 0) for _, points in held)).game_capped()
-    return b.build()
+    passes = [("pass_hands", 0, 1), ("pass_hands", 2, 1)] if jump_in == "extreme" else [
+        ("pass_hands", 2, 1)]
+    return written(
+        3, {0: ["R0", "G1"], 1: ["Y2", "Y3"], 2: ["R0", "B4"]},
+        dealer=2, rules=one_turn_rules({"zero": 2}, seven_zero=True, jump_in=jump_in),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R0"), ("jump_in", 2, "R0"), *passes,
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores(*((points, 0) for _, points in held))])
 
 
 @pytest.mark.parametrize("jump_in, held", [
@@ -477,14 +500,18 @@ def test_jump_in_on_a_zero(jump_in, held):
     ("extreme", [(0, 2), (2, 0)]),  # both, in turn: each with its fewest-cards seat then
 ])
 def test_jump_in_on_a_seven(jump_in, swaps):
-    b = one_turn(3, 2, {"numbers": 2}, seven_zero=True, jump_in=jump_in)
-    b.round_start(2).deal(2, {0: ["R7", "G1"], 1: ["Y2", "Y3"], 2: ["R7", "B4"]}).flip("R5")
-    b.turn_play(0, "R7").jump_in(2, "R7")
-    for seat, other in swaps:
-        b.swap_hands(seat, other)
     held = {"numbers": ((4, 0), (5, 0), (1, 0)), "extreme": ((1, 0), (5, 0), (4, 0))}[jump_in]
-    b.round_capped().scores(*held).game_capped()
-    assert the_round(b.build()).hand_swaps == len(swaps)
+    trace = written(
+        3, {0: ["R7", "G1"], 1: ["Y2", "Y3"], 2: ["R7", "B4"]},
+        dealer=2, rules=one_turn_rules({"numbers": 2}, seven_zero=True, jump_in=jump_in),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R7"), ("jump_in", 2, "R7"),
+            *(("swap_hands", seat, other) for seat, other in swaps),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores(*held)])
+    assert the_round(trace).hand_swaps == len(swaps)
+
 
 
 # ---------------------------------------------------------------- N2 on hand-written traces
@@ -492,14 +519,20 @@ def test_jump_in_on_a_seven(jump_in, swaps):
 
 def five_swap():
     """Seat 0's R5: it gives G9 (its only number card), seat 1 gives B8 (its highest number)."""
-    b = builder(2, 3, five_swap=True)
-    b.round_start(1).deal(1, {0: ["R5", "+4", "G9"], 1: ["Y1", "Y2", "B8"]}).flip("R3")
-    b.turn_play(0, "R5").give(0, "G9", 1).give(1, "B8", 0)
-    b.turn(1).draw(1, "R6").play(1, "R6")
-    b.turn_play(0, "+4", "blue").draw(1, "B1", "B2", "B3", "B4", reason="draw_four").skip(1)
-    b.turn_play(0, "B8")
-    b.round_won(0, 22).scores((0, 22), (22, 0)).game_won(0)
-    return with_policies(b.build(), "first_legal", "high_value_first")
+    trace = written(
+        2, {0: ["R5", "+4", "G9"], 1: ["Y1", "Y2", "B8"]},
+        dealer=1, rules=game_rules(five_swap=True),
+        table=[
+            ("flip", "R3"),
+            ("turn", 0), ("play", 0, "R5"), ("give", 0, "G9", 1), ("give", 1, "B8", 0),
+            ("turn", 1), ("draw", 1, "R6", "normal"), ("play", 1, "R6"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "blue"),
+            *draws(1, ["B1", "B2", "B3", "B4"], "draw_four"), ("skip", 1),
+            ("turn", 0), ("play", 0, "B8"),
+        ],
+        ending=[("round_end", 0, "win", 22), *scores((0, 22), (22, 0))],
+        game_end=("game_end", 0, "target"))
+    return with_policies(trace, "first_legal", "high_value_first")
 
 
 def test_five_swap():
@@ -539,11 +572,15 @@ def test_five_swap_least_useful_card():
 
 
 def same_rank():
-    b = builder(2, 3, {"numbers": 2}, multi_play="same_rank")
-    b.round_start(1).deal(1, {0: ["R5", "B5", "G5"], 1: ["B2", "B7", "Y9"]}).flip("R3")
-    b.turn_play(0, "R5").play(0, "G5").play(0, "B5")
-    b.round_won(0, 18).scores((0, 18), (18, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R5", "B5", "G5"], 1: ["B2", "B7", "Y9"]},
+        dealer=1, rules=game_rules({"numbers": 2}, multi_play="same_rank"),
+        table=[
+            ("flip", "R3"),
+            ("turn", 0), ("play", 0, "R5"), ("play", 0, "G5"), ("play", 0, "B5"),
+        ],
+        ending=[("round_end", 0, "win", 18), *scores((0, 18), (18, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_same_rank():
@@ -558,12 +595,16 @@ def test_same_rank():
 
 def two_matching():
     """Seat 0 plays R-skip and B3 (it matches R3, the top card at the start of the turn)."""
-    b = builder(2, 3, multi_play="two_matching")
-    b.round_start(1).deal(1, {0: ["R-skip", "B3", "B7"], 1: ["G1", "G2", "G4"]}).flip("R3")
-    b.turn_play(0, "R-skip").play(0, "B3").skip(1)
-    b.turn_play(0, "B7")
-    b.round_won(0, 7).scores((0, 7), (7, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R-skip", "B3", "B7"], 1: ["G1", "G2", "G4"]},
+        dealer=1, rules=game_rules(multi_play="two_matching"),
+        table=[
+            ("flip", "R3"),
+            ("turn", 0), ("play", 0, "R-skip"), ("play", 0, "B3"), ("skip", 1),
+            ("turn", 0), ("play", 0, "B7"),
+        ],
+        ending=[("round_end", 0, "win", 7), *scores((0, 7), (7, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_two_matching():
@@ -582,13 +623,17 @@ def test_two_matching():
 
 
 def zero_slap():
-    b = builder(2, 2, zero_slap=4)
-    b.round_start(1).deal(1, {0: ["R0", "R1"], 1: ["Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "R0").slap(1, 0, "zero").draw(1, "B1", "B2", "B3", "B4", reason="slap")
-    b.turn(1).draw(1, "G6").pass_(1)
-    b.turn_play(0, "R1")
-    b.round_won(0, 21).scores((0, 21), (21, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R0", "R1"], 1: ["Y2", "Y3"]}, dealer=1, rules=game_rules(zero_slap=4),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R0"), ("slap", 1, 0, "zero"),
+            *draws(1, ["B1", "B2", "B3", "B4"], "slap"),
+            ("turn", 1), ("draw", 1, "G6", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 21), *scores((0, 21), (21, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_zero_slap():
@@ -608,28 +653,38 @@ def test_zero_slap():
 
 @pytest.mark.parametrize("slowest", [1, 2])
 def test_any_other_seat_may_be_the_slowest(slowest):
-    b = one_turn(3, 2, zero_slap=2)
-    b.round_start(2).deal(2, {0: ["R0", "R1"], 1: ["Y2", "Y3"], 2: ["G4", "G6"]}).flip("R5")
-    b.turn_play(0, "R0").slap(slowest, 0).draw(slowest, "B1", "B2", reason="slap")
-    b.round_capped().scores((1, 0), (5 + 3 * (slowest == 1), 0),
-                            (10 + 3 * (slowest == 2), 0)).game_capped()
-    r = the_round(b.build())
+    trace = written(
+        3, {0: ["R0", "R1"], 1: ["Y2", "Y3"], 2: ["G4", "G6"]},
+        dealer=2, rules=one_turn_rules(zero_slap=2),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R0"), ("slap", slowest, 0, "zero"),
+            *draws(slowest, ["B1", "B2"], "slap"),
+        ],
+        ending=[
+            ("round_end", -1, "cap", 0),
+            *scores((1, 0), (5 + 3 * (slowest == 1), 0), (10 + 3 * (slowest == 2), 0)),
+        ])
+    r = the_round(trace)
     assert r.cards_left[slowest] == 4
 
 
 def uno_slap(call: bool):
-    b = builder(2, 2, uno_penalty=2, uno_slap=2)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R1")
-    if call:
-        b.uno_call(0).slap(1, 0, "uno").draw(1, "G3", "G4", reason="slap")
-    else:
-        b.uno_miss(0)
-    b.turn(1).draw(1, "G6").pass_(1)
-    b.turn_play(0, "R2")
+    called = ([("uno_call", 0), ("slap", 1, 0, "uno"), *draws(1, ["G3", "G4"], "slap")] if call
+              else [("uno_miss", 0, -1)])
     points = 13 + (7 if call else 0)
-    b.round_won(0, points).scores((0, points), (points, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}, dealer=1,
+        rules=game_rules(uno_penalty=2, uno_slap=2),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"), *called,
+            ("turn", 1), ("draw", 1, "G6", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R2"),
+        ],
+        ending=[("round_end", 0, "win", points), *scores((0, points), (points, 0))],
+        game_end=("game_end", 0, "target"))
+
 
 
 def test_uno_slap():
@@ -649,14 +704,19 @@ def test_uno_slap():
 
 def seven_silence():
     """Seat 0's R7 imposes silence; seat 2 breaks it in seat 1's turn and draws 4."""
-    b = builder(3, 2, silence="seven")
-    b.round_start(2).deal(2, {0: ["R7", "R1"], 1: ["R3", "Y1"], 2: ["R4", "G2"]}).flip("R5")
-    b.turn_play(0, "R7")
-    b.turn(1).silence_break(2, 4).draw(2, "B1", "B2", "B3", "B4", reason="silence")
-    b.play(1, "R3")
-    b.turn_play(2, "R4").turn_play(0, "R1")
-    b.round_won(0, 13).scores((0, 13), (1, 0), (12, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R7", "R1"], 1: ["R3", "Y1"], 2: ["R4", "G2"]},
+        dealer=2, rules=game_rules(silence="seven"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R7"),
+            ("turn", 1), ("silence_break", 2, 4), *draws(2, ["B1", "B2", "B3", "B4"], "silence"),
+            ("play", 1, "R3"),
+            ("turn", 2), ("play", 2, "R4"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 13), *scores((0, 13), (1, 0), (12, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_seven_silence():
@@ -674,48 +734,69 @@ def test_seven_silence():
 
 
 def test_silence_ends_at_the_owners_next_turn():
-    b = builder(3, 2, silence="seven")
-    b.round_start(2).deal(2, {0: ["R7", "R1"], 1: ["R3", "Y1"], 2: ["R4", "G2"]}).flip("R5")
-    b.turn_play(0, "R7").turn_play(1, "R3").turn_play(2, "R4").turn_play(0, "R1")
-    b.round_won(0, 3).scores((0, 3), (1, 0), (2, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R7", "R1"], 1: ["R3", "Y1"], 2: ["R4", "G2"]},
+        dealer=2, rules=game_rules(silence="seven"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R7"),
+            ("turn", 1), ("play", 1, "R3"),
+            ("turn", 2), ("play", 2, "R4"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 3), *scores((0, 3), (1, 0), (2, 0))],
+        game_end=("game_end", 0, "target"))
     assert the_round(trace).silence_breaks == 0
     # Too late in seat 0's (the owner's) next turn: its silence has ended.
     late = inserted(trace, find(trace, codes.EV_TURN, seat=0, nth=1) + 1,
                     codes.EV_SILENCE_BREAK, 1, 4)
     broken(late, "no silence holds at seat 0's turn")
     # Still in time in seat 2's turn, even by the owner itself.
-    b = one_turn(3, 2, silence="seven", max_turns=3)
-    b.round_start(2).deal(2, {0: ["R7", "R1"], 1: ["R3", "Y1"], 2: ["R4", "G2"]}).flip("R5")
-    b.turn_play(0, "R7").turn_play(1, "R3")
-    b.turn(2).silence_break(0, 4).draw(0, "B1", "B2", "B3", "B4", reason="silence")
-    b.play(2, "R4")
-    b.round_capped().scores((11, 0), (1, 0), (2, 0)).game_capped()
-    assert the_round(b.build()).silence_breaks == 1
+    trace = written(
+        3, {0: ["R7", "R1"], 1: ["R3", "Y1"], 2: ["R4", "G2"]},
+        dealer=2, rules=one_turn_rules(silence="seven", max_turns=3),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R7"),
+            ("turn", 1), ("play", 1, "R3"),
+            ("turn", 2), ("silence_break", 0, 4), *draws(0, ["B1", "B2", "B3", "B4"], "silence"),
+            ("play", 2, "R4"),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((11, 0), (1, 0), (2, 0))])
+    assert the_round(trace).silence_breaks == 1
 
 
 def test_a_later_seven_makes_its_player_the_owner():
     """Seat 1's Y7 renews the silence: it still holds in seat 0's turn, and ends in seat 1's."""
-    b = builder(3, 2, silence="seven")
-    b.round_start(2).deal(2, {0: ["R7", "Y3"], 1: ["Y7", "Y1"], 2: ["Y4", "G2"]}).flip("R5")
-    b.turn_play(0, "R7").turn_play(1, "Y7").turn_play(2, "Y4")
-    b.turn(0).silence_break(2, 4).draw(2, "B1", "B2", "B3", "B4", reason="silence")
-    b.play(0, "Y3")
-    b.round_won(0, 13).scores((0, 13), (1, 0), (12, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R7", "Y3"], 1: ["Y7", "Y1"], 2: ["Y4", "G2"]},
+        dealer=2, rules=game_rules(silence="seven"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R7"),
+            ("turn", 1), ("play", 1, "Y7"),
+            ("turn", 2), ("play", 2, "Y4"),
+            ("turn", 0), ("silence_break", 2, 4), *draws(2, ["B1", "B2", "B3", "B4"], "silence"),
+            ("play", 0, "Y3"),
+        ],
+        ending=[("round_end", 0, "win", 13), *scores((0, 13), (1, 0), (12, 0))],
+        game_end=("game_end", 0, "target"))
     assert the_round(trace).silence_breaks == 1
 
 
 def two_silence():
     """Seat 0's R2: silent until seat 0's turn comes back; seat 1 breaks it and draws 2."""
-    b = builder(2, 2, silence="two")
-    b.round_start(1).deal(1, {0: ["R2", "R1"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R2")
-    b.turn(1).silence_break(1, 2).draw(1, "B5", "B6", reason="silence")
-    b.draw(1, "G7").pass_(1)
-    b.turn_play(0, "R1")
-    b.round_won(0, 25).scores((0, 25), (25, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R2", "R1"], 1: ["Y3", "Y4"]}, dealer=1, rules=game_rules(silence="two"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R2"),
+            ("turn", 1), ("silence_break", 1, 2), *draws(1, ["B5", "B6"], "silence"),
+            ("draw", 1, "G7", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 25), *scores((0, 25), (25, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_two_silence():
@@ -728,51 +809,65 @@ def test_two_silence():
         broken(with_rules(trace, silence=other), "no silence holds at seat 1's turn")
 
 
-def black_silence(third: str):
-    """Seat 0's Wild (red) imposes silence until the colour changes: seat 1's R3 keeps red."""
-    b = builder(3, 2, silence="black")
-    b.round_start(2).deal(2, {0: ["wild", "R1"], 1: ["R3", "Y1"], 2: [third, "G2"]}).flip("Y5")
-    b.turn_play(0, "wild", "red").turn_play(1, "R3")
-    return b
+def black_silence(third: str, then: list[tuple], **end) -> Trace:
+    """Seat 0's Wild (red) imposes silence until the colour changes: seat 1's R3 keeps red;
+    ``then`` goes on from there (``end``: the ending and game_end, if the trace has them)."""
+    return written(
+        3, {0: ["wild", "R1"], 1: ["R3", "Y1"], 2: [third, "G2"]},
+        dealer=2, rules=game_rules(silence="black"),
+        table=[
+            ("flip", "Y5"),
+            ("turn", 0), ("play", 0, "wild"), ("colour", 0, "red"),
+            ("turn", 1), ("play", 1, "R3"), *then,
+        ],
+        **end)
 
 
 def test_black_silence_holds_while_the_colour_does():
-    b = black_silence("R4")
-    b.turn(2).silence_break(1, 2).draw(1, "B1", "B2", reason="silence").play(2, "R4")
-    b.turn_play(0, "R1")
-    b.round_won(0, 6).scores((0, 6), (4, 0), (2, 0)).game_won(0)
-    trace = b.build()
+    trace = black_silence(
+        "R4", [("turn", 2), ("silence_break", 1, 2), *draws(1, ["B1", "B2"], "silence"),
+               ("play", 2, "R4"), ("turn", 0), ("play", 0, "R1")],
+        ending=[("round_end", 0, "win", 6), *scores((0, 6), (4, 0), (2, 0))],
+        game_end=("game_end", 0, "target"))
     assert the_round(trace).silence_breaks == 1
     broken(changed(trace, find(trace, codes.EV_SILENCE_BREAK), a=4),
            r"breaking a silence \(black\) costs 2 cards")
 
 
 def test_black_silence_ends_when_the_colour_changes():
-    b = black_silence("Y3")  # seat 2's Y3 (on R3) turns the colour yellow
-    b.turn_play(2, "Y3").turn(0).silence_break(1, 2)
-    trace = b.build()
+    # seat 2's Y3 (on R3) turns the colour yellow
+    trace = black_silence("Y3", [("turn", 2), ("play", 2, "Y3"), ("turn", 0),
+                                 ("silence_break", 1, 2)], game_end=None)
     err = broken(trace, "no silence holds at seat 0's turn")
     assert err.index == find(trace, codes.EV_SILENCE_BREAK)
 
 
 def test_the_first_discard_starts_no_silence():
-    b = builder(2, 1, silence="seven")
-    b.round_start(1).deal(1, {0: ["R1"], 1: ["Y2"]}).flip("R7")
-    b.turn(0).silence_break(1, 4)
-    broken(b.build(), "no silence holds at seat 0's turn")
+    trace = written(
+        2, {0: ["R1"], 1: ["Y2"]}, dealer=1, rules=game_rules(silence="seven"),
+        table=[
+            ("flip", "R7"),
+            ("turn", 0), ("silence_break", 1, 4),
+        ],
+        game_end=None)
+    broken(trace, "no silence holds at seat 0's turn")
 
 
 # ---------------------------------------------------------------- N6 on hand-written traces
 
 
 def eight_covered():
-    b = builder(2, 3, eight_cover=True)
-    b.round_start(1).deal(1, {0: ["R8", "R1", "Y1"], 1: ["Y3", "Y4", "B5"]}).flip("R5")
-    b.turn_play(0, "R8").play(0, "R1")
-    b.turn(1).draw(1, "G6").pass_(1)
-    b.turn_play(0, "Y1")
-    b.round_won(0, 18).scores((0, 18), (18, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R8", "R1", "Y1"], 1: ["Y3", "Y4", "B5"]},
+        dealer=1, rules=game_rules(eight_cover=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R8"), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "G6", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "Y1"),
+        ],
+        ending=[("round_end", 0, "win", 18), *scores((0, 18), (18, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_eight_cover():
@@ -786,15 +881,18 @@ def test_eight_cover():
 
 def last_eight_covered_by_drawing():
     """R8 was seat 0's last card: it draws until it can cover it (Y2, then R4)."""
-    b = builder(2, 2, eight_cover=True)
-    b.round_start(1).deal(1, {0: ["R1", "R8"], 1: ["Y5", "Y6"]}).flip("R3")
-    b.turn_play(0, "R1")
-    b.turn(1).draw(1, "B7").pass_(1)
-    b.turn_play(0, "R8").draw(0, "Y2", "R4", reason="cover").play(0, "R4")
-    b.turn(1).draw(1, "Y4").play(1, "Y4")
-    b.turn_play(0, "Y2")
-    b.round_won(0, 18).scores((0, 18), (18, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R1", "R8"], 1: ["Y5", "Y6"]}, dealer=1, rules=game_rules(eight_cover=True),
+        table=[
+            ("flip", "R3"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "B7", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R8"), *draws(0, ["Y2", "R4"], "cover"), ("play", 0, "R4"),
+            ("turn", 1), ("draw", 1, "Y4", "normal"), ("play", 1, "Y4"),
+            ("turn", 0), ("play", 0, "Y2"),
+        ],
+        ending=[("round_end", 0, "win", 18), *scores((0, 18), (18, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_an_eight_as_the_last_card_is_covered_all_the_same():
@@ -804,20 +902,30 @@ def test_an_eight_as_the_last_card_is_covered_all_the_same():
     at = find(trace, codes.EV_DRAW, a=card("R4"))
     broken(changed(trace, at, b=codes.DRAW_NORMAL), "expected draw reason cover")
     # It may not go out on the 8.
-    b = builder(2, 2, eight_cover=True)
-    b.round_start(1).deal(1, {0: ["R1", "R8"], 1: ["Y5", "Y6"]}).flip("R3")
-    b.turn_play(0, "R1").turn(1).draw(1, "B7").pass_(1).turn_play(0, "R8")
-    b.round_won(0, 18).scores((0, 18), (18, 0)).game_won(0)
-    broken(b.build(), r"expected draw by seat 0 \(cover, card 1, until it can cover R8\)")
+    trace = written(
+        2, {0: ["R1", "R8"], 1: ["Y5", "Y6"]}, dealer=1, rules=game_rules(eight_cover=True),
+        table=[
+            ("flip", "R3"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "B7", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R8"),
+        ],
+        ending=[("round_end", 0, "win", 18), *scores((0, 18), (18, 0))],
+        game_end=("game_end", 0, "target"))
+    broken(trace, r"expected draw by seat 0 \(cover, card 1, until it can cover R8\)")
 
 
 def eight_jumped_on(jump_in: str):
     """Seat 2 jumps in on seat 0's R8: the duty is seat 2's, which covers with R4 and wins."""
-    b = builder(3, 2, {"numbers": 2}, eight_cover=True, jump_in=jump_in)
-    b.round_start(2).deal(2, {0: ["R8", "R1"], 1: ["Y2", "Y3"], 2: ["R8", "R4"]}).flip("R5")
-    b.turn_play(0, "R8").jump_in(2, "R8").play(2, "R4")
-    b.round_won(2, 6).scores((1, 0), (5, 0), (0, 6)).game_won(2)
-    return b.build()
+    return written(
+        3, {0: ["R8", "R1"], 1: ["Y2", "Y3"], 2: ["R8", "R4"]},
+        dealer=2, rules=game_rules({"numbers": 2}, eight_cover=True, jump_in=jump_in),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R8"), ("jump_in", 2, "R8"), ("play", 2, "R4"),
+        ],
+        ending=[("round_end", 2, "win", 6), *scores((1, 0), (5, 0), (0, 6))],
+        game_end=("game_end", 2, "target"))
 
 
 @pytest.mark.parametrize("jump_in", ["numbers", "all_but_draw_four", "extreme"])
@@ -830,29 +938,43 @@ def test_a_jump_in_moves_the_duty(jump_in):
 
 def test_a_jump_in_on_the_last_eight_lets_its_player_out():
     """Seat 0 played its last card, an R8; once seat 2 takes the duty, seat 0 has gone out."""
-    b = builder(3, 1, {"numbers": 2}, eight_cover=True, jump_in="numbers")
-    b.round_start(2).deal(2, {0: ["R8"], 1: ["Y2"], 2: ["R8"]}).flip("R5")
-    b.turn_play(0, "R8").jump_in(2, "R8")
-    b.round_won(0, 2).scores((0, 2), (2, 0), (0, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R8"], 1: ["Y2"], 2: ["R8"]},
+        dealer=2, rules=game_rules({"numbers": 2}, eight_cover=True, jump_in="numbers"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R8"), ("jump_in", 2, "R8"),
+        ],
+        ending=[("round_end", 0, "win", 2), *scores((0, 2), (2, 0), (0, 0))],
+        game_end=("game_end", 0, "target"))
     assert numbers(the_round(trace), "winner_seat", "jump_ins") == (0, 1)
     # With UNO on, seat 0's call (it holds one card) comes right after the jump-in.
-    b = builder(3, 2, {"numbers": 2}, eight_cover=True, jump_in="numbers", uno_penalty=2)
-    b.round_start(2).deal(2, {0: ["R8", "G1"], 1: ["Y2", "Y3"], 2: ["R8", "R4"]}).flip("R5")
-    b.turn_play(0, "R8").jump_in(2, "R8").uno_call(0).play(2, "R4")
-    b.round_won(2, 6).scores((1, 0), (5, 0), (0, 6)).game_won(2)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R8", "G1"], 1: ["Y2", "Y3"], 2: ["R8", "R4"]},
+        dealer=2,
+        rules=game_rules({"numbers": 2}, eight_cover=True, jump_in="numbers", uno_penalty=2),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R8"), ("jump_in", 2, "R8"), ("uno_call", 0),
+            ("play", 2, "R4"),
+        ],
+        ending=[("round_end", 2, "win", 6), *scores((1, 0), (5, 0), (0, 6))],
+        game_end=("game_end", 2, "target"))
     check_trace(trace)
     broken(deleted(trace, find(trace, codes.EV_UNO_CALL)), "expected uno_call or uno_miss by "
                                                           "seat 0")
 
 
 def test_an_eight_covered_by_an_eight_is_covered_in_turn():
-    b = builder(2, 3, eight_cover=True)
-    b.round_start(1).deal(1, {0: ["R8", "G8", "G1"], 1: ["Y3", "Y4", "B5"]}).flip("R5")
-    b.turn_play(0, "R8").play(0, "G8").play(0, "G1")
-    b.round_won(0, 12).scores((0, 12), (12, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["R8", "G8", "G1"], 1: ["Y3", "Y4", "B5"]},
+        dealer=1, rules=game_rules(eight_cover=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R8"), ("play", 0, "G8"), ("play", 0, "G1"),
+        ],
+        ending=[("round_end", 0, "win", 12), *scores((0, 12), (12, 0))],
+        game_end=("game_end", 0, "target"))
     assert numbers(the_round(trace), "turns", "cards_played") == (1, 3)
     broken(deleted(trace, find(trace, codes.EV_PLAY, a=card("G1"))),
            "expected cover of G8 by seat 0")

@@ -8,17 +8,24 @@ the scores; tests/rules/test_weighted.py checks the presets against the document
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
 The ``random`` policy has no scripted case (its choice is random); the kernel-vs-referee sweeps
-of tests/test_engine.py seat it. The tests after the table give the referee hand-written traces
-(tests/rules/traces.py), legal ones and copies broken in one event, which it must reject.
+of tests/test_engine.py seat it. The tests after the table give the referee games written in the
+same notation (``cases.written``), legal ones and copies broken in one event
+(tests/rules/traces.py), which it must reject.
 """
 
 from __future__ import annotations
 
-from cases import Family, card, draws, scores
+from cases import (
+    Family,
+    card,
+    draws,
+    game_rules,
+    scores,
+    written,
+)
 from traces import (
     action_cards,
     broken,
-    builder,
     changed,
     deleted,
     find,
@@ -224,23 +231,33 @@ def test_colour_after_a_coloured_card():
 
 def cycle_clockwise():
     """Clockwise after red comes blue, though seat 0 holds a yellow card."""
-    b = builder(2, 2, colour_cycle=True)
-    b.round_start(1).deal(1, {0: ["wild", "Y2"], 1: ["B2", "B3"]}).flip("R5")
-    b.turn_play(0, "wild", "blue").turn_play(1, "B2").turn_play(0, "Y2")
-    b.round_won(0, 3).scores((0, 3), (3, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["wild", "Y2"], 1: ["B2", "B3"]}, dealer=1, rules=game_rules(colour_cycle=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "wild"), ("colour", 0, "blue"),
+            ("turn", 1), ("play", 1, "B2"),
+            ("turn", 0), ("play", 0, "Y2"),
+        ],
+        ending=[("round_end", 0, "win", 3), *scores((0, 3), (3, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def cycle_counter_clockwise():
     """The first Reverse turns play counter-clockwise: after yellow comes green."""
-    b = builder(3, 2, colour_cycle=True)
-    b.round_start(2).deal(2, {0: ["G1", "R2"], 1: ["G3", "G4"], 2: ["wild", "B9"]})
-    b.flip("Y-reverse").direction(-1)
-    b.turn_play(2, "wild", "green").turn_play(1, "G3").turn_play(0, "G1")
-    b.turn(2).draw(2, "G9").play(2, "G9")
-    b.turn_play(1, "G4")
-    b.round_won(1, 11).scores((2, 0), (0, 11), (9, 0)).game_won(1)
-    return b.build()
+    return written(
+        3, {0: ["G1", "R2"], 1: ["G3", "G4"], 2: ["wild", "B9"]},
+        dealer=2, rules=game_rules(colour_cycle=True),
+        table=[
+            ("flip", "Y-reverse"), ("direction", -1),
+            ("turn", 2), ("play", 2, "wild"), ("colour", 2, "green"),
+            ("turn", 1), ("play", 1, "G3"),
+            ("turn", 0), ("play", 0, "G1"),
+            ("turn", 2), ("draw", 2, "G9", "normal"), ("play", 2, "G9"),
+            ("turn", 1), ("play", 1, "G4"),
+        ],
+        ending=[("round_end", 1, "win", 11), *scores((2, 0), (0, 11), (9, 0))],
+        game_end=("game_end", 1, "target"))
 
 
 def test_colour_cycle():
@@ -259,11 +276,14 @@ def test_wrong_cycle_colour():
 
 
 def test_black_first_card_under_colour_cycle_is_chosen():
-    b = builder(2, 1, colour_cycle=True)
-    b.round_start(1).deal(1, {0: ["Y1"], 1: ["B2"]}).flip("wild").colour(0, "yellow")
-    b.turn_play(0, "Y1")
-    b.round_won(0, 2).scores((0, 2), (2, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["Y1"], 1: ["B2"]}, dealer=1, rules=game_rules(colour_cycle=True),
+        table=[
+            ("flip", "wild"), ("colour", 0, "yellow"),
+            ("turn", 0), ("play", 0, "Y1"),
+        ],
+        ending=[("round_end", 0, "win", 2), *scores((0, 2), (2, 0))],
+        game_end=("game_end", 0, "target"))
     check_trace(trace)
     broken(changed(trace, find(trace, codes.EV_COLOUR), a=3), "must name yellow")
 
@@ -274,12 +294,15 @@ def test_black_first_card_under_colour_cycle_is_chosen():
 def test_the_strategist_gives_by_class_then_points():  # N2, B2
     """The strategist gives numbers before coloured actions before black cards; the most points;
     the lowest id."""
-    b = builder(2, 4, five_swap=True)
-    b.round_start(1).deal(1, {0: ["R5", "R-skip", "wild", "G-reverse"],
-                              1: ["Y1", "Y-skip", "+4", "B2"]}).flip("R3")
-    b.turn_play(0, "R5").give(0, "R-skip", 1).give(1, "B2", 0)
-    b.round_capped().scores((72, 0), (91, 0)).game_capped()
-    trace = with_policies(b.build(), "strategist", "strategist")
+    trace = written(
+        2, {0: ["R5", "R-skip", "wild", "G-reverse"], 1: ["Y1", "Y-skip", "+4", "B2"]},
+        dealer=1, rules=game_rules(five_swap=True),
+        table=[
+            ("flip", "R3"),
+            ("turn", 0), ("play", 0, "R5"), ("give", 0, "R-skip", 1), ("give", 1, "B2", 0),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((72, 0), (91, 0))])
+    trace = with_policies(trace, "strategist", "strategist")
     trace = with_rules(trace, max_turns=1, max_rounds=1, target_score=10_000)
     r = the_round(trace)
     assert r.card_swaps == 1 and r.cards_left == (3, 4)

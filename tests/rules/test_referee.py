@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from cases import card
 from traces import (
     NO_LATER_COUNTERS,
     action_cards,
     broken,
     capped_round_then_win,
-    card,
     changed,
     counters,
     deleted,

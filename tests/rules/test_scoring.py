@@ -5,34 +5,37 @@ seven_rounds, R11 the game winner and losers; the caps max_turns and max_rounds,
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
 from cases import (
+    ONE_OF_EACH,
     Family,
     Round,
+    deal_events,
     draws,
     first_round,
+    game_rules,
+    one_turn_rules,
     scores,
+    written,
 )
 from traces import (
-    ONE_OF_EACH,
-    TraceBuilder,
     broken,
-    builder,
     capped_round_then_win,
     changed,
     deleted,
     find,
     inserted,
     numbers,
-    one_turn,
     quick_win,
     the_round,
     with_rules,
@@ -40,6 +43,7 @@ from traces import (
 
 from unostats import codes
 from unostats.engine.referee import RefereeError, check_trace, format_trace
+from unostats.engine.simulate import Trace
 from unostats.rules import RuleError, RuleSet
 
 # The rule options this family owns: each is played on and off on one deal (cases.py); the
@@ -304,11 +308,15 @@ def test_h2o_bonus_needs_own_points_scoring():
 
 def last_card(name: str, colour: str | None, reason: str, drawn: list[str], points: int):
     """Seat 1 goes out with ``name``; seat 0 draws the final penalty."""
-    b = TraceBuilder(2, hand_size=1, target_score=1, deck=ONE_OF_EACH)
-    b.round_start(0).deal(0, {1: [name], 0: ["Y1"]}).flip("R5")
-    b.turn_play(1, name, colour).draw(0, *drawn, reason=reason)
-    b.round_won(1, points).scores((points, 0), (0, points)).game_won(1)
-    return b.build()
+    return written(
+        2, {1: [name], 0: ["Y1"]}, rules={"target_score": 1, "deck": ONE_OF_EACH},
+        table=[
+            ("flip", "R5"),
+            ("turn", 1), ("play", 1, name), *([("colour", 1, colour)] if colour else []),
+            *draws(0, drawn, reason),
+        ],
+        ending=[("round_end", 1, "win", points), *scores((points, 0), (0, points))],
+        game_end=("game_end", 1, "target"))
 
 
 @pytest.mark.parametrize("name, colour, reason, drawn, points", [
@@ -406,58 +414,73 @@ def test_wrong_game_end_code(game, wrong_code):
 # ---------------------------------------------------------------- R3-R8 on hand-written traces
 
 
-def lone_zero(**rules):
-    """Seat 1 is left holding Y0 alone."""
-    b = builder(2, 2, **rules)
-    b.round_start(1).deal(1, {0: ["R3", "G3"], 1: ["Y3", "Y0"]}).flip("R5")
-    b.turn_play(0, "R3").turn_play(1, "Y3").turn_play(0, "G3")
-    return b
+def lone_zero(points: int, *hand_points_and_scores: tuple[int, int], **rules) -> Trace:
+    """Seat 1 is left holding Y0 alone; seat 0 wins the round (``points``) and the game."""
+    return written(
+        2, {0: ["R3", "G3"], 1: ["Y3", "Y0"]}, dealer=1, rules=game_rules(**rules),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R3"),
+            ("turn", 1), ("play", 1, "Y3"),
+            ("turn", 0), ("play", 0, "G3"),
+        ],
+        ending=[("round_end", 0, "win", points), *scores(*hand_points_and_scores)],
+        game_end=("game_end", 0, "target"))
 
 
 @pytest.mark.parametrize("value", [0, 50, 100])
 def test_lone_zero_value(value):
-    b = lone_zero(lone_zero_value=value, target_score=0 if value == 0 else 1)
-    b.round_won(0, value).scores((0, value), (value, 0)).game_won(0)
-    trace = b.build()
+    trace = lone_zero(value, (0, value), (value, 0), lone_zero_value=value,
+                      target_score=0 if value == 0 else 1)
     assert the_round(trace).hand_points == (0, value)
     if value:
         broken(with_rules(trace, lone_zero_value=0), "round points b = 50|round points b = 100")
 
 
 def test_a_zero_with_another_card_is_worth_nothing():
-    b = builder(2, 3, lone_zero_value=100, target_score=1)
-    b.round_start(1).deal(1, {0: ["R3", "G3", "G4"], 1: ["Y3", "Y0", "Y1"]}).flip("R5")
-    b.turn_play(0, "R3").turn_play(1, "Y3").turn_play(0, "G3")
-    b.turn(1).draw(1, "B7").pass_(1).turn_play(0, "G4")
-    b.round_won(0, 8).scores((0, 8), (8, 0)).game_won(0)
-    assert the_round(b.build()).hand_points == (0, 8)
+    trace = written(
+        2, {0: ["R3", "G3", "G4"], 1: ["Y3", "Y0", "Y1"]},
+        dealer=1, rules=game_rules(lone_zero_value=100, target_score=1),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R3"),
+            ("turn", 1), ("play", 1, "Y3"),
+            ("turn", 0), ("play", 0, "G3"),
+            ("turn", 1), ("draw", 1, "B7", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "G4"),
+        ],
+        ending=[("round_end", 0, "win", 8), *scores((0, 8), (8, 0))],
+        game_end=("game_end", 0, "target"))
+    assert the_round(trace).hand_points == (0, 8)
 
 
 @pytest.mark.parametrize("scoring", ["own_points_low_wins", "own_points_lose_at"])
 def test_own_points(scoring):
     """Every seat adds its own hand: seat 1 reaches the target; the lowest total wins."""
-    b = lone_zero(scoring=scoring, lone_zero_value=100, target_score=100)
-    b.round_won(0, 100).scores((0, 0), (100, 100)).game_won(0)
-    result = check_trace(b.build())
+    trace = lone_zero(100, (0, 0), (100, 100), scoring=scoring, lone_zero_value=100,
+                      target_score=100)
+    result = check_trace(trace)
     assert (result.winner_seat, result.losers, result.final_scores) == (0, (1,), (0, 100))
-    trace = b.build()
     broken(changed(trace, find(trace, codes.EV_SCORE, seat=0), b=100), "score b = 100, expected 0")
     broken(with_rules(trace, target_score=101), "expected round_start of round 2")
 
 
 def test_own_points_lose_at_names_every_seat_at_the_target_a_loser():
-    b = builder(3, 1, scoring="own_points_lose_at", target_score=5)
-    b.round_start(2).deal(2, {0: ["R1"], 1: ["Y7"], 2: ["G9"]}).flip("R5")
-    b.turn_play(0, "R1")
-    b.round_won(0, 16).scores((0, 0), (7, 7), (9, 9)).game_won(0)
-    result = check_trace(b.build())
+    trace = written(
+        3, {0: ["R1"], 1: ["Y7"], 2: ["G9"]},
+        dealer=2, rules=game_rules(scoring="own_points_lose_at", target_score=5),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 16), *scores((0, 0), (7, 7), (9, 9))],
+        game_end=("game_end", 0, "target"))
+    result = check_trace(trace)
     assert (result.winner_seat, result.losers) == (0, (1, 2))
 
 
 def test_card_count():
-    b = lone_zero(scoring="card_count", target_score=1)
-    b.round_won(0, 1).scores((0, 1), (0, 0)).game_won(0)
-    trace = b.build()
+    trace = lone_zero(1, (0, 1), (0, 0), scoring="card_count", target_score=1)
     result = check_trace(trace)
     assert (result.final_scores, result.losers) == ((1, 0), (1,))
     broken(changed(trace, find(trace, codes.EV_ROUND_END), b=0),
@@ -465,28 +488,33 @@ def test_card_count():
 
 
 def test_winner_takes_all_losers_have_the_lowest_score():
-    b = builder(3, 1, target_score=1)
-    b.round_start(2).deal(2, {0: ["R1"], 1: ["Y7"], 2: ["G9"]}).flip("R5")
-    b.turn_play(0, "R1")
-    b.round_won(0, 16).scores((0, 16), (7, 0), (9, 0)).game_won(0)
-    assert check_trace(b.build()).losers == (1, 2)
+    trace = written(
+        3, {0: ["R1"], 1: ["Y7"], 2: ["G9"]}, dealer=2, rules=game_rules(target_score=1),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 16), *scores((0, 16), (7, 0), (9, 0))],
+        game_end=("game_end", 0, "target"))
+    assert check_trace(trace).losers == (1, 2)
 
 
-def lazy_game(second_flip: str = "R5"):
-    """Round 1: seat 1 wins, seat 2 (9 points) loses. Round 2: seat 2 deals, seat 1 starts."""
-    b = builder(3, 1, scoring="lazy", target_score=2)
-    b.round_start(0).deal(0, {1: ["R1"], 2: ["Y9"], 0: ["G2"]}).flip("R5")
-    b.turn_play(1, "R1")
-    b.round_won(1, 1).scores((2, 0), (0, 1), (9, 0))
-    b.round_start(2, number=2).deal(2, {0: ["B1"], 1: ["R3"], 2: ["G4"]}).flip(second_flip)
-    return b
+def lazy_game(second_flip: str = "R5", before_the_win: Sequence[tuple] = ()) -> Trace:
+    """Round 1: seat 1 wins, seat 2 (9 points) loses. Round 2: seat 2 deals, seat 1 starts;
+    after ``before_the_win``, seat 1 wins with R3."""
+    return written(
+        3, {1: ["R1"], 2: ["Y9"], 0: ["G2"]}, rules=game_rules(scoring="lazy", target_score=2),
+        table=[("flip", "R5"), ("turn", 1), ("play", 1, "R1")],
+        ending=[("round_end", 1, "win", 1), *scores((2, 0), (0, 1), (9, 0))],
+        later=[Round(2, deals=deal_events(3, 2, {0: ["B1"], 1: ["R3"], 2: ["G4"]}),
+                     table=[("flip", second_flip), *before_the_win,
+                            ("turn", 1), ("play", 1, "R3")],
+                     ending=[("round_end", 1, "win", 1), *scores((1, 0), (0, 2), (4, 0))])],
+        game_end=("game_end", 1, "target"))
 
 
 def test_lazy_winner_starts_loser_deals():
-    b = lazy_game()
-    b.turn_play(1, "R3")
-    b.round_won(1, 1).scores((1, 0), (0, 2), (4, 0)).game_won(1)
-    trace = b.build()
+    trace = lazy_game()
     result = check_trace(trace)
     first, second = result.rounds
     assert (first.winner_seat, first.loser_seat, second.dealer_seat, second.first_seat) == (
@@ -501,56 +529,61 @@ def test_lazy_winner_starts_loser_deals():
 
 def test_lazy_first_card_reverse_goes_to_the_seat_before_the_first_player():
     """Round 2's first player is seat 1: a Reverse turned up lets seat 0 (before it) start."""
-    b = lazy_game("R-reverse")
-    b.direction(-1).turn(0).draw(0, "R7").play(0, "R7")
-    b.turn(2).draw(2, "R9").play(2, "R9")
-    b.turn_play(1, "R3")
-    b.round_won(1, 1).scores((1, 0), (0, 2), (4, 0)).game_won(1)
-    trace = b.build()
+    trace = lazy_game("R-reverse", [
+        ("direction", -1),
+        ("turn", 0), ("draw", 0, "R7", "normal"), ("play", 0, "R7"),
+        ("turn", 2), ("draw", 2, "R9", "normal"), ("play", 2, "R9"),
+    ])
     assert check_trace(trace).rounds[1].first_seat == 0
     broken(changed(trace, find(trace, codes.EV_TURN, nth=1), seat=2), "expected turn of seat 0")
 
 
 def test_lazy_loser_ties_go_to_the_most_cards():
     """Seats 0 and 2 both hold 14 points; seat 2 holds more cards and loses."""
-    b = builder(3, 2, scoring="lazy", target_score=1)
-    b.round_start(0).deal(0, {1: ["R1", "R2"], 2: ["Y6", "B2"], 0: ["G7", "B7"]}).flip("R5")
-    b.turn_play(1, "R1")
-    b.turn(2).draw(2, "G6").pass_(2)
-    b.turn(0).draw(0, "R3").play(0, "R3")
-    b.turn_play(1, "R2")
-    b.round_won(1, 1).scores((14, 0), (0, 1), (14, 0)).game_won(1)
-    assert check_trace(b.build()).rounds[0].loser_seat == 2
+    trace = written(
+        3, {1: ["R1", "R2"], 2: ["Y6", "B2"], 0: ["G7", "B7"]},
+        rules=game_rules(scoring="lazy", target_score=1),
+        table=[
+            ("flip", "R5"),
+            ("turn", 1), ("play", 1, "R1"),
+            ("turn", 2), ("draw", 2, "G6", "normal"), ("pass", 2),
+            ("turn", 0), ("draw", 0, "R3", "normal"), ("play", 0, "R3"),
+            ("turn", 1), ("play", 1, "R2"),
+        ],
+        ending=[("round_end", 1, "win", 1), *scores((14, 0), (0, 1), (14, 0))],
+        game_end=("game_end", 1, "target"))
+    assert check_trace(trace).rounds[0].loser_seat == 2
 
 
 def test_lazy_after_a_capped_round_the_dealer_rotates():
-    b = TraceBuilder(2, hand_size=1, deck=ONE_OF_EACH, uno_penalty=0, scoring="lazy",
-                     target_score=5, max_turns=1, max_rounds=2)
-    b.round_start(0).deal(0, {1: ["Y1"], 0: ["G2"]}).flip("R5")
-    b.turn(1).draw(1, "B3").pass_(1)
-    b.round_capped().scores((2, 0), (4, 0))
-    b.round_start(1, number=2).deal(1, {0: ["Y1"], 1: ["G2"]}).flip("R5")
-    b.turn(0).draw(0, "B3").pass_(0)
-    b.round_capped().scores((4, 0), (2, 0)).game_capped()
-    result = check_trace(b.build())
+    trace = written(
+        2, {1: ["Y1"], 0: ["G2"]},
+        rules={"deck": ONE_OF_EACH, "uno_penalty": 0, "scoring": "lazy", "target_score": 5,
+               "max_turns": 1, "max_rounds": 2},
+        table=[("flip", "R5"), ("turn", 1), ("draw", 1, "B3", "normal"), ("pass", 1)],
+        ending=[("round_end", -1, "cap", 0), *scores((2, 0), (4, 0))],
+        later=[Round(1, deals=deal_events(2, 1, {0: ["Y1"], 1: ["G2"]}),
+                     table=[("flip", "R5"), ("turn", 0), ("draw", 0, "B3", "normal"),
+                            ("pass", 0)],
+                     ending=[("round_end", -1, "cap", 0), *scores((4, 0), (2, 0))])])
+    result = check_trace(trace)
     assert [(r.dealer_seat, r.first_seat, r.loser_seat) for r in result.rounds] == [
         (0, 1, None), (1, 0, None)]
     assert result.losers == ()
 
 
-def h2o_finish(scoring: str = "own_points_lose_at", bonus: bool = True):
-    b = builder(2, 2, {"hit_all_one": 1}, scoring=scoring, h2o_bonus=bonus, target_score=200,
-                max_rounds=1)
-    b.round_start(1).deal(1, {0: ["R1", "hit+1"], 1: ["Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "R1").turn(1).draw(1, "G4").pass_(1)
-    b.turn_play(0, "hit+1", "red").draw(1, "B5", reason="hit_all")
-    return b
-
-
 def test_h2o_bonus():
-    b = h2o_finish()
-    b.round_won(0, -6).scores((0, -20), (14, 14)).game_capped()
-    trace = b.build()
+    trace = written(
+        2, {0: ["R1", "hit+1"], 1: ["Y2", "Y3"]}, dealer=1,
+        rules=game_rules({"hit_all_one": 1}, scoring="own_points_lose_at", h2o_bonus=True,
+                         target_score=200, max_rounds=1),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "G4", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "hit+1"), ("colour", 0, "red"), ("draw", 1, "B5", "hit_all"),
+        ],
+        ending=[("round_end", 0, "win", -6), *scores((0, -20), (14, 14))])
     assert check_trace(trace).final_scores == (-20, 14)
     broken(with_rules(trace, h2o_bonus=False), r"round points b = -6, expected 14")
     broken(with_rules(trace, scoring="winner_takes_all"),
@@ -562,16 +595,22 @@ def test_h2o_bonus():
 
 
 def to_the_last():
-    b = builder(3, 2, round_end="to_the_last")
-    b.round_start(2).deal(2, {0: ["R1", "R2"], 1: ["Y5", "Y6"], 2: ["R3", "Y7"]}).flip("R5")
-    b.turn_play(0, "R1").turn(1).draw(1, "B8").pass_(1).turn_play(2, "R3")
-    b.turn_play(0, "R2").finish(0, 1)
-    b.turn(1).draw(1, "G9").pass_(1)
-    b.turn(2).draw(2, "Y2").play(2, "Y2")
-    b.turn_play(1, "Y5")  # seat 0 has left the round: after seat 2 comes seat 1
-    b.turn_play(2, "Y7").finish(2, 2)
-    b.round_won(0, 23).scores((0, 23), (23, 0), (0, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R1", "R2"], 1: ["Y5", "Y6"], 2: ["R3", "Y7"]},
+        dealer=2, rules=game_rules(round_end="to_the_last"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "B8", "normal"), ("pass", 1),
+            ("turn", 2), ("play", 2, "R3"),
+            ("turn", 0), ("play", 0, "R2"), ("finish", 0, 1),
+            ("turn", 1), ("draw", 1, "G9", "normal"), ("pass", 1),
+            ("turn", 2), ("draw", 2, "Y2", "normal"), ("play", 2, "Y2"),
+            ("turn", 1), ("play", 1, "Y5"),
+            ("turn", 2), ("play", 2, "Y7"), ("finish", 2, 2),
+        ],
+        ending=[("round_end", 0, "win", 23), *scores((0, 23), (23, 0), (0, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_to_the_last():
@@ -589,11 +628,16 @@ def test_to_the_last():
 
 def test_to_the_last_finishing_card_has_its_effect():
     """Seat 0 goes out with R-skip: it still skips seat 1."""
-    b = builder(3, 1, round_end="to_the_last")
-    b.round_start(2).deal(2, {0: ["R-skip"], 1: ["Y2"], 2: ["R3"]}).flip("R5")
-    b.turn_play(0, "R-skip").finish(0, 1).skip(1).turn_play(2, "R3").finish(2, 2)
-    b.round_won(0, 2).scores((0, 2), (2, 0), (0, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R-skip"], 1: ["Y2"], 2: ["R3"]},
+        dealer=2, rules=game_rules(round_end="to_the_last"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R-skip"), ("finish", 0, 1), ("skip", 1),
+            ("turn", 2), ("play", 2, "R3"), ("finish", 2, 2),
+        ],
+        ending=[("round_end", 0, "win", 2), *scores((0, 2), (2, 0), (0, 0))],
+        game_end=("game_end", 0, "target"))
     r = the_round(trace)
     assert (r.finish_order, r.loser_seat, r.skips) == ((0, 2, 1), 1, 1)
 
@@ -601,15 +645,20 @@ def test_to_the_last_finishing_card_has_its_effect():
 def test_to_the_last_two_seats_left_reverse_is_a_skip():
     """Seat 1 goes out with R-reverse: two seats are left, so it skips seat 2 (R2 has been
     turned up: seat 0 drew 2 and was skipped)."""
-    b = builder(3, 1, round_end="to_the_last")
-    b.round_start(2).deal(2, {0: ["R1"], 1: ["R-reverse"], 2: ["Y2"]}).flip("R+2")
-    b.draw(0, "B1", "B2", reason="draw_two").skip(0)
-    b.turn_play(1, "R-reverse").finish(1, 1).skip(2)
-    b.turn_play(0, "R1").turn(2).draw(2, "Y3").pass_(2)
-    b.turn_play(0, "B1").turn(2).draw(2, "Y4").pass_(2)
-    b.turn_play(0, "B2").finish(0, 2)
-    b.round_won(1, 9).scores((0, 0), (0, 9), (9, 0)).game_won(1)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R1"], 1: ["R-reverse"], 2: ["Y2"]},
+        dealer=2, rules=game_rules(round_end="to_the_last"),
+        table=[
+            ("flip", "R+2"), *draws(0, ["B1", "B2"], "draw_two"), ("skip", 0),
+            ("turn", 1), ("play", 1, "R-reverse"), ("finish", 1, 1), ("skip", 2),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 2), ("draw", 2, "Y3", "normal"), ("pass", 2),
+            ("turn", 0), ("play", 0, "B1"),
+            ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
+            ("turn", 0), ("play", 0, "B2"), ("finish", 0, 2),
+        ],
+        ending=[("round_end", 1, "win", 9), *scores((0, 0), (0, 9), (9, 0))],
+        game_end=("game_end", 1, "target"))
     r = the_round(trace)
     assert (r.finish_order, r.direction_changes, r.skips) == ((1, 0, 2), 0, 2)
     broken(with_rules(trace, round_end="first_out"), "expected round_end")
@@ -617,25 +666,33 @@ def test_to_the_last_two_seats_left_reverse_is_a_skip():
 
 def test_a_capped_round_to_the_last_keeps_its_finishers():
     """Seat 0 goes out with a hit+1 (the two others draw one each); the round is then capped."""
-    b = one_turn(3, 1, {"hit_all_one": 1}, round_end="to_the_last")
-    b.round_start(2).deal(2, {0: ["hit+1"], 1: ["Y2"], 2: ["Y3"]}).flip("R5")
-    b.turn_play(0, "hit+1", "red").finish(0, 1)
-    b.draw(1, "B4", reason="hit_all").draw(2, "B6", reason="hit_all")
-    b.round_capped().scores((0, 0), (6, 0), (9, 0)).game_capped()
-    r = the_round(b.build())
+    trace = written(
+        3, {0: ["hit+1"], 1: ["Y2"], 2: ["Y3"]},
+        dealer=2, rules=one_turn_rules({"hit_all_one": 1}, round_end="to_the_last"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "hit+1"), ("colour", 0, "red"), ("finish", 0, 1),
+            ("draw", 1, "B4", "hit_all"), ("draw", 2, "B6", "hit_all"),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((0, 0), (6, 0), (9, 0))])
+    r = the_round(trace)
     assert (r.finish_order, r.loser_seat, r.winner_seat, r.cards_left) == ((0,), None, None,
                                                                             (0, 2, 2))
 
 
 def seven_rounds():
-    b = builder(2, 2, round_end="seven_rounds")
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R1").turn(1).draw(1, "G6").pass_(1)
-    b.turn_play(0, "R2").new_hand(0, 1, 1).draw(0, "R7", reason="refill")
-    b.turn(1).draw(1, "G8").pass_(1)
-    b.turn_play(0, "R7")
-    b.round_won(0, 21).scores((0, 21), (21, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}, dealer=1, rules=game_rules(round_end="seven_rounds"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "G6", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R2"), ("new_hand", 0, 1, 1), ("draw", 0, "R7", "refill"),
+            ("turn", 1), ("draw", 1, "G8", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R7"),
+        ],
+        ending=[("round_end", 0, "win", 21), *scores((0, 21), (21, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_seven_rounds():

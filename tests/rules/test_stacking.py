@@ -1,20 +1,28 @@
 """Pending penalties: A3 stack_draw_two, A4 stack_draw_four and draw_four_on_draw_two, A5
-draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty back; extreme: the +2/Reverse escalation).
+draw_two_on_draw_four, A6 reverse_deflects (back: a Reverse sends the penalty back; extreme: the
++2/Reverse escalation).
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
 
 import pytest
-from cases import Family, draws, expected_trace, scores
+from cases import (
+    Family,
+    card,
+    draws,
+    expected_trace,
+    game_rules,
+    scores,
+    written,
+)
 from traces import (
     broken,
-    builder,
-    card,
     changed,
     deleted,
     find,
@@ -528,13 +536,20 @@ def test_a_draw_four_answers_a_draw_two_only_under_its_rule():
 
 def stacked_draw_twos(stack: str, drawn: list[str], points: int):
     """Seat 1 answers R+2 with G+2; seat 2 cannot answer and draws the chain, without a turn."""
-    b = builder(3, 3, stack_draw_two=stack)
-    b.round_start(2).deal(2, {0: ["R+2", "G3", "R1"], 1: ["G+2", "G1", "G2"],
-                              2: ["Y1", "Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "R+2").turn_play(1, "G+2").draw(2, *drawn, reason="draw_two").skip(2)
-    b.turn_play(0, "G3").turn_play(1, "G1").turn_play(2, "Y1").turn_play(0, "R1")
-    b.round_won(0, points).scores((0, points), (2, 0), (points - 2, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R+2", "G3", "R1"], 1: ["G+2", "G1", "G2"], 2: ["Y1", "Y2", "Y3"]},
+        dealer=2, rules=game_rules(stack_draw_two=stack),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"),
+            ("turn", 1), ("play", 1, "G+2"), *draws(2, drawn, "draw_two"), ("skip", 2),
+            ("turn", 0), ("play", 0, "G3"),
+            ("turn", 1), ("play", 1, "G1"),
+            ("turn", 2), ("play", 2, "Y1"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", points), *scores((0, points), (2, 0), (points - 2, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 @pytest.mark.parametrize("stack, drawn, points", [
@@ -567,14 +582,19 @@ def test_stacked_draw_two_violations():
 
 
 def test_double_draw_two_adds_four_to_a_chain():
-    b = builder(3, 3, {"draw_two": 2}, stack_draw_two="sum", double_action=True)
-    b.round_start(2).deal(2, {0: ["R+2", "G3", "R1"], 1: ["G+2", "G+2", "G1"],
-                              2: ["Y1", "Y2", "Y3"]}).flip("R5")
-    b.turn_play(0, "R+2").turn_play(1, "G+2").play(1, "G+2")
-    b.draw(2, "B1", "B2", "B3", "B4", "B5", "B6", reason="draw_two").skip(2)
-    b.turn_play(0, "G3").turn_play(1, "G1")
-    b.round_won(1, 28).scores((1, 0), (0, 28), (27, 0)).game_won(1)
-    trace = b.build()
+    trace = written(
+        3, {0: ["R+2", "G3", "R1"], 1: ["G+2", "G+2", "G1"], 2: ["Y1", "Y2", "Y3"]},
+        dealer=2, rules=game_rules({"draw_two": 2}, stack_draw_two="sum", double_action=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"),
+            ("turn", 1), ("play", 1, "G+2"), ("play", 1, "G+2"),
+            *draws(2, ["B1", "B2", "B3", "B4", "B5", "B6"], "draw_two"), ("skip", 2),
+            ("turn", 0), ("play", 0, "G3"),
+            ("turn", 1), ("play", 1, "G1"),
+        ],
+        ending=[("round_end", 1, "win", 28), *scores((1, 0), (0, 28), (27, 0))],
+        game_end=("game_end", 1, "target"))
     assert numbers(the_round(trace), "penalty_cards", "turns") == (6, 4)
     broken(deleted(trace, find(trace, codes.EV_DRAW, nth=5)), r"card 6 of 6")
 
@@ -584,14 +604,22 @@ def test_double_draw_two_adds_four_to_a_chain():
 
 def stacked_draw_fours(stack: str, drawn: list[str], points: int):
     """Seat 1 answers +4 with +4 and names green; seat 2 draws the chain."""
-    b = builder(3, 3, {"wild_draw_four": 2}, wild_draw_four="free", stack_draw_four=stack)
-    b.round_start(2).deal(2, {0: ["+4", "G5", "R1"], 1: ["+4", "G1", "G2"],
-                              2: ["Y1", "Y2", "B9"]}).flip("R5")
-    b.turn_play(0, "+4", "red").turn_play(1, "+4", "green")
-    b.draw(2, *drawn, reason="draw_four").skip(2)
-    b.turn_play(0, "G5").turn_play(1, "G1").turn_play(2, "Y1").turn_play(0, "R1")
-    b.round_won(0, points).scores((0, points), (2, 0), (points - 2, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["+4", "G5", "R1"], 1: ["+4", "G1", "G2"], 2: ["Y1", "Y2", "B9"]},
+        dealer=2,
+        rules=game_rules({"wild_draw_four": 2}, wild_draw_four="free", stack_draw_four=stack),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "red"),
+            ("turn", 1), ("play", 1, "+4"), ("colour", 1, "green"), *draws(2, drawn, "draw_four"),
+            ("skip", 2),
+            ("turn", 0), ("play", 0, "G5"),
+            ("turn", 1), ("play", 1, "G1"),
+            ("turn", 2), ("play", 2, "Y1"),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", points), *scores((0, points), (2, 0), (points - 2, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 @pytest.mark.parametrize("stack, drawn, points", [
@@ -616,29 +644,38 @@ def test_stacked_draw_four_violations():
 
 def test_first_draw_four_of_a_chain_may_be_challenged():
     """The challenge settles the +4: the innocent challenger draws 6 and nothing is pending."""
-    b = builder(2, 2, {"wild_draw_four": 2}, stack_draw_four="sum")
-    b.round_start(1).deal(1, {0: ["+4", "Y1"], 1: ["+4", "B2"]}).flip("R5")
-    b.turn_play(0, "+4", "yellow").challenge(1, 0, guilty=False)
-    b.draw(1, "G1", "G2", "G3", "G4", "G6", "G7", reason="challenge").skip(1)
-    b.turn_play(0, "Y1")
-    b.round_won(0, 75).scores((0, 75), (75, 0)).game_won(0)
-    trace = b.build()
+    trace = written(
+        2, {0: ["+4", "Y1"], 1: ["+4", "B2"]},
+        dealer=1, rules=game_rules({"wild_draw_four": 2}, stack_draw_four="sum"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "yellow"),
+            ("challenge", 1, 0, "innocent"),
+            *draws(1, ["G1", "G2", "G3", "G4", "G6", "G7"], "challenge"), ("skip", 1),
+            ("turn", 0), ("play", 0, "Y1"),
+        ],
+        ending=[("round_end", 0, "win", 75), *scores((0, 75), (75, 0))],
+        game_end=("game_end", 0, "target"))
     assert numbers(the_round(trace), "challenges", "penalty_cards", "turns") == (1, 6, 2)
     broken(deleted(trace, find(trace, codes.EV_SKIP)), "expected skip of seat 1")
 
 
 def draw_two_on_draw_four():
     """Seat 1 escapes the +4 (red named) with R+2: seat 2 owes a Draw Two of 2."""
-    b = builder(3, 3, wild_draw_four="free", draw_two_on_draw_four=True)
-    b.round_start(2).deal(2, {0: ["+4", "R1", "R2"], 1: ["R+2", "G+2", "R7"],
-                              2: ["Y1", "Y2", "B9"]}).flip("R5")
-    b.turn_play(0, "+4", "red").turn_play(1, "R+2").draw(2, "B1", "B2", reason="draw_two")
-    b.skip(2)
-    b.turn_play(0, "R1").turn_play(1, "R7")
-    b.turn(2).draw(2, "Y4").pass_(2)
-    b.turn_play(0, "R2")
-    b.round_won(0, 39).scores((0, 39), (20, 0), (19, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["+4", "R1", "R2"], 1: ["R+2", "G+2", "R7"], 2: ["Y1", "Y2", "B9"]},
+        dealer=2, rules=game_rules(wild_draw_four="free", draw_two_on_draw_four=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "+4"), ("colour", 0, "red"),
+            ("turn", 1), ("play", 1, "R+2"), *draws(2, ["B1", "B2"], "draw_two"), ("skip", 2),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 1), ("play", 1, "R7"),
+            ("turn", 2), ("draw", 2, "Y4", "normal"), ("pass", 2),
+            ("turn", 0), ("play", 0, "R2"),
+        ],
+        ending=[("round_end", 0, "win", 39), *scores((0, 39), (20, 0), (19, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_draw_two_on_draw_four():
@@ -656,27 +693,38 @@ def test_draw_two_on_draw_four():
 
 def deflected_three_players():
     """Seat 1 sends R+2 back with R-reverse: play turns counter-clockwise, seat 0 draws 2."""
-    b = builder(3, 3, reverse_deflects="back")
-    b.round_start(2).deal(2, {0: ["R+2", "R1", "G4"], 1: ["R-reverse", "R6", "R7"],
-                              2: ["R3", "B8", "B9"]}).flip("R5")
-    b.turn_play(0, "R+2").turn_play(1, "R-reverse").direction(-1)
-    b.draw(0, "Y1", "Y2", reason="draw_two").skip(0)
-    b.turn_play(2, "R3").turn_play(1, "R6").turn_play(0, "R1")
-    b.turn(2).draw(2, "G9").pass_(2)
-    b.turn_play(1, "R7")
-    b.round_won(1, 33).scores((7, 0), (0, 33), (26, 0)).game_won(1)
-    return b.build()
+    return written(
+        3, {0: ["R+2", "R1", "G4"], 1: ["R-reverse", "R6", "R7"], 2: ["R3", "B8", "B9"]},
+        dealer=2, rules=game_rules(reverse_deflects="back"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"),
+            ("turn", 1), ("play", 1, "R-reverse"), ("direction", -1),
+            *draws(0, ["Y1", "Y2"], "draw_two"), ("skip", 0),
+            ("turn", 2), ("play", 2, "R3"),
+            ("turn", 1), ("play", 1, "R6"),
+            ("turn", 0), ("play", 0, "R1"),
+            ("turn", 2), ("draw", 2, "G9", "normal"), ("pass", 2),
+            ("turn", 1), ("play", 1, "R7"),
+        ],
+        ending=[("round_end", 1, "win", 33), *scores((7, 0), (0, 33), (26, 0))],
+        game_end=("game_end", 1, "target"))
 
 
 def deflected_two_players(penalty: str, colour: str | None, drawn: list[str], reason: str):
-    b = builder(2, 2, wild_draw_four="free", reverse_deflects="back")
-    b.round_start(1).deal(1, {0: [penalty, "R1"], 1: ["R-reverse", "R7"]}).flip("R5")
-    b.turn_play(0, penalty, colour).turn_play(1, "R-reverse").direction(-1)
-    b.draw(0, *drawn, reason=reason).skip(0)
-    b.turn_play(1, "R7")
     points = 1 + sum(int(name[1]) for name in drawn)
-    b.round_won(1, points).scores((points, 0), (0, points)).game_won(1)
-    return b.build()
+    return written(
+        2, {0: [penalty, "R1"], 1: ["R-reverse", "R7"]},
+        dealer=1, rules=game_rules(wild_draw_four="free", reverse_deflects="back"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, penalty), *([("colour", 0, colour)] if colour else []),
+            ("turn", 1), ("play", 1, "R-reverse"), ("direction", -1), *draws(0, drawn, reason),
+            ("skip", 0),
+            ("turn", 1), ("play", 1, "R7"),
+        ],
+        ending=[("round_end", 1, "win", points), *scores((points, 0), (0, points))],
+        game_end=("game_end", 1, "target"))
 
 
 def test_reverse_deflects_back():
@@ -702,17 +750,21 @@ def test_reverse_deflects_back_violations():
 
 def escalation():
     """R+2 (seat 1 draws 2), R-reverse (seat 1 draws 4), R+2 (seat 2 draws 6), then a draw."""
-    b = builder(3, 3, {"draw_two": 2}, reverse_deflects="extreme")
-    b.round_start(2).deal(2, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"],
-                              2: ["R-reverse", "Y1", "Y2"]}).flip("R5")
-    b.turn_play(0, "R+2").draw(1, "B1", "B2", reason="draw_two").skip(1)
-    b.turn_play(2, "R-reverse").direction(-1)
-    b.draw(1, "B3", "B4", "B5", "B6", reason="draw_two").skip(1)
-    b.turn_play(0, "R+2").draw(2, "B7", "B8", "B9", "Y3", "Y4", "Y5", reason="draw_two").skip(2)
-    b.turn(1).draw(1, "Y6").pass_(1)
-    b.turn_play(0, "R1")
-    b.round_won(0, 72).scores((0, 72), (33, 0), (39, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"], 2: ["R-reverse", "Y1", "Y2"]},
+        dealer=2, rules=game_rules({"draw_two": 2}, reverse_deflects="extreme"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), *draws(1, ["B1", "B2"], "draw_two"), ("skip", 1),
+            ("turn", 2), ("play", 2, "R-reverse"), ("direction", -1),
+            *draws(1, ["B3", "B4", "B5", "B6"], "draw_two"), ("skip", 1),
+            ("turn", 0), ("play", 0, "R+2"),
+            *draws(2, ["B7", "B8", "B9", "Y3", "Y4", "Y5"], "draw_two"), ("skip", 2),
+            ("turn", 1), ("draw", 1, "Y6", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", 72), *scores((0, 72), (33, 0), (39, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_escalation():
@@ -731,18 +783,24 @@ def test_escalation_violations():
 def escalation_last_card(closed: bool):
     """2 players: seat 0 goes out with its second R+2. Seat 1 draws 2 more than the open
     sequence's value, or just 2 once R9 has closed the sequence."""
-    b = builder(2, 3 if closed else 2, {"draw_two": 2}, reverse_deflects="extreme")
     hand = ["R+2", "R9", "R+2"] if closed else ["R+2", "R+2"]
-    b.round_start(1).deal(1, {0: hand, 1: ["G5", "G6", "G7"][:len(hand)]}).flip("R5")
-    b.turn_play(0, "R+2").draw(1, "B1", "B2", reason="draw_two").skip(1)
     if closed:
-        b.turn_play(0, "R9").turn(1).draw(1, "Y3").pass_(1)
-        b.turn_play(0, "R+2").draw(1, "Y1", "Y2", reason="draw_two")
-        b.round_won(0, 27).scores((0, 27), (27, 0)).game_won(0)
+        end = [("turn", 0), ("play", 0, "R9"),
+               ("turn", 1), ("draw", 1, "Y3", "normal"), ("pass", 1),
+               ("turn", 0), ("play", 0, "R+2"), *draws(1, ["Y1", "Y2"], "draw_two")]
+        points = 27
     else:
-        b.turn_play(0, "R+2").draw(1, "B3", "B4", "B5", "B6", reason="draw_two")
-        b.round_won(0, 32).scores((0, 32), (32, 0)).game_won(0)
-    return b.build()
+        end = [("turn", 0), ("play", 0, "R+2"), *draws(1, ["B3", "B4", "B5", "B6"], "draw_two")]
+        points = 32
+    return written(
+        2, {0: hand, 1: ["G5", "G6", "G7"][:len(hand)]}, dealer=1,
+        rules=game_rules({"draw_two": 2}, reverse_deflects="extreme"),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), *draws(1, ["B1", "B2"], "draw_two"), ("skip", 1), *end,
+        ],
+        ending=[("round_end", 0, "win", points), *scores((0, points), (points, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 @pytest.mark.parametrize("closed, penalty", [(True, 4), (False, 6)])
@@ -762,17 +820,21 @@ def test_escalation_cannot_be_combined_with_stacked_draw_twos():
 
 def double_escalation(drawn_first: int):
     """A2 + A6 extreme: two R+2 in one turn open the sequence at 4; a Reverse makes it 6."""
-    b = builder(3, 3, {"draw_two": 2}, reverse_deflects="extreme", double_action=True)
-    b.round_start(2).deal(2, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"],
-                              2: ["R-reverse", "Y1", "Y2"]}).flip("R5")
     first = ["B1", "B2", "B3", "B4", "B5", "B6"][:drawn_first]
-    b.turn_play(0, "R+2").play(0, "R+2").draw(1, *first, reason="draw_two").skip(1)
-    b.turn_play(2, "R-reverse").direction(-1)
-    b.draw(1, "B7", "B8", "B9", "Y3", "Y4", "Y5", reason="draw_two").skip(1)
-    b.turn_play(0, "R1")
     points = 6 + sum(range(1, drawn_first + 1)) + 24 + 12
-    b.round_won(0, points + 3).scores((0, points + 3), (points, 0), (3, 0)).game_won(0)
-    return b.build()
+    return written(
+        3, {0: ["R+2", "R+2", "R1"], 1: ["G1", "G2", "G3"], 2: ["R-reverse", "Y1", "Y2"]},
+        dealer=2, rules=game_rules({"draw_two": 2}, reverse_deflects="extreme", double_action=True),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), ("play", 0, "R+2"), *draws(1, first, "draw_two"),
+            ("skip", 1),
+            ("turn", 2), ("play", 2, "R-reverse"), ("direction", -1),
+            *draws(1, ["B7", "B8", "B9", "Y3", "Y4", "Y5"], "draw_two"), ("skip", 1),
+            ("turn", 0), ("play", 0, "R1"),
+        ],
+        ending=[("round_end", 0, "win", points + 3), *scores((0, points + 3), (points, 0), (3, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_escalation_counts_a_double_draw_two_twice():

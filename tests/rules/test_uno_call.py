@@ -3,25 +3,31 @@
 
 ``CASES`` are scripted games (tests/rules/cases.py): each is played by the kernel and checked by
 the referee, and, when it lists every event, its expected events pass the referee on their own.
-The tests after it give the referee hand-written traces (tests/rules/traces.py), legal ones and
-copies broken in one event, which it must reject naming the problem.
+The tests after it give the referee games written in the same notation (``cases.written``),
+legal ones and copies broken in one event (tests/rules/traces.py), which it must reject naming
+the problem.
 """
 
 from __future__ import annotations
 
 import pytest
-from cases import Family, draws, scores
+from cases import (
+    Family,
+    card,
+    draws,
+    game_rules,
+    one_turn_rules,
+    scores,
+    written,
+)
 from traces import (
     action_cards,
     broken,
-    builder,
-    card,
     changed,
     deleted,
     find,
     inserted,
     numbers,
-    one_turn,
     quick_win,
     the_round,
     with_rules,
@@ -178,14 +184,13 @@ def test_uno_miss_caught_by_the_player_itself():
 @pytest.mark.parametrize("penalty", [0, 2, 4])
 def test_uno_penalty(penalty):
     """0 turns the UNO rule off (nothing is written); otherwise a caught miss costs it."""
-    b = one_turn(2, 2, uno_penalty=penalty)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R1")
     drawn = ["B1", "B2", "B3", "B4"][:penalty]
-    if penalty:
-        b.uno_miss(0, caught_by=1).draw(0, *drawn, reason="uno")
-    b.round_capped().scores((2 + sum(range(1, penalty + 1)), 0), (7, 0)).game_capped()
-    trace = b.build()
+    caught = [("uno_miss", 0, 1), *draws(0, drawn, "uno")] if penalty else []
+    trace = written(
+        2, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}, dealer=1, rules=one_turn_rules(uno_penalty=penalty),
+        table=[("flip", "R5"), ("turn", 0), ("play", 0, "R1"), *caught],
+        ending=[("round_end", -1, "cap", 0),
+                *scores((2 + sum(range(1, penalty + 1)), 0), (7, 0))])
     r = the_round(trace)
     assert numbers(r, "uno_penalties", "penalty_cards") == (int(penalty > 0), penalty)
     if penalty:
@@ -201,15 +206,18 @@ def test_uno_penalty(penalty):
 
 def mistake():
     """Seat 0 errs in its first turn: it draws R6 and plays on."""
-    b = builder(2, 2, mistake_penalty=1)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn(0).mistake(0, 1).draw(0, "R6", reason="mistake").play(0, "R1")
-    b.turn(1).draw(1, "G7").pass_(1)
-    b.turn_play(0, "R2")
-    b.turn(1).draw(1, "G8").pass_(1)
-    b.turn_play(0, "R6")
-    b.round_won(0, 22).scores((0, 22), (22, 0)).game_won(0)
-    return b.build()
+    return written(
+        2, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}, dealer=1, rules=game_rules(mistake_penalty=1),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("mistake", 0, 1), ("draw", 0, "R6", "mistake"), ("play", 0, "R1"),
+            ("turn", 1), ("draw", 1, "G7", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R2"),
+            ("turn", 1), ("draw", 1, "G8", "normal"), ("pass", 1),
+            ("turn", 0), ("play", 0, "R6"),
+        ],
+        ending=[("round_end", 0, "win", 22), *scores((0, 22), (22, 0))],
+        game_end=("game_end", 0, "target"))
 
 
 def test_mistake():
@@ -225,37 +233,48 @@ def test_mistake():
 
 
 def test_two_mistakes_cost_two_cards_each():
-    b = builder(2, 2, mistake_penalty=2)
-    b.round_start(1).deal(1, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn(0).mistake(0, 2).draw(0, "B1", "B2", reason="mistake").play(0, "R1")
-    b.turn(1).mistake(1, 2).draw(1, "G1", "G2", reason="mistake").play(1, "G1")
-    b.turn_play(0, "B1")
-    b.turn(1).draw(1, "B3").play(1, "B3")
-    b.turn_play(0, "B2")
-    b.turn_play(1, "G2")
-    b.turn_play(0, "R2")
-    b.round_won(0, 7).scores((0, 7), (7, 0)).game_won(0)
-    assert numbers(the_round(b.build()), "mistakes", "penalty_cards") == (2, 4)
+    trace = written(
+        2, {0: ["R1", "R2"], 1: ["Y3", "Y4"]}, dealer=1, rules=game_rules(mistake_penalty=2),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("mistake", 0, 2), *draws(0, ["B1", "B2"], "mistake"), ("play", 0, "R1"),
+            ("turn", 1), ("mistake", 1, 2), *draws(1, ["G1", "G2"], "mistake"), ("play", 1, "G1"),
+            ("turn", 0), ("play", 0, "B1"),
+            ("turn", 1), ("draw", 1, "B3", "normal"), ("play", 1, "B3"),
+            ("turn", 0), ("play", 0, "B2"),
+            ("turn", 1), ("play", 1, "G2"),
+            ("turn", 0), ("play", 0, "R2"),
+        ],
+        ending=[("round_end", 0, "win", 7), *scores((0, 7), (7, 0))],
+        game_end=("game_end", 0, "target"))
+    assert numbers(the_round(trace), "mistakes", "penalty_cards") == (2, 4)
 
 
 def test_no_mistake_without_a_turn():
     """A seat drawing a penalty without a turn (here after a Draw Two) makes no mistake."""
-    b = builder(2, 2, mistake_penalty=1)
-    b.round_start(1).deal(1, {0: ["R+2", "R1"], 1: ["Y3", "Y4"]}).flip("R5")
-    b.turn_play(0, "R+2").mistake(1, 1)
-    broken(b.build(), r"expected draw by seat 1 \(draw_two, card 1 of 2\)")
+    trace = written(
+        2, {0: ["R+2", "R1"], 1: ["Y3", "Y4"]}, dealer=1, rules=game_rules(mistake_penalty=1),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"), ("mistake", 1, 1),
+        ],
+        game_end=None)
+    broken(trace, r"expected draw by seat 1 \(draw_two, card 1 of 2\)")
 
 
 def test_a_mistake_before_answering_a_pending_penalty():  # U2, A3
     """Seat 1 owes a Draw Two it can answer: its turn starts with a mistake, then it answers."""
-    b = one_turn(2, 2, stack_draw_two="sum", mistake_penalty=1, max_turns=3)
-    b.round_start(1).deal(1, {0: ["R+2", "R1"], 1: ["G+2", "Y5"]}).flip("R5")
-    b.turn_play(0, "R+2")
-    b.turn(1).mistake(1, 1).draw(1, "B9", reason="mistake").play(1, "G+2")
-    b.draw(0, "B1", "B2", "B3", "B4", reason="draw_two").skip(0)
-    b.turn(1).draw(1, "G7").play(1, "G7")
-    b.round_capped().scores((11, 0), (14, 0)).game_capped()
-    trace = b.build()
+    trace = written(
+        2, {0: ["R+2", "R1"], 1: ["G+2", "Y5"]},
+        dealer=1, rules=one_turn_rules(stack_draw_two="sum", mistake_penalty=1, max_turns=3),
+        table=[
+            ("flip", "R5"),
+            ("turn", 0), ("play", 0, "R+2"),
+            ("turn", 1), ("mistake", 1, 1), ("draw", 1, "B9", "mistake"), ("play", 1, "G+2"),
+            *draws(0, ["B1", "B2", "B3", "B4"], "draw_two"), ("skip", 0),
+            ("turn", 1), ("draw", 1, "G7", "normal"), ("play", 1, "G7"),
+        ],
+        ending=[("round_end", -1, "cap", 0), *scores((11, 0), (14, 0))])
     assert numbers(the_round(trace), "mistakes", "penalty_cards", "turns") == (1, 5, 3)
     # No mistake for seat 0, which pays the penalty without a turn.
     broken(inserted(trace, find(trace, codes.EV_DRAW, a=card("B1")), codes.EV_MISTAKE, 0, 1),
