@@ -8,11 +8,11 @@ STAMP  := $(VENV)/.unostats-installed
 .PHONY: help setup test demo bench docs clean
 
 help:  ## list the targets
-	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test and ray extras"
+	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test, ray and docs extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
 	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
-	@echo "make docs    regenerate docs/rules.md from the rule catalogue and the rule table"
+	@echo "make docs    regenerate the generated pages (rules, CLI, scenario files, store) and build the site into site/ (strict)"
 	@echo "make clean   remove build artefacts, caches (Python, the compiled engine, the report template, pytest) and the install stamp"
 
 setup: $(STAMP)
@@ -22,7 +22,7 @@ $(VPY):
 
 # Reinstalls only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check -e '.[test,ray]'
+	$(VPY) -m pip install --disable-pip-version-check -e '.[test,ray,docs]'
 	@touch $@
 
 # pytest's exit 5 means no test was collected: a failure, said out loud.
@@ -40,10 +40,15 @@ demo: $(STAMP)
 	  $(VENV)/bin/unostats report --db unostats.duckdb --out reports/$$(basename $$s .yaml).html; \
 	done
 
-# docs/rules.md is generated from src/unostats/catalogue.py and src/unostats/rules.py
-# (tests/test_catalogue.py fails when it is out of date).
+# The site: docs/ built by MkDocs (Material theme, no network) into site/, strict (a broken link
+# or reference fails). Generated first: docs/rules.md from src/unostats/catalogue.py and
+# src/unostats/rules.py, and the CLI, scenario-file and store references from the app, the
+# validator and the schema (docs/gen_reference.py); tests/test_catalogue.py and tests/test_docs.py
+# fail when a page is out of date.
 docs: $(STAMP)
 	$(VPY) -m unostats.catalogue --write
+	$(VPY) docs/gen_reference.py --write
+	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(if $(QUICK),--quick) $(BENCH_ARGS)
@@ -55,6 +60,6 @@ ENGINE_CACHE := $(or $(UNOSTATS_CACHE_DIR),$(NUMBA_CACHE_DIR),$(or $(XDG_CACHE_H
 clean:
 	rm -f $(STAMP)
 	rm -rf $(ENGINE_CACHE)/engine-* $(ENGINE_CACHE)/templates
-	rm -rf build dist .pytest_cache .hypothesis benchmarks/_build src/*.egg-info
+	rm -rf build dist site .pytest_cache .hypothesis benchmarks/_build src/*.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' -o -name '*.pyc' \) -type f -exec rm -f {} +

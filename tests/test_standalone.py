@@ -43,7 +43,7 @@ FORBIDDEN = {
 def user_facing_files() -> list[Path]:
     files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
              and p.suffix in (".py", ".j2", ".html", ".md", ".txt", ".yaml", ".json")]
-    files += sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "scenarios").glob("*.yaml"))
+    files += sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "scenarios").glob("*.yaml"))
     files += [ROOT / "README.md"]
     return files
 
