@@ -88,3 +88,18 @@ def test_every_scenario_in_the_docs_loads(page):
     for block in blocks:
         scenario = load_text(block, f"docs/{page}")
         assert scenario.cells(), block
+
+
+def test_the_readme_links_resolve_and_its_scenario_loads():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", text)
+               if not t.startswith(("http://", "https://"))]
+    assert len(targets) >= 10
+    missing = [t for t in targets if not (ROOT / t).is_file()]
+    assert not missing, missing
+    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL)
+    assert blocks
+    for block in blocks:
+        assert load_text(block, "README.md").cells()
+    # the clone's two commands come first, `make test` among them (CI runs it)
+    assert "make demo" in text.split("\n\n", 3)[2] and "make test" in text.split("\n\n", 3)[2]
