@@ -418,6 +418,86 @@ TABLES = {
 }
 
 
+CELL = {"run_id": "the run (8 hex digits).", "variant": "the variant's name.",
+        "players": "the table size."}
+# What each column of the results views counts; every column of these views must be here.
+COLUMNS = {
+    "runs": {
+        "run_id": "the run's id (8 hex digits).",
+        "started_at": "when the run started (UTC).", "finished_at": "when it ended (null while running).",
+        "resumed_at": "when it was last resumed (null if never).",
+        "status": "`running`, `complete` or `interrupted`.",
+        "command": "the command line that started it.", "seed": "the run's seed.",
+        "games_requested": "games asked for over all cells (a precision run: the cap).",
+        "games_completed": "games stored.", "scenario_name": "the scenario's `name`.",
+        "scenario_text": "the scenario file as written.",
+        "scenario_json": "the resolved scenario (every default) as JSON.",
+        "scenario_hash": "the canonical hash of the resolved scenario (a resume must match it).",
+        "unostats_version": "the unostats version that stored the run.",
+        "engine_version": "the engine version (see the [changelog](changelog.md)).",
+        "numba_version": "Numba's version.", "duckdb_version": "DuckDB's version.",
+        "python_version": "Python's version.", "elapsed_s": "seconds of play and storing.",
+        "pid": "the process id of the writer.",
+    },
+    "variants": {
+        **CELL, "rules_json": "the resolved rules: every rule key and the deck, as JSON.",
+        "rules_hash": "a hash of `rules_json` (every rule key: adding a rule option changes it).",
+        "description": "the variant's description.",
+        "sweep": "a sweep cell's point as JSON (keys as written; null outside a sweep).",
+    },
+    "games": {
+        **CELL, "game": "the game's index in its cell (0, 1, ...): game i is a pure function of "
+                        "(scenario, engine version, seed, i).",
+        "rounds": "rounds played.", "turns": "turns over all its rounds.",
+        "first_seat": "the seat that played first in the first round.",
+        "winner_seat": "the game's winner (null when capped).",
+        "margin": "the winner's score minus the best other score.",
+        "ended_by": "`target` (a score reached the target) or `cap` (`max_rounds` reached).",
+    },
+    "game_seats": {
+        **CELL, "game": "the game's index.", "seat": "the seat (0 .. players-1).",
+        "policy": "the seat's play policy (a bundled name or a policy's `name`).",
+        "final_score": "the seat's score at the end of the game.",
+        "rank": "1 = the best score by the mode's order; equal scores share the better rank.",
+        "is_winner": "the seat won the game.", "is_loser": "the seat lost it, where the mode names losers.",
+    },
+    "rounds": {
+        **CELL, "game": "the game's index.", "round": "the round's number in the game (1, 2, ...).",
+        "dealer_seat": "the dealer.", "first_seat": "the seat that played first.",
+        "winner_seat": "the seat that went out (null when capped).",
+        "winner_position": "the winner's position: 0 = the first player (null when capped).",
+        "turns": "turns taken (cards played out of turn are not turns).",
+        "cards_played": "cards played, jump-ins included.",
+        "cards_drawn": "cards drawn, for any reason.",
+        "normal_draws": "cards drawn for want of a playable card (and N6 cover draws).",
+        "penalty_cards": "cards drawn as penalties (Draw Twos, Wild Draw Fours, UNO, challenges, "
+                         "slaps, silence, mistakes...).",
+        "reshuffles": "times the discard pile was shuffled into a new draw pile.",
+        "direction_changes": "times the direction of play reversed.",
+        "challenges": "Wild Draw Four challenges.", "challenges_won": "challenges the challenger won.",
+        "uno_penalties": "UNO penalties (a forgotten call caught).", "skips": "seats skipped.",
+        "jump_ins": "cards played out of turn (J1 jump-ins and A8 Skip escapes).",
+        "hand_swaps": "hands swapped (N1 7s and 0s, D5 Swap Hands).",
+        "card_swaps": "single cards exchanged (N2, D5).", "slaps": "slaps (N4).",
+        "silence_breaks": "silences broken (N5).", "mistakes": "rule mistakes penalised (U2).",
+        "points": "points scored in the round.",
+        "ended_by": "`win` (a hand emptied) or `cap` (`max_turns` reached).",
+        "loser_seat": "the round's loser where the mode names one (`lazy`, `to_the_last`), else null.",
+        "largest_penalty": "the stack total: the most penalty cards one seat drew at once "
+                           "(a paid +2 +2 is 4; 0 without penalties).",
+    },
+    "round_seats": {
+        **CELL, "game": "the game's index.", "round": "the round's number.", "seat": "the seat.",
+        "position": "the seat's position in the round: 0 plays first.",
+        "cards_left": "cards in hand at the end of the round.",
+        "hand_points": "the points of those cards.", "score_after": "the seat's score after the round.",
+        "hands_emptied": "hands the seat emptied in the round (0 or 1; more under `seven_rounds`).",
+        "finish_place": "the finishing place under `to_the_last` (1 for the winner of any other "
+                        "mode; null otherwise).",
+    },
+}
+
+
 def store_page() -> str:
     with tempfile.TemporaryDirectory() as tmp:
         con = store.open_store(Path(tmp) / "schema.duckdb", read_only=False)
@@ -440,6 +520,11 @@ def store_page() -> str:
     cols: dict[str, list[tuple[str, str]]] = {}
     for table, column, kind in columns:
         cols.setdefault(table, []).append((column, kind))
+    for view, described in COLUMNS.items():
+        if {c for c, _ in cols[view]} != set(described):
+            sys.exit(f"gen_reference: the columns of {view} "
+                     f"{sorted({c for c, _ in cols[view]} ^ set(described))} are not described "
+                     "(or no longer exist); describe each in docs/gen_reference.py")
     p = ["# Store reference\n\n", GENERATED.format(what="the results schema (unostats.store)"),
          f"A results store (a DuckDB file, `--db`, or a Parquet dataset, `--store parquet:DIR`) "
          f"holds results schema version {store.SCHEMA_VERSION}. Query it with `unostats query "
@@ -452,8 +537,12 @@ def store_page() -> str:
             if t != kind:
                 continue
             p.append(f"### `{name}`\n\n{TABLES[name][0].upper()}{TABLES[name][1:]}\n\n")
-            p.append("| column | type |\n|---|---|\n")
-            p.extend(f"| `{c}` | {k} |\n" for c, k in cols.get(name, []))
+            if name in COLUMNS:
+                p.append("| column | type | what it holds |\n|---|---|---|\n")
+                p.extend(f"| `{c}` | {k} | {COLUMNS[name][c]} |\n" for c, k in cols[name])
+            else:
+                p.append("| column | type |\n|---|---|\n")
+                p.extend(f"| `{c}` | {k} |\n" for c, k in cols.get(name, []))
             p.append("\n")
     if macros:
         p.append("## Macros\n\n" + ", ".join(f"`{m}`" for m in macros) + "\n")
