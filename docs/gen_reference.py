@@ -226,6 +226,8 @@ variants:
   - name: tournament-no-jump-in
     extends: tournament-like        # an earlier variant of this file
     rules: {jump_in: none}
+  - name: seven-zero
+    extends: house:seven-zero       # a named variant of the bundled preset house
   - name: small-deck
     rules:
       hand_size: 5
