@@ -632,6 +632,7 @@ def validate(
     """Check scenario files without simulating anything."""
     import json
 
+    from .kinds import kind_of
     from .scenario import ScenarioError, load_scenario
 
     failed = False
@@ -648,29 +649,8 @@ def validate(
                 out["cells"] = [{"variant": c.variant.name, "players": c.players,
                                  "sweep": c.sweep} for c in scenario.cells()]
             _write(json.dumps(out, indent=2, sort_keys=True) + "\n")
-        elif scenario.points:
-            n_cells = len(list(scenario.cells()))
-            n_var, n_pt = len(scenario.variants), len(scenario.points)
-            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x sweep = {n_pt} point"
-                   f"{'s' * (n_pt != 1)}, {n_cells} cell{'s' * (n_cells != 1)}; --resolved "
-                   "lists them)\n")
-        elif scenario.tournament is not None:
-            spec = scenario.tournament
-            n_var, n_f = len(scenario.variants), len(spec.fields)
-            fields = "; ".join(
-                f"{f.name}: {f.entrants} entrants, {spec.games_per_tournament(f)} table games"
-                for f in spec.fields)
-            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_f} field"
-                   f"{'s' * (n_f != 1)} = {n_var * n_f} tournament cell"
-                   f"{'s' * (n_var * n_f != 1)}; {fields})\n")
-        elif scenario.league is not None:
-            from .runs.leagues import plan as league_plan
-            _write(f"ok: {path} ({league_plan(scenario)})\n")
         else:
-            n_var, n_pl = len(scenario.variants), len(scenario.players)
-            _write(f"ok: {path} ({n_var} variant{'s' * (n_var != 1)} x {n_pl} player "
-                   f"count{'s' * (n_pl != 1)} = {n_var * n_pl} cell"
-                   f"{'s' * (n_var * n_pl != 1)})\n")
+            _write(f"ok: {path} ({kind_of(scenario).outline(scenario)})\n")
     if failed:
         raise typer.Exit(2)
 

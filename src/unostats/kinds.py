@@ -57,10 +57,12 @@ class RunKind:
 
     name: str
     claims: Callable[[Scenario], bool]  # the scenarios it plays (exactly one kind claims each)
+    section: str | None  # the scenario's section that makes it this kind's (None: no section)
     label: str  # what the resume line calls a run: "run", "tournament run"
     games_label: str  # what it calls the games it stores: "games", "table games"
     games_requested: Callable[[Scenario], int]  # games over all cells of a new run
     plan: Callable[[Scenario], str]  # what a new run plays, for its first log line
+    outline: Callable[[Scenario], str]  # what ``validate`` says a scenario plays
     # (con, run_id, scenario): rows stored with a new run, in its transaction (None: none)
     record: Callable[[duckdb.DuckDBPyConnection, str, Scenario], None] | None
     # (con, outcome, *, threads, batch_size, progress, stop) -> the outcome: plays the run's
@@ -72,13 +74,19 @@ class RunKind:
     # (*, db, run_ids, fmt, width) -> the text ``simulate`` prints for the finished runs
     summary: Callable[..., str]
     reports: tuple[ReportSection, ...] = ()  # sections of the report beyond the games' own
+    # where its runs play: "local" (this machine's threads), "ray" (tasks on a Ray cluster)
+    executors: frozenset[str] = frozenset({"local"})
+    # a Parquet store may hold its runs (a kind with tables of its own needs the one writer
+    # of a DuckDB file)
+    parquet: bool = False
 
 
 GAMES = RunKind(
     name="games", claims=lambda scenario: scenario.tournament is None and scenario.league is None,
-    label="run", games_label="games",
-    games_requested=games.games_requested, plan=games.plan, record=None, play=games.play,
-    replay_args=games.replay_args, summary=summary.summary_text,
+    section=None, label="run", games_label="games",
+    games_requested=games.games_requested, plan=games.plan, outline=games.outline, record=None,
+    play=games.play, replay_args=games.replay_args, summary=summary.summary_text,
+    executors=frozenset({"local", "ray"}), parquet=True,
     reports=(
         ReportSection(name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
                       figures=sweep_report.sweep_figures, view=sweep_report.view),
@@ -88,8 +96,9 @@ GAMES = RunKind(
 
 TOURNAMENTS = RunKind(
     name="tournaments", claims=lambda scenario: scenario.tournament is not None,
-    label="tournament run", games_label="table games",
+    section="tournament", label="tournament run", games_label="table games",
     games_requested=tournaments.games_requested, plan=tournaments.plan,
+    outline=tournaments.outline,
     record=tournaments.record_fields, play=tournaments.play,
     replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
     reports=(ReportSection(
@@ -99,8 +108,9 @@ TOURNAMENTS = RunKind(
 
 LEAGUES = RunKind(
     name="leagues", claims=lambda scenario: scenario.league is not None,
-    label="league run", games_label="games",
-    games_requested=leagues.games_requested, plan=leagues.plan, record=None, play=leagues.play,
+    section="league", label="league run", games_label="games",
+    games_requested=leagues.games_requested, plan=leagues.plan, outline=leagues.plan,
+    record=None, play=leagues.play,
     replay_args=leagues.replay_args, summary=league_summary.summary_text,
     reports=(ReportSection(
         name="league", title="UNO league report: ", load=league_report.load_leagues,

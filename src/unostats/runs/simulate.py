@@ -180,7 +180,7 @@ def _where(db) -> str:
 def _check_store_kind(db, kind) -> None:
     """A Parquet store holds plain games (a tournament's or a league's own tables are written
     whole by one writer, which the DuckDB file is)."""
-    if store.is_parquet(db) and kind.name != "games":
+    if store.is_parquet(db) and not kind.parquet:
         raise RunError(f"--store {db}: a Parquet store holds plain games, not {kind.label}s; "
                        f"store {kind.label}s in a DuckDB file (--db FILE)", exit_code=2)
 
