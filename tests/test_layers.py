@@ -28,16 +28,20 @@ PACKAGE = "unostats"
 # ``__init__``); the longest pattern that names a module decides its layer, and every module
 # must have one.
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("cli", "the command line: thin commands over the layers below",
+    ("cli", "the command line: thin commands over the layers below, one module per group",
      ("unostats.cli",)),
-    ("runs and report", "simulate/resume, replay and the report: they find a run's kind in "
-     "the registry and hand over to it, never naming a kind themselves",
-     ("unostats.runs.simulate", "unostats.runs.replay", "unostats.report.build",
-      "unostats.report.model", "unostats.report.figures", "unostats.report.render")),
+    ("runs and report", "simulate/resume (one run or a list of them), replay and the report: "
+     "they find a run's kind in the registry and hand over to it, never naming a kind "
+     "themselves",
+     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay",
+      "unostats.report.build", "unostats.report.model", "unostats.report.figures",
+      "unostats.report.render")),
     ("run kinds", "the one registry of run kinds (plain games, tournaments, leagues)",
      ("unostats.kinds",)),
+    ("executors", "where a kind's games play other than this machine's threads: a Ray cluster",
+     ("unostats.executors",)),
     ("kinds", "each kind's driver, summary and report section",
-     ("unostats.runs.games", "unostats.runs.ray_games", "unostats.runs.summary",
+     ("unostats.runs.games", "unostats.runs.summary",
       "unostats.runs.tournaments", "unostats.runs.tournament_summary",
       "unostats.report.tournament", "unostats.runs.leagues", "unostats.runs.league_summary",
       "unostats.report.league")),
@@ -57,8 +61,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "sequences by the batch",
      ("unostats.rules", "unostats.seats", "unostats.stats", "unostats.ratings",
       "unostats.output", "unostats.durations", "unostats.seed_sequences")),
-    ("atoms", "card ids and event codes, the version",
-     ("unostats.cards", "unostats.codes", "unostats")),
+    ("atoms", "card ids and event codes, the version, the defaults the command line shares",
+     ("unostats.cards", "unostats.codes", "unostats.defaults", "unostats")),
 )
 
 

@@ -5,8 +5,9 @@ one declared interface, the way sqlite-utils' plugins implement its hook specifi
 code looks a run's kind up here and calls its parts, and never imports a kind's modules itself.
 
 - ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
-  the kind's driver; ``runs.replay`` asks the kind how a stored game is recomputed; ``cli``
-  prints each kind's summary of the finished runs.
+  the kind's driver, on the executors the kind names and in the stores it allows;
+  ``runs.replay`` asks the kind how a stored game is recomputed; ``runs.jobs`` gives each
+  kind's summary of the finished runs; ``validate`` prints what a scenario plays.
 - ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
   draw and show it.
 

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import __version__, store
+from ..defaults import DB_ENV
 from ..scenario import Cell, Scenario, ScenarioError, load_text
 from .progress import Progress
 from .signals import StopRequest, is_interrupt
 
-DB_ENV = "UNOSTATS_DB"
 BATCH_GAMES_ENV = "UNOSTATS_BATCH_GAMES"
 
 

@@ -18,7 +18,7 @@ How a run goes:
    the scenario from the stored run and hands it to the same driver, which plays every cell from
    what is stored. A game is a pure function of (rules, seats, seed, game index), so a resumed run
    equals an uninterrupted one row for row, whatever the batch sizes or threads.
-   ``executor`` (e.g. ``runs.ray_games.RayExecutor``) plays the run elsewhere instead of the
+   ``executor`` (e.g. ``executors.ray.driver.RayExecutor``) plays the run elsewhere instead of the
    kind's own driver: it ``check``s the kind and ``connect``s before anything is stored, then
    ``play``s like a kind's driver; either executor resumes the other's runs.
 2. The driver stores whole batches (one transaction each) and checks ``stop`` between them:

@@ -1,6 +1,6 @@
 """The plain-games kind of run played on a Ray cluster (``unostats simulate FILE --executor ray``):
 the driver (this process) plans each cell's games as batches, Ray runs each batch as a task on a
-worker (``runs.ray_worker.play_batch``), and the driver stores the returned tables in the
+worker (``executors.ray.worker.play_batch``), and the driver stores the returned tables in the
 results database, each batch exactly once and in each cell's order.
 
 Identical rows: a game is a pure function of (rules, seats, seed, game index) and a batch's games
@@ -46,15 +46,15 @@ from typing import Any
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from .. import store
-from ..engine import ENGINE_VERSION
-from ..store.batches import write_batch_once
-from . import games
-from .progress import Progress
-from .ray_cluster import CONNECT_TIMEOUT_ENV, connect_timeout, joins, unreachable
-from .ray_worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node
-from .session import Playing, RunError, RunOutcome, cell_label, playing
-from .signals import StopRequest
+from ... import store
+from ...engine import ENGINE_VERSION
+from ...runs import games
+from ...runs.progress import Progress
+from ...runs.session import Playing, RunError, RunOutcome, cell_label, playing
+from ...runs.signals import StopRequest
+from ...store.batches import write_batch_once
+from .cluster import CONNECT_TIMEOUT_ENV, connect_timeout, joins, unreachable
+from .worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node
 
 MAX_RETRIES = 3  # runs of a task whose worker dies, after the first
 IN_FLIGHT_PER_CPU = 2
