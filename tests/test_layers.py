@@ -40,21 +40,21 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("unostats.kinds",)),
     ("executors", "where a kind's games play other than this machine's threads: a Ray cluster",
      ("unostats.executors",)),
-    ("kinds", "each kind's driver, summary and report section",
-     ("unostats.runs.games", "unostats.runs.summary",
-      "unostats.runs.tournaments", "unostats.runs.tournament_summary",
-      "unostats.report.tournament", "unostats.runs.leagues", "unostats.runs.league_summary",
-      "unostats.report.league")),
+    ("kinds", "each kind's package (plain games, tournaments, leagues): its driver, summary "
+     "and report section",
+     ("unostats.games", "unostats.tournaments.driver", "unostats.tournaments.summary",
+      "unostats.tournaments.report", "unostats.leagues.driver", "unostats.leagues.summary",
+      "unostats.leagues.report")),
     ("run services", "what every kind of run shares: signals, progress, the session, "
      "queries; the report's number formatting",
      ("unostats.runs", "unostats.report")),
     ("store, engine, scenario", "the results database (frames, packing, games' tables and views, "
-     "the writer ...), the engine (its API over parts, inputs, outputs and kernels), scenario "
-     "files",
+     "the writer ..., every kind's tables), the engine (its API over parts, inputs, outputs and "
+     "kernels), scenario files (every kind's section)",
      ("unostats.store", "unostats.engine", "unostats.scenario")),
-    ("tournament", "the bracket of a championship (spec, seeds, ranking, bracket), the "
-     "seatings of a league (pure Python)",
-     ("unostats.tournament", "unostats.league")),
+    ("kinds' pure parts", "the bracket of a championship (spec, seeds, ranking, bracket), the "
+     "seatings of a league (pure Python), under packages whose __init__ imports nothing",
+     ("unostats.tournaments", "unostats.leagues")),
     ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
      ("unostats.catalogue",)),
     ("leaves", "rules, seats, statistics, ratings, rows out, the pace of durations, seed "

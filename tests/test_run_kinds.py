@@ -88,3 +88,30 @@ def test_a_parquet_store_refuses_a_kind_that_says_so(tmp_path, invoke):
                     "--store", f"parquet:{tmp_path / 'p'}")
     assert result.exit_code == 2
     assert "a Parquet store holds plain games, not league runs" in result.stderr
+
+
+def test_jobs_stop_at_the_first_run_that_does_not_complete(tmp_path, monkeypatch):
+    import os
+
+    from unostats.runs.jobs import Job, play_jobs, summaries
+
+    class SigtermAfterABatch(Progress):
+        def __init__(self):
+            self.warned = []
+
+        def batch_stored(self, *args, **kwargs):
+            os.kill(os.getpid(), signal.SIGTERM)  # as `kill` would: stop_on_signals sets stop
+
+        def warn(self, text):
+            self.warned.append(text)
+
+    monkeypatch.setenv("UNOSTATS_BATCH_GAMES", "50")
+    first, second = load_scenario("standard"), load_scenario("extreme")
+    progress = SigtermAfterABatch()
+    outcomes, code = play_jobs([Job(first, command="a"), Job(second, command="b")],
+                               db=tmp_path / "u.duckdb", seed=1, games=500, threads=1,
+                               progress=progress)
+    assert code == 128 + signal.SIGTERM
+    assert [o.status for o in outcomes] == ["interrupted"]  # the second never started
+    assert any(w == f"not started: {second.source_path}" for w in progress.warned)
+    assert list(summaries(outcomes, db=tmp_path / "u.duckdb", fmt="table")) == []

@@ -1,8 +1,10 @@
 """The kinds of run unostats plays, listed in one place: ``RUN_KINDS``.
 
-A kind of run (plain games, whole tournaments) plugs into the base code through ``RunKind``, the
-one declared interface, the way sqlite-utils' plugins implement its hook specifications: the base
-code looks a run's kind up here and calls its parts, and never imports a kind's modules itself.
+A kind of run is a package of its own - ``games`` (plain games), ``tournaments`` (whole
+championships), ``leagues`` (policies rated in balanced seatings): its driver, its summary and
+its report section - that plugs into the base code through ``RunKind``, the one declared
+interface, the way sqlite-utils' plugins implement its hook specifications: the base code looks
+a run's kind up here and calls its parts, and never imports a kind's modules itself.
 
 - ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
   the kind's driver, on the executors the kind names and in the stores it allows;
@@ -13,11 +15,15 @@ code looks a run's kind up here and calls its parts, and never imports a kind's 
 
 A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
 the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
-keeps it so). The store is not a kind's part: it creates every kind's tables in every file, as
-one schema with one version, since one file receives runs of every kind.
+keeps it so). Two parts of a kind sit below, in the base packages, because the base takes every
+kind's part at once: its scenario section (``scenario.tournament_section``,
+``scenario.league_section``: the loader checks every section of a file) and its store tables
+(``store.tournaments``, ``store.leagues``: the store creates every kind's tables in every file,
+as one schema with one version, since one file receives runs of every kind). The kind's own
+pure part (the bracket, the seatings) sits below those, in its package, whose ``__init__``
+imports nothing.
 
-A new kind of run (a cluster executor) is a ``RunKind`` added to ``RUN_KINDS``, with its
-modules beside the three below (plain games, tournaments, leagues).
+A new kind of run is a package beside the three and a ``RunKind`` added to ``RUN_KINDS``.
 """
 
 from __future__ import annotations
@@ -28,13 +34,18 @@ from typing import Any
 
 import duckdb
 
-from .report import league as league_report
-from .report import skill as skill_report
+from .games import driver as games
+from .games import skill as skill_report
+from .games import summary
+from .leagues import driver as leagues
+from .leagues import report as league_report
+from .leagues import summary as league_summary
 from .report import sweep as sweep_report
-from .report import tournament as tournament_report
-from .runs import games, league_summary, leagues, summary, tournament_summary, tournaments
 from .scenario import Cell, Scenario
 from .seats import Seat
+from .tournaments import driver as tournaments
+from .tournaments import report as tournament_report
+from .tournaments import summary as tournament_summary
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ progress. Keyword-only functions, usable from a notebook::
 
     from unostats.runs.progress import ConsoleProgress
     from unostats.runs.simulate import simulate
-    from unostats.runs.summary import format_summary, summaries
+    from unostats.games.summary import format_summary, summaries
     from unostats.scenario import load_scenario
     outcome = simulate(scenario=load_scenario("scenarios/standard.yaml"), db="u.duckdb",
                        games=500, progress=ConsoleProgress())
@@ -13,8 +13,8 @@ How a run goes:
 
 1. ``simulate`` resolves the seed (argument, else the scenario's, else a random one that is
    stored), records the run and its cells (``store.start_run``, with the rows its kind adds) and
-   hands it to the driver of its kind (``kinds.kind_of``): plain games (``runs.games``) or whole
-   tournaments (``runs.tournaments``, where ``batch_games`` counts tournaments). ``resume`` takes
+   hands it to the driver of its kind (``kinds.kind_of``): plain games (``games.driver``) or whole
+   tournaments (``tournaments.driver``, where ``batch_games`` counts tournaments). ``resume`` takes
    the scenario from the stored run and hands it to the same driver, which plays every cell from
    what is stored. A game is a pure function of (rules, seats, seed, game index), so a resumed run
    equals an uninterrupted one row for row, whatever the batch sizes or threads.

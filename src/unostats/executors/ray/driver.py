@@ -48,7 +48,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from ... import store
 from ...engine import ENGINE_VERSION
-from ...runs import games
+from ...games import driver as games
 from ...runs.progress import Progress
 from ...runs.session import Playing, RunError, RunOutcome, cell_label, playing
 from ...runs.signals import StopRequest

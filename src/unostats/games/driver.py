@@ -33,15 +33,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import store
+from ..runs import precision
+from ..runs.engine_cache import prepare_engine
+from ..runs.handover import BatchThread
+from ..runs.memory import give_back_large_blocks
+from ..runs.progress import Progress
+from ..runs.session import RunOutcome, Tally, cell_label, playing
+from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
-from . import precision
-from .engine_cache import prepare_engine
-from .handover import BatchThread
-from .memory import give_back_large_blocks
-from .progress import Progress
-from .session import RunOutcome, Tally, cell_label, playing
-from .signals import StopRequest
 
 TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH_GAMES = 1_000

@@ -36,23 +36,16 @@ import numpy as np
 import pyarrow as pa
 
 from .. import store
+from ..runs.engine_cache import prepare_engine
+from ..runs.handover import BatchThread
+from ..runs.memory import give_back_large_blocks
+from ..runs.progress import Progress
+from ..runs.session import RunError, RunOutcome, Tally, cell_label, playing
+from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario, Variant
 from ..seats import Seat
 from ..store import tournaments as tournament_store
-from ..tournament import (
-    DECIDED_BY,
-    Field,
-    PlayedTournaments,
-    TableGames,
-    TournamentSpec,
-    play_batch,
-)
-from .engine_cache import prepare_engine
-from .handover import BatchThread
-from .memory import give_back_large_blocks
-from .progress import Progress
-from .session import RunError, RunOutcome, Tally, cell_label, playing
-from .signals import StopRequest
+from .bracket import DECIDED_BY, Field, PlayedTournaments, TableGames, TournamentSpec, play_batch
 
 TARGET_BATCH_SECONDS = 3.0
 # Round-seat rows per batch at most: DuckDB writes an insert of a row group (122,880 rows) or more

@@ -21,15 +21,15 @@ import numpy as np
 import polars as pl
 
 from .. import ratings, store
-from ..league import LeagueSpec
+from ..games.driver import MAX_BATCH_SEAT_ROWS, TARGET_BATCH_SECONDS, tally
+from ..runs.engine_cache import prepare_engine
+from ..runs.progress import Progress
+from ..runs.session import RunOutcome, cell_label, playing
+from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
 from ..store import leagues as league_store
-from .engine_cache import prepare_engine
-from .games import MAX_BATCH_SEAT_ROWS, TARGET_BATCH_SECONDS, tally
-from .progress import Progress
-from .session import RunOutcome, cell_label, playing
-from .signals import StopRequest
+from .seatings import LeagueSpec
 
 FIRST_BATCH_GAMES = 200  # a cell's first batch, which measures its pace
 MAX_BATCH_GAMES = 100_000
