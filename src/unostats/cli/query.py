@@ -41,7 +41,7 @@ def _parse_params(params: list[str]) -> dict[str, object]:
         if re.fullmatch(r"[+-]?\d+", text.strip()):
             if len(text.strip().lstrip("+-")) > 19:
                 fail(f"--param {name}: {_short(text)} has more digits than a 64-bit integer; "
-                      "quote a long number in the SQL as text, or CAST a string", 2)
+                     "quote a long number in the SQL as text, or CAST a string", 2)
             parsed = int(text)
         elif re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", text.strip()):
             parsed = float(text)
@@ -79,7 +79,7 @@ def _utf8(text: str, what: str) -> str:
     except UnicodeEncodeError as e:
         byte = ord(text[e.start]) & 0xFF
         fail(f"{what} is not UTF-8 text (byte 0x{byte:02x} at character {e.start + 1}); "
-              "write it in UTF-8", 2)
+             "write it in UTF-8", 2)
     return text
 
 
@@ -90,7 +90,7 @@ def _read_sql(sql: str) -> str:
         return sys.stdin.read()
     except UnicodeDecodeError as e:
         fail(f"the SQL on stdin is not UTF-8 text (byte 0x{e.object[e.start]:02x} at byte "
-              f"{e.start + 1}); write it in UTF-8", 2)
+             f"{e.start + 1}); write it in UTF-8", 2)
 
 
 def _out_format(fmt: QueryFormat | None, out: Path | None) -> str:
@@ -102,7 +102,7 @@ def _out_format(fmt: QueryFormat | None, out: Path | None) -> str:
     if fmt is None:
         if out.suffix.lower() not in OUT_SUFFIXES:
             fail(f"--out {out}: give --format (csv, json, ndjson or parquet); the name does not "
-                  f"end with one of {', '.join(OUT_SUFFIXES)}", 2)
+                 f"end with one of {', '.join(OUT_SUFFIXES)}", 2)
         return OUT_SUFFIXES[out.suffix.lower()]
     if fmt is QueryFormat.table:
         fail("--format table is for the screen; with --out give csv, json, ndjson or parquet", 2)
@@ -121,7 +121,7 @@ def _stdout_failed(e: OSError) -> NoReturn:
         pass
     if isinstance(e, BrokenPipeError):
         fail("stdout was closed before every row was written (the reader of the pipe stopped); "
-              "narrow the query with LIMIT, or write the rows with --out FILE", 1)
+             "narrow the query with LIMIT, or write the rows with --out FILE", 1)
     reason = "no space left on the device" if e.errno == errno.ENOSPC else (e.strerror or str(e))
     fail(f"cannot write the rows to stdout: {reason}; write them with --out FILE instead", 1)
 
@@ -201,8 +201,8 @@ def query(
             _stdout_failed(e)
         if cut is not None:
             err(f"note: the result has more than {cut:,} rows, too many for a table: only the "
-                 "first ones are shown. Use --format csv, json or ndjson for every row (streamed), "
-                 "or narrow the query (LIMIT, WHERE, GROUP BY)")
+                "first ones are shown. Use --format csv, json or ndjson for every row (streamed), "
+                "or narrow the query (LIMIT, WHERE, GROUP BY)")
 
 
 

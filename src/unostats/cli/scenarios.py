@@ -47,7 +47,7 @@ def scenarios(fmt: FormatOption = Format.table) -> None:
             for name, text, _ in listed]
     write(format_rows(("name", "description"), rows, "table", width=width))
     err(f"bundled scenario files: {_display_path(bundled_dir())}; full descriptions: "
-         "--format json; run one by name: unostats simulate NAME")
+        "--format json; run one by name: unostats simulate NAME")
 
 
 SCENARIOS_WIDTH = 100  # the listing's width when stdout is not a terminal and $COLUMNS is unset

@@ -174,7 +174,7 @@ def _precision_sets(targets: list[str]) -> list[str]:
         stat, eq, width = item.partition("=")
         if not eq or not stat.strip() or not width.strip():
             fail(f"--precision {item!r}: expected STAT=H, e.g. --precision "
-                  "turns_per_round=0.5", 2)
+                 "turns_per_round=0.5", 2)
         out.append(f"precision.{stat.strip()}={width.strip()}")
     return out
 
