@@ -1,5 +1,5 @@
 """The cluster section of ``make bench``: a local Ray cluster of 1 and then 2 worker nodes (1 CPU
-each, loopback only, ``runs.ray_cluster``), official rules, 4 players:
+each, loopback only, ``executors.ray.cluster``), official rules, 4 players:
 
 - ``stored``: ``unostats simulate --executor ray``, every game, round and seat sent to the
   driver and stored in DuckDB there (one writer);
@@ -30,9 +30,9 @@ GAMES = 200_000  # at scale 1 (official rules, 4 players: about 1.4 M rounds)
 
 _SNIPPET = """
 import json, shutil, sys, tempfile
-from unostats.runs.ray_cluster import local_cluster, use_loopback
+from unostats.executors.ray.cluster import local_cluster, use_loopback
 use_loopback()  # before Ray is imported
-from unostats.runs.ray_games import RayExecutor
+from unostats.executors.ray.driver import RayExecutor
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_scenario
 job = json.loads(sys.argv[1])
@@ -42,7 +42,7 @@ temp = tempfile.mkdtemp(prefix="unostats-bench-ray-")
 def played(address, scenario, games, size):
     import time
     import ray
-    from unostats.runs.ray_worker import play_batch, warm_node
+    from unostats.executors.ray.worker import play_batch, warm_node
     ray.init(address=address, logging_level="WARNING")
     try:
         (cell,) = scenario.cells()

@@ -32,7 +32,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unostats.cli import app
-from unostats.tournament import (
+from unostats.tournaments.bracket import (
     DECIDED_BY,
     Field,
     PlayedTournaments,
@@ -391,7 +391,7 @@ def report_runs(tmp_path_factory) -> tuple[Path, dict[str, str]]:
 # --- Tournaments -----------------------------------------------------------------------------
 
 def _check_tournament(spec, result) -> None:
-    from unostats.tournament import CONSOLATION, MAIN
+    from unostats.tournaments.bracket import CONSOLATION, MAIN
 
     fld = result.field
     main_plan, cons_plan = spec.brackets(fld)
@@ -462,8 +462,8 @@ def browser():
 
 
 # --- Tournaments as objects ----------------------------------------------------------------------
-# The bracket (``unostats.tournament``) plays a batch of tournaments as numpy columns, which the
-# store's rows are made of; the tests read one tournament at a time as objects instead: a
+# The bracket (``unostats.tournaments.bracket``) plays a batch of tournaments as numpy columns,
+# which the store's rows are made of; the tests read one tournament at a time as objects instead: a
 # ``TournamentResult`` per tournament, a ``TableResult`` per table, an ``EntrantResult`` per
 # entrant. ``play_tournaments`` / ``play_tournament`` (fixtures) play them.
 

@@ -16,7 +16,7 @@ import pytest
 import typer
 
 from unostats.cli import app
-from unostats.runs.summary import SUMMARY_COLUMNS
+from unostats.games.summary import SUMMARY_COLUMNS
 from unostats.scenario import ScenarioError, load_scenario
 
 SRC = Path(__file__).resolve().parents[1] / "src"

@@ -16,7 +16,7 @@ from unostats.runs import compare, precision
 from unostats.runs.session import RunError
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
-from unostats.runs.summary import precision_rows
+from unostats.games.summary import precision_rows
 from unostats.scenario import ScenarioError, load_text
 from unostats.seats import Seat
 

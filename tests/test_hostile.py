@@ -256,12 +256,6 @@ def test_games_on_the_command_line_has_the_files_limit(invoke, made, games, word
     assert words in result.stderr
 
 
-def test_the_command_line_limit_is_the_files():
-    from unostats import cli
-    from unostats.scenario import GAMES_MAX
-    assert cli.GAMES_MAX == GAMES_MAX == 10**12
-
-
 def test_a_total_past_a_bigint_is_refused_before_anything_is_stored(made, tmp_path,
                                                                     monkeypatch):
     from unostats.runs import simulate as sim

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from unostats import league
+from unostats.leagues import seatings as league
 from unostats.scenario import sweep
 
 # The most seatings a test lets the league design enumerate, and sweep points it lets be

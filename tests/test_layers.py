@@ -28,37 +28,42 @@ PACKAGE = "unostats"
 # ``__init__``); the longest pattern that names a module decides its layer, and every module
 # must have one.
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("cli", "the command line: thin commands over the layers below",
+    ("cli", "the command line: thin commands over the layers below, one module per group",
      ("unostats.cli",)),
-    ("runs and report", "simulate/resume, replay and the report: they find a run's kind in "
-     "the registry and hand over to it, never naming a kind themselves",
-     ("unostats.runs.simulate", "unostats.runs.replay", "unostats.report.build",
-      "unostats.report.model", "unostats.report.figures", "unostats.report.render")),
+    ("runs and report", "simulate/resume (one run or a list of them), replay and the report: "
+     "they find a run's kind in the registry and hand over to it, never naming a kind "
+     "themselves",
+     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay",
+      "unostats.report.build", "unostats.report.model", "unostats.report.figures",
+      "unostats.report.render")),
     ("run kinds", "the one registry of run kinds (plain games, tournaments, leagues)",
      ("unostats.kinds",)),
-    ("kinds", "each kind's driver, summary and report section",
-     ("unostats.runs.games", "unostats.runs.ray_games", "unostats.runs.summary",
-      "unostats.runs.tournaments", "unostats.runs.tournament_summary",
-      "unostats.report.tournament", "unostats.runs.leagues", "unostats.runs.league_summary",
-      "unostats.report.league")),
+    ("executors", "where a kind's games play other than this machine's threads: a Ray cluster",
+     ("unostats.executors",)),
+    ("kinds", "each kind's package (plain games, tournaments, leagues): its driver, summary "
+     "and report section",
+     ("unostats.games", "unostats.tournaments.driver", "unostats.tournaments.summary",
+      "unostats.tournaments.report", "unostats.leagues.driver", "unostats.leagues.summary",
+      "unostats.leagues.report")),
     ("run services", "what every kind of run shares: signals, progress, the session, "
      "queries; the report's number formatting",
      ("unostats.runs", "unostats.report")),
     ("store, engine, scenario", "the results database (frames, packing, games' tables and views, "
-     "the writer ...), the engine (its API over parts, inputs, outputs and kernels), scenario "
-     "files",
+     "the writer ..., every kind's tables), the engine (its API over parts, inputs, outputs and "
+     "kernels), scenario files (every kind's section)",
      ("unostats.store", "unostats.engine", "unostats.scenario")),
-    ("tournament", "the bracket of a championship (spec, seeds, ranking, bracket), the "
-     "seatings of a league (pure Python)",
-     ("unostats.tournament", "unostats.league")),
+    ("kinds' pure parts", "the bracket of a championship (spec, seeds, ranking, bracket), the "
+     "seatings of a league (pure Python), under packages whose __init__ imports nothing",
+     ("unostats.tournaments", "unostats.leagues")),
     ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
      ("unostats.catalogue",)),
     ("leaves", "rules, seats, statistics, ratings, rows out, the pace of durations, seed "
      "sequences by the batch",
      ("unostats.rules", "unostats.seats", "unostats.stats", "unostats.ratings",
       "unostats.output", "unostats.durations", "unostats.seed_sequences")),
-    ("atoms", "card ids and event codes and their text, the version",
-     ("unostats.cards", "unostats.codes", "unostats.event_text", "unostats")),
+    ("atoms", "card ids and event codes and their text, the version, the defaults the command "
+     "line shares",
+     ("unostats.cards", "unostats.codes", "unostats.event_text", "unostats.defaults", "unostats")),
 )
 
 

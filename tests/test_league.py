@@ -14,9 +14,9 @@ import pytest
 
 from unostats import ratings, store
 from unostats.kinds import kind_of
-from unostats.league import cycle_games, seatings
+from unostats.leagues.seatings import cycle_games, seatings
 from unostats.report.build import build_report
-from unostats.runs.league_summary import LEAGUE_COLUMNS, summary_text
+from unostats.leagues.summary import LEAGUE_COLUMNS, summary_text
 from unostats.runs.replay import replay
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate

@@ -27,13 +27,13 @@ from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
 
-from unostats.runs.ray_cluster import local_cluster, use_loopback
+from unostats.executors.ray.cluster import local_cluster, use_loopback
 
 use_loopback()  # before Ray is imported (it reads the environment once)
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'unostats[ray]' "
                                         "(the Ray executor's tests need a local cluster)")
 
-from unostats.runs.ray_games import RayExecutor  # noqa: E402 (needs Ray)
+from unostats.executors.ray.driver import RayExecutor  # noqa: E402 (needs Ray)
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"

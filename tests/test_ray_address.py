@@ -1,4 +1,4 @@
-"""Which cluster `--executor ray` joins, read before Ray is imported (``runs.ray_cluster.joins``),
+"""Which cluster `--executor ray` joins, read before Ray is imported (``executors.ray.cluster.joins``),
 and whether it stays on the loopback address (then the loopback environment is set first: Ray
 reads it once, at import, and without it a driver waits for a head at the machine's interface
 address), and whether a head answers there at all before Ray is asked to join it
@@ -10,7 +10,7 @@ import socket
 
 import pytest
 
-from unostats.runs.ray_cluster import (
+from unostats.executors.ray.cluster import (
     CONNECT_TIMEOUT,
     CONNECT_TIMEOUT_ENV,
     connect_timeout,

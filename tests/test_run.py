@@ -20,7 +20,7 @@ from unostats.output import format_interval, format_rows
 from unostats.runs.session import BATCH_GAMES_ENV, RunError
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import prepare, resume, simulate
-from unostats.runs.summary import SUMMARY_COLUMNS, format_summary, summaries, summary_rows
+from unostats.games.summary import SUMMARY_COLUMNS, format_summary, summaries, summary_rows
 from unostats.scenario import load_scenario
 
 TINY = """\
@@ -426,7 +426,7 @@ def test_a_policy_written_as_data_is_stored_by_its_name_with_its_weights(tmp_pat
 def test_on_one_cpu_the_engine_plays_one_batch_at_a_time(monkeypatch):
     """On a single CPU the next batch is not played while one is stored (the overlap gains
     nothing there); with more CPUs one batch is stored while the next is played."""
-    from unostats.runs import games as plain
+    from unostats.games import driver as plain
 
     room = []
     monkeypatch.setattr(plain.BatchThread, "__init__",

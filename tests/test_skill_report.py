@@ -1,4 +1,4 @@
-"""The report's skill-and-luck section (report/skill.py): per-policy shares of a mixed table
+"""The report's skill-and-luck section (games/skill.py): per-policy shares of a mixed table
 recomputed from the raw rows, the edges and the weaker side, which cells count as mixed tables,
 and the page's section.
 
@@ -15,7 +15,7 @@ import pytest
 
 from unostats import stats, store
 from unostats.report.build import build_report
-from unostats.report.skill import load_skill, view
+from unostats.games.skill import load_skill, view
 from unostats.store.packing import packed_fields
 
 PLAIN_YAML = """\

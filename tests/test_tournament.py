@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from unostats.seats import Seat
-from unostats.tournament import (
+from unostats.tournaments.bracket import (
     CONSOLATION,
     DECIDED_BY,
     MAIN,
@@ -26,8 +26,16 @@ from unostats.tournament import (
     consolation_entrants,
     plan_bracket,
 )
-from unostats.tournament.ranking import deciders, orders
-from unostats.tournament.seeds import BRACKET_CODE, DRAW, GAME, SEED_MASK, lot, rng, sequence
+from unostats.tournaments.bracket.ranking import deciders, orders
+from unostats.tournaments.bracket.seeds import (
+    BRACKET_CODE,
+    DRAW,
+    GAME,
+    SEED_MASK,
+    lot,
+    rng,
+    sequence,
+)
 
 # TOUR: tables of 6; the best 3 of each table when 24 entrants or fewer, else the best 2; the
 # semifinal winners meet in the final.

@@ -20,10 +20,10 @@ from unostats.runs.query import export
 from unostats.runs.replay import replay
 from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
-from unostats.runs.tournaments import EngineTables, cells
+from unostats.tournaments.driver import EngineTables, cells
 from unostats.scenario import load_scenario
 from unostats.store import tournaments as tournament_store
-from unostats.tournament import TableGame
+from unostats.tournaments.bracket import TableGame
 
 CUP = """\
 name: cup
@@ -585,7 +585,7 @@ def test_the_cycle_collector_is_paused_for_a_batch_only():
     (on, or still off if the caller had turned it off)."""
     import gc
 
-    from unostats.runs.tournaments import _cycle_collector_paused
+    from unostats.tournaments.driver import _cycle_collector_paused
 
     assert gc.isenabled()
     with _cycle_collector_paused():
@@ -606,7 +606,7 @@ def test_the_cycle_collector_is_paused_for_a_batch_only():
 def test_batches_stop_growing_at_the_round_seat_cap(cup):
     """A batch is about TARGET_BATCH_SECONDS of play, but never more round-seat rows than
     MAX_BATCH_SEAT_ROWS at the cell's rows per tournament (small inserts cost DuckDB twice)."""
-    from unostats.runs import tournaments as runs_tournaments
+    from unostats.tournaments import driver as runs_tournaments
 
     player = runs_tournaments._Player(cup["scenario"], [], threads=1, fixed=None)
     assert player._size(None, 16) == runs_tournaments.FIRST_BATCH  # nothing measured yet
@@ -623,7 +623,7 @@ def test_the_cycle_collector_stays_paused_while_another_thread_pauses_it():
     import gc
     import threading
 
-    from unostats.runs.tournaments import _cycle_collector_paused
+    from unostats.tournaments.driver import _cycle_collector_paused
 
     inside, leave = threading.Event(), threading.Event()
 
@@ -648,7 +648,7 @@ def test_the_last_batches_of_a_run_taper(cup):
     but not below TAIL_SECONDS of play nor TAIL_SEAT_ROWS round-seat rows: the last batch,
     whose rows and storing nothing overlaps, is small; far from the end the time target alone
     sizes a batch."""
-    from unostats.runs import tournaments as runs_tournaments
+    from unostats.tournaments import driver as runs_tournaments
 
     player = runs_tournaments._Player(cup["scenario"], [], threads=1, fixed=None)
     tail = 100  # tournaments of 16 table games in TAIL_SECONDS

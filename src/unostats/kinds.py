@@ -1,22 +1,29 @@
 """The kinds of run unostats plays, listed in one place: ``RUN_KINDS``.
 
-A kind of run (plain games, whole tournaments) plugs into the base code through ``RunKind``, the
-one declared interface, the way sqlite-utils' plugins implement its hook specifications: the base
-code looks a run's kind up here and calls its parts, and never imports a kind's modules itself.
+A kind of run is a package of its own - ``games`` (plain games), ``tournaments`` (whole
+championships), ``leagues`` (policies rated in balanced seatings): its driver, its summary and
+its report section - that plugs into the base code through ``RunKind``, the one declared
+interface, the way sqlite-utils' plugins implement its hook specifications: the base code looks
+a run's kind up here and calls its parts, and never imports a kind's modules itself.
 
 - ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
-  the kind's driver; ``runs.replay`` asks the kind how a stored game is recomputed; ``cli``
-  prints each kind's summary of the finished runs.
+  the kind's driver, on the executors the kind names and in the stores it allows;
+  ``runs.replay`` asks the kind how a stored game is recomputed; ``runs.jobs`` gives each
+  kind's summary of the finished runs; ``validate`` prints what a scenario plays.
 - ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
   draw and show it.
 
 A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
 the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
-keeps it so). The store is not a kind's part: it creates every kind's tables in every file, as
-one schema with one version, since one file receives runs of every kind.
+keeps it so). Two parts of a kind sit below, in the base packages, because the base takes every
+kind's part at once: its scenario section (``scenario.tournament_section``,
+``scenario.league_section``: the loader checks every section of a file) and its store tables
+(``store.tournaments``, ``store.leagues``: the store creates every kind's tables in every file,
+as one schema with one version, since one file receives runs of every kind). The kind's own
+pure part (the bracket, the seatings) sits below those, in its package, whose ``__init__``
+imports nothing.
 
-A new kind of run (a cluster executor) is a ``RunKind`` added to ``RUN_KINDS``, with its
-modules beside the three below (plain games, tournaments, leagues).
+A new kind of run is a package beside the three and a ``RunKind`` added to ``RUN_KINDS``.
 """
 
 from __future__ import annotations
@@ -27,13 +34,18 @@ from typing import Any
 
 import duckdb
 
-from .report import league as league_report
-from .report import skill as skill_report
+from .games import driver as games
+from .games import skill as skill_report
+from .games import summary
+from .leagues import driver as leagues
+from .leagues import report as league_report
+from .leagues import summary as league_summary
 from .report import sweep as sweep_report
-from .report import tournament as tournament_report
-from .runs import games, league_summary, leagues, summary, tournament_summary, tournaments
 from .scenario import Cell, Scenario
 from .seats import Seat
+from .tournaments import driver as tournaments
+from .tournaments import report as tournament_report
+from .tournaments import summary as tournament_summary
 
 
 @dataclass(frozen=True)
@@ -57,10 +69,12 @@ class RunKind:
 
     name: str
     claims: Callable[[Scenario], bool]  # the scenarios it plays (exactly one kind claims each)
+    section: str | None  # the scenario's section that makes it this kind's (None: no section)
     label: str  # what the resume line calls a run: "run", "tournament run"
     games_label: str  # what it calls the games it stores: "games", "table games"
     games_requested: Callable[[Scenario], int]  # games over all cells of a new run
     plan: Callable[[Scenario], str]  # what a new run plays, for its first log line
+    outline: Callable[[Scenario], str]  # what ``validate`` says a scenario plays
     # (con, run_id, scenario): rows stored with a new run, in its transaction (None: none)
     record: Callable[[duckdb.DuckDBPyConnection, str, Scenario], None] | None
     # (con, outcome, *, threads, batch_size, progress, stop) -> the outcome: plays the run's
@@ -72,13 +86,19 @@ class RunKind:
     # (*, db, run_ids, fmt, width) -> the text ``simulate`` prints for the finished runs
     summary: Callable[..., str]
     reports: tuple[ReportSection, ...] = ()  # sections of the report beyond the games' own
+    # where its runs play: "local" (this machine's threads), "ray" (tasks on a Ray cluster)
+    executors: frozenset[str] = frozenset({"local"})
+    # a Parquet store may hold its runs (a kind with tables of its own needs the one writer
+    # of a DuckDB file)
+    parquet: bool = False
 
 
 GAMES = RunKind(
     name="games", claims=lambda scenario: scenario.tournament is None and scenario.league is None,
-    label="run", games_label="games",
-    games_requested=games.games_requested, plan=games.plan, record=None, play=games.play,
-    replay_args=games.replay_args, summary=summary.summary_text,
+    section=None, label="run", games_label="games",
+    games_requested=games.games_requested, plan=games.plan, outline=games.outline, record=None,
+    play=games.play, replay_args=games.replay_args, summary=summary.summary_text,
+    executors=frozenset({"local", "ray"}), parquet=True,
     reports=(
         ReportSection(name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
                       figures=sweep_report.sweep_figures, view=sweep_report.view),
@@ -88,8 +108,9 @@ GAMES = RunKind(
 
 TOURNAMENTS = RunKind(
     name="tournaments", claims=lambda scenario: scenario.tournament is not None,
-    label="tournament run", games_label="table games",
+    section="tournament", label="tournament run", games_label="table games",
     games_requested=tournaments.games_requested, plan=tournaments.plan,
+    outline=tournaments.outline,
     record=tournaments.record_fields, play=tournaments.play,
     replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
     reports=(ReportSection(
@@ -99,8 +120,9 @@ TOURNAMENTS = RunKind(
 
 LEAGUES = RunKind(
     name="leagues", claims=lambda scenario: scenario.league is not None,
-    label="league run", games_label="games",
-    games_requested=leagues.games_requested, plan=leagues.plan, record=None, play=leagues.play,
+    section="league", label="league run", games_label="games",
+    games_requested=leagues.games_requested, plan=leagues.plan, outline=leagues.plan,
+    record=None, play=leagues.play,
     replay_args=leagues.replay_args, summary=league_summary.summary_text,
     reports=(ReportSection(
         name="league", title="UNO league report: ", load=league_report.load_leagues,

@@ -1,5 +1,5 @@
 """Ratings of policies from game results: the Luce choice model on each game's winner, with
-bootstrap 95% intervals over games (pure numpy; ``runs.leagues`` feeds it a league's games).
+bootstrap 95% intervals over games (pure numpy; ``leagues.driver`` feeds it a league's games).
 
 The model: policy i has a rating r_i > 0 and wins a game at table T with probability
 r_i / sum(r_j for j in T), whatever the table's size; at two players this is Bradley-Terry, and

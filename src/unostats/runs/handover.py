@@ -5,7 +5,7 @@ watches, and room for ``in_flight`` batches: the maker takes room before it make
 (``take_room``) and the storer gives it back once the batch is stored (``stored``), so at most
 that many batches exist at once however fast the maker is. Subclasses write ``run``, handing
 items over with ``_put`` (False: halted, stop making) and None at the end; the storer takes
-them with ``items``. Plain games (``runs.games``) and whole tournaments (``runs.tournaments``)
+them with ``items``. Plain games (``games.driver``) and whole tournaments (``tournaments.driver``)
 use it.
 """
 

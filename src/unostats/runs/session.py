@@ -1,5 +1,6 @@
 """What every kind of run shares: its errors, its outcome, the options of a session (database,
-threads, batch size), the stored scenario of a run, and the end of a session.
+threads, batch size), the stored scenario of a run, and a session of play (``playing``: the
+skeleton of every kind's ``play``, from its status to the end of the session).
 
 Errors meant for the user are ``RunError`` (exit code 2 for usage problems such as an unknown run
 id or a scenario that does not match the stored run, 1 otherwise), ``store.StoreError`` and
@@ -11,17 +12,20 @@ from __future__ import annotations
 import dataclasses
 import os
 import shlex
+import signal
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import __version__, store
+from ..defaults import DB_ENV
 from ..scenario import Cell, Scenario, ScenarioError, load_text
 from .progress import Progress
-from .signals import is_interrupt
+from .signals import StopRequest, is_interrupt
 
-DB_ENV = "UNOSTATS_DB"
 BATCH_GAMES_ENV = "UNOSTATS_BATCH_GAMES"
 
 
@@ -123,6 +127,48 @@ def end_session(con, outcome: RunOutcome, status: str, *, started: float, progre
     rate = tally.count / outcome.seconds if outcome.seconds > 0 else 0.0
     progress.log(f"run {outcome.run_id} complete: {tally.played}, {outcome.rounds_played:,} "
                  f"rounds in {outcome.seconds:.1f} s ({rate:{tally.rate_format}} {tally.unit}/s)")
+
+
+@dataclass
+class Playing:
+    """A session of play under way: its status so far and when its clock started."""
+
+    status: str = "interrupted"  # "complete" once every game is played
+    started: float = field(default_factory=time.perf_counter)
+
+    def start_clock(self) -> None:
+        """The run's time and rate count from here (the engine's compile, a cluster's start-up
+        left out)."""
+        self.started = time.perf_counter()
+
+
+@contextmanager
+def playing(con, outcome: RunOutcome, *, progress: Progress, stop: StopRequest,
+            tally: Callable[[RunOutcome], Tally],
+            halt: Callable[[], None] | None = None) -> Iterator[Playing]:
+    """The skeleton every kind's ``play`` shares, so that each says only how it plays.
+
+    The body sets ``status`` to "complete" when it played everything; a stop request that
+    ended it early gives the outcome its signal, and a Ctrl-C (also one DuckDB said as its own
+    error) its SIGINT. The session then ends (``end_session``) before ``halt`` stops the
+    kind's threads, so a Ctrl-C during the halt still finds the run marked."""
+    session = Playing()
+    try:
+        yield session
+        if session.status != "complete" and stop.requested:
+            outcome.signal = stop.signum
+    except BaseException as e:
+        if not is_interrupt(e):
+            raise
+        outcome.signal = signal.SIGINT
+        raise KeyboardInterrupt from None
+    finally:
+        try:
+            end_session(con, outcome, session.status, started=session.started,
+                        progress=progress, tally=tally(outcome))
+        finally:
+            if halt is not None:
+                halt()
 
 
 def _say_interrupted(outcome: RunOutcome, progress: Progress, tally: Tally) -> None:

@@ -3,7 +3,7 @@ progress. Keyword-only functions, usable from a notebook::
 
     from unostats.runs.progress import ConsoleProgress
     from unostats.runs.simulate import simulate
-    from unostats.runs.summary import format_summary, summaries
+    from unostats.games.summary import format_summary, summaries
     from unostats.scenario import load_scenario
     outcome = simulate(scenario=load_scenario("scenarios/standard.yaml"), db="u.duckdb",
                        games=500, progress=ConsoleProgress())
@@ -13,12 +13,12 @@ How a run goes:
 
 1. ``simulate`` resolves the seed (argument, else the scenario's, else a random one that is
    stored), records the run and its cells (``store.start_run``, with the rows its kind adds) and
-   hands it to the driver of its kind (``kinds.kind_of``): plain games (``runs.games``) or whole
-   tournaments (``runs.tournaments``, where ``batch_games`` counts tournaments). ``resume`` takes
+   hands it to the driver of its kind (``kinds.kind_of``): plain games (``games.driver``) or whole
+   tournaments (``tournaments.driver``, where ``batch_games`` counts tournaments). ``resume`` takes
    the scenario from the stored run and hands it to the same driver, which plays every cell from
    what is stored. A game is a pure function of (rules, seats, seed, game index), so a resumed run
    equals an uninterrupted one row for row, whatever the batch sizes or threads.
-   ``executor`` (e.g. ``runs.ray_games.RayExecutor``) plays the run elsewhere instead of the
+   ``executor`` (e.g. ``executors.ray.driver.RayExecutor``) plays the run elsewhere instead of the
    kind's own driver: it ``check``s the kind and ``connect``s before anything is stored, then
    ``play``s like a kind's driver; either executor resumes the other's runs.
 2. The driver stores whole batches (one transaction each) and checks ``stop`` between them:
@@ -180,7 +180,7 @@ def _where(db) -> str:
 def _check_store_kind(db, kind) -> None:
     """A Parquet store holds plain games (a tournament's or a league's own tables are written
     whole by one writer, which the DuckDB file is)."""
-    if store.is_parquet(db) and kind.name != "games":
+    if store.is_parquet(db) and not kind.parquet:
         raise RunError(f"--store {db}: a Parquet store holds plain games, not {kind.label}s; "
                        f"store {kind.label}s in a DuckDB file (--db FILE)", exit_code=2)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..league import MAX_POLICIES, MAX_SEATINGS, LeagueSpec, seating_count
+from ..leagues.seatings import MAX_POLICIES, MAX_SEATINGS, LeagueSpec, seating_count
 from ..seats import Seat
 from .problems import KeyPath, describe
 from .values import Checker, make_seat

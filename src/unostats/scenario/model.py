@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..durations import SECONDS_PER_TURN_DEFAULT
-from ..league import LeagueSpec
+from ..leagues.seatings import LeagueSpec
 from ..rules import RuleSet
 from ..seats import Seat
-from ..tournament import TournamentSpec
+from ..tournaments.bracket import TournamentSpec
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import cards, durations, rules
+from ..defaults import GAMES_MAX
 from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
 from .league_section import LeagueSection
@@ -32,7 +33,6 @@ REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
 VARIANT_KEYS = ("name", "description", "extends", "rules")
 PLAYERS_RANGE = (2, 10)  # rule S1
 SEED_MAX = 2**63 - 1
-GAMES_MAX = 10**12  # games (tournaments) per cell: the one limit, in files and on the command line
 MAX_PRESET_DEPTH = 16  # presets extending presets; the bundled ones go 2 deep
 
 

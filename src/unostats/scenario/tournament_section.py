@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..seats import Seat
-from ..tournament import (
+from ..tournaments.bracket import (
     DEFAULT_TABLE_SIZE,
     ENTRANTS_RANGE,
     TABLE_SIZE_RANGE,

@@ -50,7 +50,8 @@ Every file gets the whole schema, whatever kinds of run it will hold: the schema
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
 """
 
-from .database import DEFAULT_DB, SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
+from ..defaults import DEFAULT_DB
+from .database import SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import OutputRefused, check_output, write_output, write_problem
 from .frames import FRAME_COLUMNS, RESULT_KEYS
 from .games import BY_CELL, VIEWS, completed_games, duplicate_keys

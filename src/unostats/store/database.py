@@ -32,7 +32,6 @@ from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 # the words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
 # rows by cell id, ``games.BY_CELL``), which the standard views and the report read.
 SCHEMA_VERSION = 12
-DEFAULT_DB = "unostats.duckdb"
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
 # (at least one): parallel inserts split row groups, cost CPU and grow the file, and the engine's

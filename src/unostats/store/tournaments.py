@@ -52,7 +52,7 @@ import polars as pl
 import pyarrow as pa
 
 from ..stats import Z95
-from ..tournament import BRACKETS, DECIDED_BY
+from ..tournaments.bracket import BRACKETS, DECIDED_BY
 from . import games
 from .sql import StoreError, as_json_text, first_row, insert_view, table_ddl, transaction
 

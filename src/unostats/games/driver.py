@@ -27,22 +27,21 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import store
+from ..runs import precision
+from ..runs.engine_cache import prepare_engine
+from ..runs.handover import BatchThread
+from ..runs.memory import give_back_large_blocks
+from ..runs.progress import Progress
+from ..runs.session import RunOutcome, Tally, cell_label, playing
+from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
-from . import precision
-from .engine_cache import prepare_engine
-from .handover import BatchThread
-from .memory import give_back_large_blocks
-from .progress import Progress
-from .session import RunOutcome, Tally, cell_label, end_session
-from .signals import StopRequest, is_interrupt
 
 TARGET_BATCH_SECONDS = 1.0
 FIRST_BATCH_GAMES = 1_000
@@ -83,6 +82,18 @@ def plan(scenario: Scenario) -> str:
     return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games"
 
 
+def outline(scenario: Scenario) -> str:
+    """What ``validate`` says a scenario plays: its cells (a sweep's points among them)."""
+    n_var, n_pl = len(scenario.variants), len(scenario.players)
+    if scenario.points:
+        n_cells, n_pt = len(list(scenario.cells())), len(scenario.points)
+        return (f"{n_var} variant{'s' * (n_var != 1)} x sweep = {n_pt} point"
+                f"{'s' * (n_pt != 1)}, {n_cells} cell{'s' * (n_cells != 1)}; --resolved "
+                "lists them")
+    return (f"{n_var} variant{'s' * (n_var != 1)} x {n_pl} player count{'s' * (n_pl != 1)} = "
+            f"{n_var * n_pl} cell{'s' * (n_var * n_pl != 1)}")
+
+
 def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
                 game: int) -> tuple[tuple[Seat, ...], int, int]:
     """How stored game ``game`` of ``cell`` is recomputed: (seats, seed, game index)."""
@@ -119,11 +130,14 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     give_back_large_blocks()
     jobs = plan_cells(con, outcome, progress)
     producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
-    started = time.perf_counter()
-    status = "interrupted"
-    try:
+
+    def halt() -> None:
+        producer.halt()
+        producer.join()
+
+    with playing(con, outcome, progress=progress, stop=stop, tally=tally, halt=halt) as session:
         prepare_engine(progress, [v.rules for v in scenario.variants])
-        started = time.perf_counter()  # the run's time and rate leave the compile out
+        session.start_clock()  # the run's time and rate leave the compile out
         for job in jobs:
             if job is next(j for j in jobs if j.index == job.index):  # a cell's first job
                 progress.cell_started(str(job.index), cell_label(job.cell), job.first,
@@ -144,21 +158,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
             progress.batch_stored(str(job.index), cell_label(job.cell), lo, hi - 1, hi,
                                   scenario.games, rate)
         if producer.finished:
-            status = "complete"
-        elif stop.requested:
-            outcome.signal = stop.signum
-    except BaseException as e:
-        if not is_interrupt(e):
-            raise
-        outcome.signal = signal.SIGINT  # also when DuckDB said it as its own error
-        raise KeyboardInterrupt from None
-    finally:  # the session ends first: a Ctrl-C in the halt still finds the run marked
-        try:
-            end_session(con, outcome, status, started=started, progress=progress,
-                        tally=tally(outcome))
-        finally:
-            producer.halt()
-            producer.join()
+            session.status = "complete"
     return outcome
 
 

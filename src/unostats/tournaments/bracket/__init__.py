@@ -24,7 +24,7 @@ The variant is not in its seeds: the same field under two variants gets the same
 random numbers make the variants' comparison sharper).
 
 The package is pure Python and numpy with an injectable table player, so the bracket logic is
-tested on hand-made games; ``runs.tournaments`` plugs in the engine. Its modules:
+tested on hand-made games; ``tournaments.driver`` plugs in the engine. Its modules:
 
 - ``spec``: the specification (stages, advance rules, fields) and the plan of a bracket's stages.
 - ``seeds``: every draw, lot and table game's seed, one SeedSequence key each.

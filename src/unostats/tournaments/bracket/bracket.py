@@ -5,7 +5,7 @@ Each stage of a bracket is drawn, read and ranked for all the tournaments of a b
 standings and places; a stage's tables one after another along the row), and the table player is
 handed the tables of a step (the next stage of the main bracket and of the consolation, which
 starts once the first stage is over) of many tournaments at once: the engine plays them in one
-call per stage and table size (``PlayColumns``, ``runs.tournaments``), hand-made games in one
+call per stage and table size (``PlayColumns``, ``tournaments.driver``), hand-made games in one
 call per step (``PlayTables``, the tests). ``play_batch`` plays them; ``PlayedTournaments``
 holds what they did, as the arrays the store's rows are made of.
 """
@@ -18,8 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
-from .. import seed_sequences
-from ..seats import Seat
+from ... import seed_sequences
+from ...seats import Seat
 from .ranking import TableGame, TableGames, deciders, orders, tied
 from .seeds import BatchSeeds, lot
 from .spec import CONSOLATION, MAIN, Field, StagePlan, TournamentSpec
@@ -30,7 +30,7 @@ PlayTables = Callable[[Sequence[TableAsk]], Sequence[TableGame]]
 
 
 class PlayColumns(Protocol):
-    """A player of many tables of one size at once (the engine, ``runs.tournaments``):
+    """A player of many tables of one size at once (the engine, ``tournaments.driver``):
     ``play_columns(seats, which, seeds)`` plays table i with seats ``seats[which[i, s]]`` (which:
     int64 [m, n]) and game seed ``seeds[i]`` (uint64 [m])."""
 

@@ -13,7 +13,7 @@ cold) and times it; later tasks of that process reuse it. ``warm_node`` is the t
 sends to each node first, so one process per node fills the node's cache before the others
 start, and each batch's ``BatchResult.ready`` carries the process's own start-up.
 
-Imported only by the Ray executor (``runs.ray_games``) and by the Ray workers themselves: the
+Imported only by the Ray executor (``executors.ray.driver``) and by the Ray workers themselves: the
 rest of unostats never imports Ray.
 """
 
@@ -27,12 +27,12 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import store
-from ..engine import ENGINE_VERSION
-from ..engine.compiled import compile_for
-from ..engine.simulate import Batch, simulate_arrow
-from ..rules import RuleSet
-from ..seats import Seat
+from ... import store
+from ...engine import ENGINE_VERSION
+from ...engine.compiled import compile_for
+from ...engine.simulate import Batch, simulate_arrow
+from ...rules import RuleSet
+from ...seats import Seat
 
 
 @dataclass(frozen=True)

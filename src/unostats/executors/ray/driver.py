@@ -1,6 +1,6 @@
 """The plain-games kind of run played on a Ray cluster (``unostats simulate FILE --executor ray``):
 the driver (this process) plans each cell's games as batches, Ray runs each batch as a task on a
-worker (``runs.ray_worker.play_batch``), and the driver stores the returned tables in the
+worker (``executors.ray.worker.play_batch``), and the driver stores the returned tables in the
 results database, each batch exactly once and in each cell's order.
 
 Identical rows: a game is a pure function of (rules, seats, seed, game index) and a batch's games
@@ -40,23 +40,21 @@ is played as one job per missing range.
 from __future__ import annotations
 
 import logging
-import signal
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from .. import store
-from ..engine import ENGINE_VERSION
-from ..store.batches import write_batch_once
-from . import games
-from .progress import Progress
-from .ray_cluster import CONNECT_TIMEOUT_ENV, connect_timeout, joins, unreachable
-from .ray_worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node
-from .session import RunError, RunOutcome, cell_label, end_session
-from .signals import StopRequest
+from ... import store
+from ...engine import ENGINE_VERSION
+from ...games import driver as games
+from ...runs.progress import Progress
+from ...runs.session import Playing, RunError, RunOutcome, cell_label, playing
+from ...runs.signals import StopRequest
+from ...store.batches import write_batch_once
+from .cluster import CONNECT_TIMEOUT_ENV, connect_timeout, joins, unreachable
+from .worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node
 
 MAX_RETRIES = 3  # runs of a task whose worker dies, after the first
 IN_FLIGHT_PER_CPU = 2
@@ -74,7 +72,6 @@ class RayExecutor:
     def __init__(self, address: str | None = None) -> None:
         self.address = address
         self._started = False  # this executor called ray.init (and shuts it down)
-        self._started_at = 0.0  # perf_counter when the run's playing started
         self.workers: dict[Worker, Ready] = {}
         self.batches_by_worker: dict[Worker, int] = {}
         self.shard_batches = 0  # batches whose shards the workers wrote (a Parquet store)
@@ -85,9 +82,9 @@ class RayExecutor:
 
     def check(self, kind: Any) -> None:
         """Refuse a kind of run this executor does not play, before anything is stored."""
-        if kind.play is not games.play:
+        if self.name not in kind.executors:
             raise RunError(f"--executor ray plays scenarios of plain games, not {kind.label}s "
-                           f"(a `{kind.name[:-1]}:` section), which play on the local executor "
+                           f"(a `{kind.section}:` section), which play on the local executor "
                            "only: drop --executor ray", exit_code=2)
 
     def connect(self, progress: Progress) -> None:
@@ -136,28 +133,23 @@ class RayExecutor:
         outcome.resume_options = self.resume_options
         cells = [_Cell(job) for job in games.plan_cells(con, outcome, progress)]
         outstanding: dict[Any, tuple[_Cell, int, int]] = {}  # ref -> (cell, first, end)
-        self._started_at = time.perf_counter()
-        status = "interrupted"
-        try:
-            status = self._run(con, outcome, cells, outstanding, threads=threads or 1,
-                               batch_size=batch_size, progress=progress, stop=stop)
-        except KeyboardInterrupt:
-            outcome.signal = signal.SIGINT
-            raise
-        finally:
-            for ref in outstanding:
-                ray.cancel(ref)
-            self._log_workers(progress)
-            end_session(con, outcome, status, started=self._started_at, progress=progress,
-                        tally=games.tally(outcome))
+        with playing(con, outcome, progress=progress, stop=stop, tally=games.tally) as session:
+            try:
+                session.status = self._run(con, outcome, cells, outstanding, session,
+                                           threads=threads or 1, batch_size=batch_size,
+                                           progress=progress, stop=stop)
+            finally:  # before the session's last line
+                for ref in outstanding:
+                    ray.cancel(ref)
+                self._log_workers(progress)
         return outcome
 
-    def _run(self, con, outcome: RunOutcome, cells: list[_Cell], outstanding: dict, *,
-             threads: int, batch_size: int | None, progress: Progress,
+    def _run(self, con, outcome: RunOutcome, cells: list[_Cell], outstanding: dict,
+             session: Playing, *, threads: int, batch_size: int | None, progress: Progress,
              stop: StopRequest) -> str:
         """The driver's loop: submit, wait, store what is next in its cell; the status."""
         self._warm(progress, stop)
-        self._started_at = time.perf_counter()  # the run's time and rate leave start-up out
+        session.start_clock()  # the run's time and rate leave start-up out
         for c in cells:
             if c is next(d for d in cells if d.job.index == c.job.index):  # a cell's first job
                 progress.cell_started(str(c.job.index), cell_label(c.job.cell), c.stored,
@@ -184,7 +176,6 @@ class RayExecutor:
                 self._deliver(con, outcome, c, _result(ref, c), progress)
                 if c.stored == c.segment_end:
                     c.next_segment(con, outcome, progress)
-        outcome.signal = stop.signum
         return "interrupted"
 
     def _warm(self, progress: Progress, stop: StopRequest) -> None:

@@ -15,10 +15,10 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from ..ratings import METHOD
+from ..report.format import esc, fmt_estimate, fmt_number, fmt_pct
+from ..report.plotting import new_subplots
 from ..stats import Estimate, wilson_interval
 from ..store import leagues as league_store
-from .format import esc, fmt_estimate, fmt_number, fmt_pct
-from .plotting import new_subplots
 
 RATING_COLOUR = "#0072B2"
 EVEN_COLOUR = "#6b6b6b"

@@ -26,7 +26,7 @@ class TableGame(NamedTuple):
     rounds: int
     turns: int
     hand_points: tuple[int, ...] = ()  # points left in hand, summed over the rounds (() = 0s)
-    payload: Any = None  # the engine's frames, stored by runs.tournaments
+    payload: Any = None  # the engine's frames, stored by tournaments.driver
 
 
 class TableGames(NamedTuple):

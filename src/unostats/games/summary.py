@@ -12,8 +12,8 @@ from typing import Any
 
 from .. import store
 from ..output import format_interval, format_rows
+from ..runs.session import RunError, locate, stored_scenario
 from ..stats import mean_interval, wilson_interval
-from .session import RunError, locate, stored_scenario
 
 SUMMARY_COLUMNS = (
     "run_id", "scenario", "variant", "players", "games", "rounds",

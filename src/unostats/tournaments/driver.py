@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import gc
 import math
-import signal
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -37,23 +36,16 @@ import numpy as np
 import pyarrow as pa
 
 from .. import store
+from ..runs.engine_cache import prepare_engine
+from ..runs.handover import BatchThread
+from ..runs.memory import give_back_large_blocks
+from ..runs.progress import Progress
+from ..runs.session import RunError, RunOutcome, Tally, cell_label, playing
+from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario, Variant
 from ..seats import Seat
 from ..store import tournaments as tournament_store
-from ..tournament import (
-    DECIDED_BY,
-    Field,
-    PlayedTournaments,
-    TableGames,
-    TournamentSpec,
-    play_batch,
-)
-from .engine_cache import prepare_engine
-from .handover import BatchThread
-from .memory import give_back_large_blocks
-from .progress import Progress
-from .session import RunError, RunOutcome, Tally, cell_label, end_session
-from .signals import StopRequest
+from .bracket import DECIDED_BY, Field, PlayedTournaments, TableGames, TournamentSpec, play_batch
 
 TARGET_BATCH_SECONDS = 3.0
 # Round-seat rows per batch at most: DuckDB writes an insert of a row group (122,880 rows) or more
@@ -110,6 +102,17 @@ def plan(scenario: Scenario) -> str:
     n = len(cells(scenario))
     return (f"{n} tournament cell{'s' * (n != 1)} (variant x field) x {scenario.games:,} "
             f"tournaments ({games_requested(scenario):,} table games)")
+
+
+def outline(scenario: Scenario) -> str:
+    """What ``validate`` says a scenario plays: its tournament cells and each field's size."""
+    spec = _spec(scenario)
+    n_var, n_f = len(scenario.variants), len(spec.fields)
+    fields = "; ".join(
+        f"{f.name}: {f.entrants} entrants, {spec.games_per_tournament(f)} table games"
+        for f in spec.fields)
+    return (f"{n_var} variant{'s' * (n_var != 1)} x {n_f} field{'s' * (n_f != 1)} = "
+            f"{n_var * n_f} tournament cell{'s' * (n_var * n_f != 1)}; {fields}")
 
 
 def record_fields(con, run_id: str, scenario: Scenario) -> None:
@@ -456,13 +459,17 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     counters = {v.name: {n: store.completed_games(con, outcome.run_id, v.name, n)
                          for n in scenario.players} for v in scenario.variants}
     player = _Player(scenario, list(zip(todo, firsts)), threads=threads, fixed=batch_size)
-    started = time.perf_counter()
-    status = "interrupted"
     outcome.tournaments_played = 0
-    try:
+
+    def halt() -> None:
+        player.halt()
+        player.join()
+
+    with playing(con, outcome, progress=progress, stop=stop, tally=tally,
+                 halt=halt) as session:
         give_back_large_blocks()
         prepare_engine(progress, [v.rules for v in scenario.variants])
-        started = time.perf_counter()  # the run's time and rate leave the compile out
+        session.start_clock()  # the run's time and rate leave the compile out
         for c, first in zip(todo, firsts):
             progress.cell_started(str(c.index), c.label, first, scenario.games,
                                   unit="tournaments")
@@ -472,23 +479,16 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
             del item
             player.stored()
         if player.finished:
-            status = "complete"
-        elif stop.requested:
-            outcome.signal = stop.signum
-    except KeyboardInterrupt:
-        outcome.signal = signal.SIGINT
-        raise
-    finally:
-        player.halt()
-        try:
-            tally = Tally("table games stored (whole tournaments)",
-                          f"{outcome.tournaments_played:,} tournaments, "
-                          f"{outcome.games_played:,} table games",
-                          outcome.tournaments_played, "tournaments", ",.1f")
-            end_session(con, outcome, status, started=started, progress=progress, tally=tally)
-        finally:
-            player.join()
+            session.status = "complete"
     return outcome
+
+
+def tally(outcome: RunOutcome) -> Tally:
+    """What a session of tournaments did, for the line that ends it."""
+    return Tally("table games stored (whole tournaments)",
+                 f"{outcome.tournaments_played:,} tournaments, "
+                 f"{outcome.games_played:,} table games",
+                 outcome.tournaments_played, "tournaments", ",.1f")
 
 
 class _Player(BatchThread):

@@ -26,9 +26,9 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from .. import stats
+from ..report.format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
+from ..report.plotting import new_subplots
 from ..stats import Estimate, TestResult
-from .format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
-from .plotting import new_subplots
 
 FAIR_COLOUR = "#6b6b6b"
 PROFILE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",

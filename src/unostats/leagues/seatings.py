@@ -1,5 +1,5 @@
 """Leagues: every policy of a list meets every other at tables of a given size, in balanced
-seatings (pure Python; ``runs.leagues`` plays them with the engine, ``ratings`` rates them).
+seatings (pure Python; ``leagues.driver`` plays them with the engine, ``ratings`` rates them).
 
 The design (``seatings``): for a table of n from P policies, every combination of n distinct
 policies, each seated in its n rotations and, for n >= 3, also in the n rotations of the reversed
@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .seats import Seat
+from ..seats import Seat
 
 # A batch of games names its seats' policies by an 8-bit code (``engine.simulate``), so a league
 # (all of whose policies may sit in one batch) has at most this many.

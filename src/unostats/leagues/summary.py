@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import ratings, store
+from ..games import summary
 from ..output import format_interval, format_rows
 from ..store import leagues as league_store
-from . import summary
 
 LEAGUE_COLUMNS = ("run_id", "variant", "players", "policy", "rating", "lo", "hi", "games",
                   "wins", "win_rate", "fair_share", "method")

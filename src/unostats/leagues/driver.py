@@ -13,7 +13,6 @@ run ends with the ratings of an uninterrupted one.
 
 from __future__ import annotations
 
-import signal
 import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -22,15 +21,15 @@ import numpy as np
 import polars as pl
 
 from .. import ratings, store
-from ..league import LeagueSpec
+from ..games.driver import MAX_BATCH_SEAT_ROWS, TARGET_BATCH_SECONDS, tally
+from ..runs.engine_cache import prepare_engine
+from ..runs.progress import Progress
+from ..runs.session import RunOutcome, cell_label, playing
+from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
 from ..store import leagues as league_store
-from .engine_cache import prepare_engine
-from .games import MAX_BATCH_SEAT_ROWS, TARGET_BATCH_SECONDS
-from .progress import Progress
-from .session import RunOutcome, Tally, cell_label, end_session
-from .signals import StopRequest
+from .seatings import LeagueSpec
 
 FIRST_BATCH_GAMES = 200  # a cell's first batch, which measures its pace
 MAX_BATCH_GAMES = 100_000
@@ -80,11 +79,9 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     cells = list(scenario.cells())
     firsts = [store.completed_games(con, outcome.run_id, c.variant.name, c.players)
               for c in cells]
-    started = time.perf_counter()
-    status = "interrupted"
-    try:
+    with playing(con, outcome, progress=progress, stop=stop, tally=tally) as session:
         prepare_engine(progress, [c.variant.rules for c in cells])
-        started = time.perf_counter()  # the run's time and rate leave the compile out
+        session.start_clock()  # the run's time and rate leave the compile out
         for i, (cell, first) in enumerate(zip(cells, firsts)):
             progress.cell_started(str(i), cell_label(cell), first, cell_games(scenario, cell))
         for i, (cell, first) in enumerate(zip(cells, firsts)):
@@ -92,17 +89,8 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                               threads=threads, progress=progress, stop=stop):
                 break
         else:
-            status = "complete"
-        if stop.requested and status != "complete":
-            outcome.signal = stop.signum
+            session.status = "complete"
         fit_ratings(con, outcome.run_id, scenario, progress)
-    except KeyboardInterrupt:
-        outcome.signal = signal.SIGINT
-        raise
-    finally:
-        tally = Tally("games stored", f"{outcome.games_played:,} games",
-                      outcome.games_played, "games", ",.0f")
-        end_session(con, outcome, status, started=started, progress=progress, tally=tally)
     return outcome
 
 

@@ -1,0 +1,103 @@
+"""What every command shares: the output formats, the options for the store and the scenario,
+one message on stderr for an expected error, and writing to stdout.
+
+stdout carries data only; messages go to stderr. A name that is not UTF-8 (undecodable bytes as
+surrogates) is shown with \\x escapes.
+"""
+
+from __future__ import annotations
+
+import enum
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from ..defaults import DB_ENV, DEFAULT_DB, STORE_ENV
+
+
+class Format(str, enum.Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    ndjson = "ndjson"
+
+
+DbOption = Annotated[Path, typer.Option(
+    "--db", envvar=DB_ENV, show_envvar=True, dir_okay=False,
+    help="The results database (DuckDB file).")]
+StoreOption = Annotated[str | None, typer.Option(
+    "--store", envvar=STORE_ENV, show_envvar=True, metavar="SPEC",
+    help="The results store instead of --db: parquet:DIR (a Parquet dataset in the folder or "
+         "URI DIR, e.g. parquet:results/ or parquet:s3://bucket/unostats) or duckdb:FILE "
+         "(the same as --db FILE).")]
+FormatOption = Annotated[Format, typer.Option(
+    "--format", "-f", case_sensitive=False, help="Output format of the rows.")]
+OverwriteOption = Annotated[bool, typer.Option(
+    "--overwrite", help="Replace an existing output file that unostats did not write (never "
+    "the results store, nor a FIFO, device or folder).")]
+SetOption = Annotated[list[str] | None, typer.Option(
+    "--set", metavar="PATH=VALUE",
+    help="Override a scenario value before validation (repeatable), e.g. --set players=4, "
+         "--set rules.uno_penalty=4, --set variants.fast.rules.hand_size=5.")]
+
+
+def err(text: str) -> None:
+    print(printable(text), file=sys.stderr, flush=True)
+
+
+def fail(message: str, code: int) -> NoReturn:
+    err(f"error: {message}")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def expected_errors() -> Iterator[None]:
+    """Turn the package's expected exceptions into one message on stderr and an exit code."""
+    from ..runs.session import RunError
+    from ..scenario import ScenarioError
+    from ..store import OutputRefused, StoreError, UnknownRunError
+
+    try:
+        yield
+    except ScenarioError as e:
+        err(str(e))
+        raise typer.Exit(2) from None
+    except RunError as e:
+        fail(str(e), e.exit_code)
+    except (UnknownRunError, OutputRefused) as e:
+        fail(str(e), 2)
+    except StoreError as e:
+        fail(str(e), 1)
+
+
+def target(db: Path, spec: str | None):
+    """The store a command uses: --store SPEC (parquet:DIR or duckdb:FILE), else --db. Both
+    given (a --db other than the default, or $UNOSTATS_DB) is a usage error."""
+    if spec is None:
+        return db
+    import os
+    if db != Path(DEFAULT_DB) or os.environ.get(DB_ENV):
+        fail("give either --db or --store (or $UNOSTATS_DB or $UNOSTATS_STORE), not both", 2)
+    from ..store import StoreError, parse_store
+    try:
+        return parse_store(spec)
+    except StoreError as e:
+        fail(str(e), 2)
+
+
+def stdout_width() -> int | None:
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def write(text: str) -> None:
+    sys.stdout.write(printable(text))
+    sys.stdout.flush()
+
+
+def printable(text: str) -> str:
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
