@@ -1,6 +1,7 @@
 """The report of a run with many cells stays bounded: past ``model.DETAIL_CELLS`` cells the page
 reads and draws the detail of the first ones only and says, on the page and on stderr, what it
-left out; a grid's table lists at most ``sweep.TABLE_CELLS`` cells. The caps are patched low so
+left out; a grid's table lists at most ``sweep.TABLE_CELLS`` cells, the skill-and-luck section
+at most ``skill.MAX_TABLES`` mixed tables. The caps are patched low so
 that a sweep of 8 tiny cells crosses them. The paired comparisons load every cell in one query
 (``compare.load_cells``), with the totals a cell's own query gives."""
 
@@ -10,6 +11,7 @@ import pytest
 
 from unostats import store
 from unostats.report import model as report_model
+from unostats.report import skill as report_skill
 from unostats.report import sweep as report_sweep
 from unostats.runs import compare
 from unostats.runs.simulate import simulate
@@ -25,6 +27,21 @@ variants:
   - name: official
 sweep:
   - rules.uno_penalty: [0, 1, 2, 3, 4, 5, 6, 7]
+"""
+
+MIXED = """\
+name: limits mixed
+seed: 5
+games: 3
+players: [3]
+seats:
+  - {policy: high_value_first}
+  - {policy: random}
+  - {policy: random}
+variants:
+  - name: official
+sweep:
+  - rules.uno_penalty: [0, 1, 2]
 """
 
 
@@ -106,3 +123,19 @@ def test_cells_loaded_in_one_query_keep_each_cell_apart(swept_db):
                 assert alone.totals[column].tolist() == expected, (ref, column)
     finally:
         con.close()
+
+
+@pytest.mark.parametrize("cap", [2, 3])
+def test_the_skill_section_shows_at_most_its_cap_of_mixed_tables(
+        invoke, tmp_path, monkeypatch, cap):
+    db = tmp_path / "mixed.duckdb"
+    simulate(scenario=load_text(MIXED, "mixed.yaml"), db=db)
+    monkeypatch.setattr(report_skill, "MAX_TABLES", cap)
+    out = tmp_path / "mixed.html"
+    result = invoke("report", "--db", db, "--out", out)
+    assert result.exit_code == 0, result.output
+    skill = out.read_text().partition('<section id="skill"')[2].partition("</section>")[0]
+    assert skill.count('<table id="table-skill-edges-') == cap
+    said = "The runs have 3 mixed tables; this section shows the first 2 and leaves out the " \
+           "other 1: query the store for the rest."
+    assert (said in skill) == (cap == 2)

@@ -14,7 +14,9 @@ counts, per-rank means and the spread of final standings. Python then turns thes
 into ``stats.Estimate`` objects (intervals, differences, the chi-square test) with ``stats``'
 functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. the tournaments'
 championship): ``load_model`` loads each one's model of the runs into ``ReportModel.sections``,
-and the figures and the page draw and show it through the same section.
+and the figures and the page draw and show it through the same section. Past ``DETAIL_CELLS``
+cells (counted up front, one grouped query) the model reads and holds the first ones only, in the
+scenario's order, and ``left_out`` says so: the page and its time stay bounded.
 
 Vocabulary (docs/rules.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
