@@ -66,9 +66,15 @@ class MixedTable:
         return (self.players - self.best.seats) / self.players
 
 
+# The most mixed tables the section shows (a chart bar group and two tables each): the first
+# ones in the store's order; past it the section says how many it leaves out.
+MAX_TABLES = 100
+
+
 @dataclass(frozen=True)
 class SkillSection:
-    tables: tuple[MixedTable, ...]
+    tables: tuple[MixedTable, ...]  # the first MAX_TABLES
+    mixed: int = 0  # mixed tables of the runs, shown or not (0: as many as shown)
 
 
 # The mixed tables' seats: each seat's policies first (a few rows a cell), so the full scan of
@@ -167,7 +173,10 @@ def load_skill(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> SkillS
             first_edge_games=_minus(stats.wilson_interval(first_gw, games), 1 / players),
             weaker_rounds=_named(stats.wilson_interval(rounds - best_rw, rounds), weaker),
             weaker_games=_named(stats.wilson_interval(games - best_gw, games), weaker)))
-    return SkillSection(tuple(tables)) if tables else None
+    if not tables:
+        return None
+    mixed = len(tables) if len(tables) > MAX_TABLES else 0
+    return SkillSection(tuple(tables[:MAX_TABLES]), mixed)
 
 
 def _named(e: Estimate, method: str) -> Estimate:
@@ -244,4 +253,7 @@ def view(section: SkillSection) -> dict[str, Any]:
             "weaker": {"games": fmt_estimate(t.weaker_games, "rate"),
                        "rounds": fmt_estimate(t.weaker_rounds, "rate"),
                        "fair": fmt_pct(t.weaker_fair)}})
-    return {"tables": tables}
+    left_out = (f"The runs have {section.mixed:,} mixed tables; this section shows the first "
+                f"{len(tables):,} and leaves out the other {section.mixed - len(tables):,}: "
+                "query the store for the rest.") if section.mixed else ""
+    return {"tables": tables, "left_out": left_out}

@@ -44,8 +44,9 @@ def build_report(*, db_path: str | os.PathLike, run_ids: Sequence[str] | None = 
     ``overwrite``, the results store or a non-regular file never (``store.check_output``).
     With ``index`` (the default) the index of ``out``'s folder is rebuilt too. Returns the path
     written. Raises ``store.StoreError`` for a missing database, an unknown run or a file that
-    cannot be written. ``notify`` hears what the index leaves out (the user's own index.html,
-    a file that is not a regular one).
+    cannot be written. ``notify`` hears what the page leaves out (the detail of the cells past
+    ``model.DETAIL_CELLS``) and what the index leaves out (the user's own index.html, a file
+    that is not a regular one).
     """
     if out is not None:  # refused before the report is computed
         _check_out(Path(out), overwrite)
@@ -54,6 +55,8 @@ def build_report(*, db_path: str | os.PathLike, run_ids: Sequence[str] | None = 
         model = load_model(con, run_ids, title=title, db_path=str(db_path))
     finally:
         con.close()
+    if model.left_out and notify is not None:
+        notify(model.left_out)
     path = Path(out) if out is not None else default_out(model)
     _check_out(path, overwrite)
     html = render_report(model, build_figures(model), path.name)

@@ -14,7 +14,9 @@ counts, per-rank means and the spread of final standings. Python then turns thes
 into ``stats.Estimate`` objects (intervals, differences, the chi-square test) with ``stats``'
 functions. A kind of run may add its own section (``kinds.ReportSection``, e.g. the tournaments'
 championship): ``load_model`` loads each one's model of the runs into ``ReportModel.sections``,
-and the figures and the page draw and show it through the same section.
+and the figures and the page draw and show it through the same section. Past ``DETAIL_CELLS``
+cells (counted up front, one grouped query) the model reads and holds the first ones only, in the
+scenario's order, and ``left_out`` says so: the page and its time stay bounded.
 
 Vocabulary (docs/rules.md): a *cell* is one variant at one player count within one run; *position* is
 a seat's offset from the round's first player (position 0 acts first); a game's position of a seat
@@ -43,6 +45,11 @@ from ..runs import compare
 from ..stats import Estimate, TestResult
 from ..store import BY_CELL
 
+# The most cells whose detail (distributions, positions, ranks, comparisons with the base, game by
+# game) a report reads and draws: past it the page grows with the cells (a 1,000-cell sweep gave a
+# 25 MB page); the first ones in the scenario's order are shown and the page says so. The sweep
+# section still draws every cell. Above the bundled sweeps.yaml's 90 cells.
+DETAIL_CELLS = 100
 QUANTILES = (("p10", 0.10), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99))
 # An ablation variant is named after another variant of its run, the base, and the rule it
 # removes: "<base> without <what>" or "<base>-no-<what>" (extreme.yaml: "extreme-no-zero-slap").
@@ -244,6 +251,8 @@ class ReportModel:
     durations: Mapping[CellKey, Durations] = field(default_factory=dict)
     # the comparisons again as ``unostats compare`` makes them (paired where the deals agree)
     paired: tuple[compare.Comparison, ...] = field(default=())
+    # what the page leaves out when the runs have more than DETAIL_CELLS cells ("" if nothing)
+    left_out: str = ""
 
     def section(self, name: str) -> Any:
         """The model of report section ``name`` (None if the runs have none)."""
@@ -300,6 +309,16 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     cells = _cells(q, runs)
     if not cells:
         raise store.StoreError(f"run {', '.join(ids)} has no stored games yet; nothing to report")
+    left_out = ""
+    if len(cells) > DETAIL_CELLS:
+        left_out = (f"{'These runs have' if len(ids) > 1 else 'This run has'} {len(cells):,} "
+                    f"cells with stored games; the page shows and draws the detail of the "
+                    f"first {DETAIL_CELLS:,} in the scenario's order (distributions, win rates "
+                    f"by position, comparisons with the base) and leaves out the other "
+                    f"{len(cells) - DETAIL_CELLS:,} (the sweep charts draw every cell); "
+                    "query the store for the rest (unostats query, unostats compare).")
+        cells = cells[:DETAIL_CELLS]
+        q = _Query(con, ids, [c.key for c in cells])
     keys = [c.key for c in cells]
     base = _base_cells(cells, runs)
     base_label = next(iter(base.values())).label if base else cells[0].label
@@ -317,7 +336,7 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     ablation = _ablation(cells, ablation_bases, measures, round_pos, rules)
     findings = _findings(cells, measures, round_pos, game_pos, comparisons)
     durations = _durations(q, keys)
-    notes = tuple(
+    notes = ((left_out,) if left_out else ()) + tuple(
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
         for r in runs if r.status != "complete")
@@ -331,23 +350,34 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
         game_positions=game_pos, rank_scores=rank_scores, standings_spread=spread,
         comparisons=comparisons, rule_changes=rule_changes, ablation=ablation,
         findings=findings, notes=notes, sections=sections, rule_bases=rule_bases,
-        durations=durations, paired=paired)
+        durations=durations, paired=paired, left_out=left_out)
 
 
 class _Query:
     """Runs SQL restricted to the report's runs: ``{runs}`` in the text becomes the filter on
     run_id, ``{cells}`` the filter on the cell id of the rows read by cell (``rounds_by_cell``
-    ...: ``store.BY_CELL``), which ``by_cell`` names."""
+    ...: ``store.BY_CELL``), which ``by_cell`` names; ``keys``, if given, keep only those
+    cells."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]):
+    def __init__(self, con: duckdb.DuckDBPyConnection, run_ids: Sequence[str],
+                 keys: Sequence[CellKey] | None = None):
         self.con = con
         self.params = {f"run{i}": r for i, r in enumerate(run_ids)}
         self.filter = "run_id IN (" + ", ".join(f"${k}" for k in self.params) + ")"
         self.cells = f"cell IN (SELECT cell FROM cells WHERE {self.filter})"
+        self.cell_params: dict[str, Any] = {}
+        if keys is not None:
+            self.cell_params = {"keep_run": [k.run_id for k in keys],
+                                "keep_variant": [k.variant for k in keys],
+                                "keep_players": [k.players for k in keys]}
+            self.cells = ("cell IN (SELECT c.cell FROM cells c JOIN (SELECT unnest($keep_run) "
+                          "AS run_id, unnest($keep_variant) AS variant, unnest($keep_players) "
+                          f"AS players) k USING (run_id, variant, players) WHERE c.{self.filter})")
 
     def __call__(self, sql: str) -> pl.DataFrame:
+        params = self.params | (self.cell_params if "{cells}" in sql else {})
         sql = sql.replace("{runs}", self.filter).replace("{cells}", self.cells)
-        return self.con.sql(sql, params=self.params).pl()
+        return self.con.sql(sql, params=params).pl()
 
     def by_cell(self, sql: str) -> pl.DataFrame:
         """``sql``, whose first column is ``cell``, with the cell columns (run_id, variant,
@@ -588,7 +618,10 @@ def _position_rates(df: pl.DataFrame, keys: Sequence[CellKey],
                     level: str) -> dict[CellKey, PositionRates]:
     """Each cell's rates from rows shaped like the position views' (one a position)."""
     out = {}
+    wanted = set(keys)
     for (run_id, variant, players), part in df.group_by(["run_id", "variant", "players"]):
+        if CellKey(run_id, variant, int(players)) not in wanted:
+            continue
         part = part.sort("position")
         players = int(players)
         n = int(part["n"][0])
@@ -655,16 +688,11 @@ def _comparisons(cells: Sequence[Cell], base: Mapping[int, Cell],
 def _paired(con: duckdb.DuckDBPyConnection,
             comparisons: Sequence[Comparison]) -> tuple[compare.Comparison, ...]:
     """Each comparison as ``unostats compare`` makes it: base as A, the cell as B."""
-    loaded: dict[CellKey, compare.CellGames] = {}
-
-    def cell(key: CellKey) -> compare.CellGames:
-        if key not in loaded:
-            loaded[key] = compare.load_cell(con, compare.CellRef(*key))
-        return loaded[key]
-
+    loaded = compare.load_cells(con, [compare.CellRef(*key) for c in comparisons
+                                      for key in (c.base, c.cell)]) if comparisons else {}
     out = []
     for c in comparisons:
-        a, b = cell(c.base), cell(c.cell)
+        a, b = loaded[compare.CellRef(*c.base)], loaded[compare.CellRef(*c.cell)]
         if a.totals["game"].size >= 2 and b.totals["game"].size >= 2:
             out.append(compare.compare_cells(a, b))
     return tuple(out)

@@ -26,6 +26,9 @@ from ..stats import Estimate
 from .format import fmt_estimate
 from .plotting import new_subplots
 
+# The most cells a grid's table lists (the charts draw every one): the table is the part of
+# the sweep section that grows fastest with the cells.
+TABLE_CELLS = 1000
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#882255", "#999933", "#332288")
 
@@ -208,7 +211,7 @@ def view(section: SweepSection) -> dict[str, Any]:
         rows = [{"variant": c.variant, "players": c.players,
                  "stats": [fmt_estimate(c.estimates[s], "rate" if s == "first_player_share"
                                         else "mean") for s in STATISTICS]}
-                for c in grid.cells]
+                for c in grid.cells[:TABLE_CELLS]]
         grids.append({"title": grid.title(), "base": grid.base, "run": grid.run_id,
                       "figures": ids, "rows": rows, "cells": len(grid.cells),
                       "players": ", ".join(map(str, grid.players))})

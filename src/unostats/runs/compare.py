@@ -91,15 +91,25 @@ class Comparison:
     note: str  # paired or not, and why; the narrowing in words
 
 
+# per-game totals of the cells listed in $runs, $variants, $players (one scan for them all)
 _TOTALS_SQL = """
-SELECT game, count(*) AS rounds, sum(turns) AS turns,
+WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
+                       unnest($players) AS players)
+SELECT run_id, variant, players, game, count(*) AS rounds, sum(turns) AS turns,
   count(*) FILTER (WHERE ended_by = 'win') AS won,
   coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
   count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
   min(dealer_seat) FILTER (WHERE round = 1) AS dealer
-FROM rounds WHERE run_id = $run_id AND variant = $variant AND players = $players
-GROUP BY game ORDER BY game
+FROM rounds JOIN wanted USING (run_id, variant, players)
+GROUP BY ALL ORDER BY ALL
 """
+_INFO_SQL = """
+WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
+                       unnest($players) AS players)
+SELECT run_id, variant, players, r.seed, r.engine_version, v.rules_json
+FROM runs r JOIN variants v USING (run_id) JOIN wanted USING (run_id, variant, players)
+"""
+_GAME_COLUMNS = ("game", "rounds", "turns", "won", "points", "p0", "dealer")
 
 
 def parse_cell(con, text: str) -> CellRef:
@@ -128,17 +138,30 @@ def parse_cell(con, text: str) -> CellRef:
 
 
 def load_cell(con, ref: CellRef) -> CellGames:
-    info = con.execute("SELECT r.seed, r.engine_version, v.rules_json FROM runs r JOIN "
-                       "variants v USING (run_id) WHERE run_id = ? AND variant = ? AND "
-                       "players = ?", [ref.run_id, ref.variant, ref.players]).fetchall()[0]
-    seed, engine_version, rules_json = info
-    rules = json.loads(rules_json)
-    df = con.sql(_TOTALS_SQL, params={"run_id": ref.run_id, "variant": ref.variant,
-                                          "players": ref.players}).pl()
-    totals = {c: df[c].to_numpy().astype(np.float64) for c in df.columns}
-    totals["one"] = np.ones(df.height)
-    deal = (rules.get("hand_size"), json.dumps(rules.get("deck"), sort_keys=True))
-    return CellGames(ref, int(seed), str(engine_version), deal, totals)
+    return load_cells(con, [ref])[ref]
+
+
+def load_cells(con, refs: Sequence[CellRef]) -> dict[CellRef, CellGames]:
+    """The per-game totals of every cell of ``refs`` (stored cells), from one grouped query:
+    a report compares hundreds of cells, and a query a cell cost a second each."""
+    refs = list(dict.fromkeys(refs))
+    params = {"runs": [r.run_id for r in refs], "variants": [r.variant for r in refs],
+              "players": [r.players for r in refs]}
+    info = {CellRef(run, variant, int(players)): (seed, version, json.loads(rules))
+            for run, variant, players, seed, version, rules
+            in con.execute(_INFO_SQL, params).fetchall()}
+    df = con.sql(_TOTALS_SQL, params=params).pl()
+    parts = {CellRef(run, variant, int(players)): part for (run, variant, players), part
+             in df.partition_by(["run_id", "variant", "players"], as_dict=True).items()}
+    out = {}
+    for ref in refs:
+        seed, engine_version, rules = info[ref]
+        part = parts.get(ref, df.clear())
+        totals = {c: part[c].to_numpy().astype(np.float64) for c in _GAME_COLUMNS}
+        totals["one"] = np.ones(part.height)
+        deal = (rules.get("hand_size"), json.dumps(rules.get("deck"), sort_keys=True))
+        out[ref] = CellGames(ref, int(seed), str(engine_version), deal, totals)
+    return out
 
 
 def pairing(a: CellGames, b: CellGames) -> tuple[np.ndarray | None, str]:
