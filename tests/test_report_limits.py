@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from unostats import store
+from unostats.games import skill as report_skill
 from unostats.report import model as report_model
-from unostats.report import skill as report_skill
 from unostats.report import sweep as report_sweep
 from unostats.runs import compare
 from unostats.runs.simulate import simulate
