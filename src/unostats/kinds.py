@@ -15,13 +15,14 @@ a run's kind up here and calls its parts, and never imports a kind's modules its
 
 A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
 the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
-keeps it so). Two parts of a kind sit below, in the base packages, because the base takes every
-kind's part at once: its scenario section (``scenario.tournament_section``,
-``scenario.league_section``: the loader checks every section of a file) and its store tables
-(``store.tournaments``, ``store.leagues``: the store creates every kind's tables in every file,
-as one schema with one version, since one file receives runs of every kind). The kind's own
-pure part (the bracket, the seatings) sits below those, in its package, whose ``__init__``
-imports nothing.
+keeps it so). Two parts of a kind sit below the base packages, in the kind's package, because
+the base takes every kind's part at once: its scenario section (``tournaments.section``,
+``leagues.section``: the loader checks every section of a file) and its store tables
+(``tournaments.tables``, ``leagues.tables``: the store creates every kind's tables in every
+file, as one schema with one version, since one file receives runs of every kind). They build
+on the kind's pure part (the bracket, the seatings) and on helpers below the base packages
+(``checking``, ``sql``), and the kind's package ``__init__`` imports nothing, so the base
+reaches them without the kind's driver.
 
 A new kind of run is a package beside the three and a ``RunKind`` added to ``RUN_KINDS``.
 """

@@ -1,5 +1,7 @@
 """SQL helpers every part of the store shares: its errors, the transaction, CREATE TABLE text
-from column lists, the casting INSERT of a registered frame, and the Wilson interval macros."""
+from column lists, the casting INSERT of a registered frame, and the Wilson interval macros.
+Outside the ``store`` package so that each kind's tables (``tournaments.tables``,
+``leagues.tables``) build on them without importing the store they are part of."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 import duckdb
 
-from ..stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
+from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
 
 class StoreError(Exception):
