@@ -30,10 +30,10 @@ PACKAGE = "unostats"
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cli", "the command line: thin commands over the layers below, one module per group",
      ("unostats.cli",)),
-    ("runs and report", "simulate/resume (one run or a list of them), replay and the report: "
-     "they find a run's kind in the registry and hand over to it, never naming a kind "
+    ("runs and report", "simulate/resume (one run or a list of them), replay, tune and the "
+     "report: they find a run's kind in the registry and hand over to it, never naming a kind "
      "themselves",
-     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay",
+     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay", "unostats.runs.tune",
       "unostats.report.build", "unostats.report.model", "unostats.report.figures",
       "unostats.report.render")),
     ("run kinds", "the one registry of run kinds (plain games, tournaments, leagues)",

@@ -9,7 +9,8 @@ a run's kind up here and calls its parts, and never imports a kind's modules its
 - ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
   the kind's driver, on the executors the kind names and in the stores it allows;
   ``runs.replay`` asks the kind how a stored game is recomputed; ``runs.jobs`` gives each
-  kind's summary of the finished runs; ``validate`` prints what a scenario plays.
+  kind's summary of the finished runs; ``validate`` prints what a scenario plays; ``runs.tune``
+  asks whether the kind has a seat to tune.
 - ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
   draw and show it.
 
@@ -92,6 +93,9 @@ class RunKind:
     # a Parquet store may hold its runs (a kind with tables of its own needs the one writer
     # of a DuckDB file)
     parquet: bool = False
+    # why ``tune`` has no seat to tune in its scenarios, after "NAME is " (None: it tunes a seat
+    # of the scenario's first cell)
+    untunable: str | None = None
 
 
 GAMES = RunKind(
@@ -114,6 +118,7 @@ TOURNAMENTS = RunKind(
     outline=tournaments.outline,
     record=tournaments.record_fields, play=tournaments.play,
     replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
+    untunable="a tournament scenario: its tables are seated from profiles",
     reports=(ReportSection(
         name="tournament", title="UNO championship report: ",
         load=tournament_report.load_tournaments, figures=tournament_report.tournament_figures,
@@ -125,6 +130,7 @@ LEAGUES = RunKind(
     games_requested=leagues.games_requested, plan=leagues.plan, outline=leagues.plan,
     record=None, play=leagues.play,
     replay_args=leagues.replay_args, summary=league_summary.summary_text,
+    untunable="a league scenario: its tables are seated from its policies",
     reports=(ReportSection(
         name="league", title="UNO league report: ", load=league_report.load_leagues,
         figures=league_report.league_figures, view=league_report.view),))
