@@ -11,8 +11,8 @@ frame, the Wilson macros) are ``unostats.sql``, below it with each kind's tables
 - ``packing``: how a frame's row is stored, several columns packed in one integer, and back.
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
-- ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
-  run's ``seconds_per_turn``).
+- ``durations``: the ``durations`` view (turns as minutes at each run's ``seconds_per_turn``;
+  a tournament's are ``tournament_durations``, with its tables).
 - ``database``: opening the file, creating or checking the whole schema (with every kind's
   tables: ``tournaments.tables``, ``leagues.tables``; concurrency); the readers' sandbox (no
   file outside the store, no download, settings locked).

@@ -40,6 +40,11 @@ Views (the standard answers; every rate with its 95% interval):
   the fair rate advance / table size.
 - ``tournament_decided_by``: per stage, how often the last place that went on (at a final: the
   title) was decided by game rank, rounds won, points left in hand or the lot.
+- ``tournament_durations``: per tournament cell (variant x field), each stage's longest table
+  (tables of a stage play at the same time; ``tournament_stage_length``) and the evening (the
+  first stage, then the longer of the later main stages and the consolation, which plays beside
+  them; ``tournament_length``), in minutes at the run's pace (``sql.minutes``, as the store's
+  ``durations`` view), over tournaments.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from typing import Any
 
 import duckdb
 
-from ..sql import as_json_text, first_row, table_ddl, transaction
+from ..sql import PACE, as_json_text, first_row, minutes, table_ddl, transaction
 from ..stats import Z95
 from .bracket import BRACKETS, DECIDED_BY
 
@@ -315,9 +320,25 @@ FROM tournament_tables t
 JOIN tournament_stages s USING (run_id, variant, field, bracket, stage)
 GROUP BY t.run_id, t.variant, t.field, t.bracket, t.stage
 ORDER BY t.run_id, t.variant, t.field, t.bracket = 'consolation', step""",
+    f"""CREATE OR REPLACE VIEW tournament_durations AS
+WITH pace AS ({PACE}), parts AS (
+  SELECT run_id, variant, field, bracket, step, stage_name AS part, tournaments AS n,
+    mean_longest_turns AS mean_turns, se_longest_turns AS se_turns,
+    p50_longest_turns AS p50_turns, p90_longest_turns AS p90_turns
+  FROM tournament_stage_length
+  UNION ALL
+  SELECT run_id, variant, field, NULL, NULL, 'evening', tournaments, mean_turns, se_turns,
+    p50_turns, p90_turns
+  FROM tournament_length
+)
+SELECT t.run_id, t.variant, t.field, t.bracket, t.step, t.part, t.n, p.seconds_per_turn,
+  {minutes("t.mean_turns", "t.se_turns", "t.p50_turns", "t.p90_turns")}
+FROM parts t JOIN pace p USING (run_id)
+ORDER BY t.run_id, t.variant, t.field, t.bracket IS NULL, t.bracket = 'consolation', t.step""",
 ]
 VIEWS = ("tournament_profile_wins", "tournament_profile_stages", "tournament_stage_length",
-         "tournament_length", "tournament_advance_by_position", "tournament_decided_by")
+         "tournament_length", "tournament_advance_by_position", "tournament_decided_by",
+         "tournament_durations")
 
 
 # --- Writing -----------------------------------------------------------------------------------
