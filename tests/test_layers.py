@@ -57,7 +57,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "imports nothing",
      ("unostats.tournaments", "unostats.leagues")),
     ("checking and SQL", "what the sections and tables share with the scenario loader and the "
-     "store: scenario problems and value checks, the store's errors and SQL helpers",
+     "store: scenario problems and value checks, the store's errors and SQL helpers (the "
+     "Wilson macros, turns as minutes)",
      ("unostats.checking", "unostats.sql")),
     ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
      ("unostats.catalogue",)),
