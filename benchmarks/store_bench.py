@@ -73,7 +73,7 @@ def table_costs(games: int, players: int, batch_games: int, reps: int) -> None:
     from unostats.runs.simulate import versions
     from unostats.seats import Seat
     from unostats.store import games as stored
-    from unostats.store.sql import transaction
+    from unostats.sql import transaction
 
     batches = list(simulate_arrow(rules=RuleSet.from_mapping({}), players=players, seats=Seat(),
                                   games=games, seed=1, batch_games=batch_games, ahead=False))

@@ -30,10 +30,10 @@ PACKAGE = "unostats"
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("cli", "the command line: thin commands over the layers below, one module per group",
      ("unostats.cli",)),
-    ("runs and report", "simulate/resume (one run or a list of them), replay and the report: "
-     "they find a run's kind in the registry and hand over to it, never naming a kind "
+    ("runs and report", "simulate/resume (one run or a list of them), replay, tune and the "
+     "report: they find a run's kind in the registry and hand over to it, never naming a kind "
      "themselves",
-     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay",
+     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay", "unostats.runs.tune",
       "unostats.report.build", "unostats.report.model", "unostats.report.figures",
       "unostats.report.render")),
     ("run kinds", "the one registry of run kinds (plain games, tournaments, leagues)",
@@ -41,20 +41,25 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("executors", "where a kind's games play other than this machine's threads: a Ray cluster",
      ("unostats.executors",)),
     ("kinds", "each kind's package (plain games, tournaments, leagues): its driver, summary "
-     "and report section",
+     "and report section (and the write of whole tournaments, which writes games)",
      ("unostats.games", "unostats.tournaments.driver", "unostats.tournaments.summary",
-      "unostats.tournaments.report", "unostats.leagues.driver", "unostats.leagues.summary",
-      "unostats.leagues.report")),
+      "unostats.tournaments.report", "unostats.tournaments.writer", "unostats.leagues.driver",
+      "unostats.leagues.summary", "unostats.leagues.report")),
     ("run services", "what every kind of run shares: signals, progress, the session, "
      "queries; the report's number formatting",
      ("unostats.runs", "unostats.report")),
     ("store, engine, scenario", "the results database (frames, packing, games' tables and views, "
-     "the writer ..., every kind's tables), the engine (its API over parts, inputs, outputs and "
-     "kernels), scenario files (every kind's section)",
+     "the writer ..., the schema over every kind's tables), the engine (its API over parts, "
+     "inputs, outputs and kernels), scenario files (the loader over every kind's section)",
      ("unostats.store", "unostats.engine", "unostats.scenario")),
-    ("kinds' pure parts", "the bracket of a championship (spec, seeds, ranking, bracket), the "
-     "seatings of a league (pure Python), under packages whose __init__ imports nothing",
+    ("kinds' parts below the base", "each kind's scenario section and store tables, and its "
+     "pure part (a championship's bracket, a league's seatings), under packages whose __init__ "
+     "imports nothing",
      ("unostats.tournaments", "unostats.leagues")),
+    ("checking and SQL", "what the sections and tables share with the scenario loader and the "
+     "store: scenario problems and value checks, the store's errors and SQL helpers (the "
+     "Wilson macros, turns as minutes)",
+     ("unostats.checking", "unostats.sql")),
     ("catalogue", "the rule catalogue and its page, docs/rules.md (over the rule table)",
      ("unostats.catalogue",)),
     ("leaves", "rules, seats, statistics, ratings, rows out, the pace of durations, seed "

@@ -16,7 +16,7 @@ from unostats.runs.progress import Progress
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_scenario
 from unostats.store.packing import WORDS
-from unostats.store.sql import table_ddl
+from unostats.sql import table_ddl
 
 # Rule variants whose packed columns take many values: R9 (finish places, hands emptied), R10
 # (several hands emptied a round), capped rounds and games (ended_by 'cap', no winners), losers,

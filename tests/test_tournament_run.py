@@ -22,7 +22,7 @@ from unostats.runs.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.tournaments.driver import EngineTables, cells
 from unostats.scenario import load_scenario
-from unostats.store import tournaments as tournament_store
+from unostats.tournaments import tables as tournament_store
 from unostats.tournaments.bracket import TableGame
 
 CUP = """\

@@ -231,6 +231,9 @@ def test_refused_files_and_outputs(invoke, lab, tmp_path):
     tournament = invoke("tune", "championship", "--out", tmp_path / "t.yaml")
     assert tournament.exit_code == 2
     assert "championship is a tournament scenario" in tournament.stderr
+    league = invoke("tune", "strategies", "--out", tmp_path / "t.yaml")  # its kind says why not
+    assert league.exit_code == 2
+    assert "strategies is a league scenario" in league.stderr
     missing = invoke("tune", tmp_path / "nope.yaml", "--out", tmp_path / "t.yaml")
     assert missing.exit_code == 2 and "no such file" in missing.stderr
     taken = tmp_path / "taken.yaml"

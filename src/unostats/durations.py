@@ -1,10 +1,10 @@
 """Durations: the pace that turns turns into minutes (a scenario's ``seconds_per_turn``), its
 default and allowed range, and how a duration is written ("32 min", "2.3 h").
 
-The conversion itself is SQL, in one place: the store's ``durations`` and
-``tournament_durations`` views (``store.durations``) multiply turns by the run's pace, and the
-summaries and the report read minutes from them. The pace is a setting, not an estimate, so a
-duration's interval is the interval of its turns, scaled.
+The conversion itself is SQL, in one place (``sql.minutes``): the store's ``durations`` view
+(``store.durations``) and the ``tournament_durations`` view (``tournaments.tables``) multiply
+turns by the run's pace, and the summaries and the report read minutes from them. The pace is
+a setting, not an estimate, so a duration's interval is the interval of its turns, scaled.
 
 The default, 4 s per turn, is an all-in pace: it covers shuffling, dealing and counting points
 between rounds as well as the turns, because the published game lengths it is argued from

@@ -9,19 +9,21 @@ a run's kind up here and calls its parts, and never imports a kind's modules its
 - ``runs.simulate`` (start, resume) records a run with the rows its kind adds and hands it to
   the kind's driver, on the executors the kind names and in the stores it allows;
   ``runs.replay`` asks the kind how a stored game is recomputed; ``runs.jobs`` gives each
-  kind's summary of the finished runs; ``validate`` prints what a scenario plays.
+  kind's summary of the finished runs; ``validate`` prints what a scenario plays; ``runs.tune``
+  asks whether the kind has a seat to tune.
 - ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
   draw and show it.
 
 A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
 the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
-keeps it so). Two parts of a kind sit below, in the base packages, because the base takes every
-kind's part at once: its scenario section (``scenario.tournament_section``,
-``scenario.league_section``: the loader checks every section of a file) and its store tables
-(``store.tournaments``, ``store.leagues``: the store creates every kind's tables in every file,
-as one schema with one version, since one file receives runs of every kind). The kind's own
-pure part (the bracket, the seatings) sits below those, in its package, whose ``__init__``
-imports nothing.
+keeps it so). Two parts of a kind sit below the base packages, in the kind's package, because
+the base takes every kind's part at once: its scenario section (``tournaments.section``,
+``leagues.section``: the loader checks every section of a file) and its store tables
+(``tournaments.tables``, ``leagues.tables``: the store creates every kind's tables in every
+file, as one schema with one version, since one file receives runs of every kind). They build
+on the kind's pure part (the bracket, the seatings) and on helpers below the base packages
+(``checking``, ``sql``), and the kind's package ``__init__`` imports nothing, so the base
+reaches them without the kind's driver.
 
 A new kind of run is a package beside the three and a ``RunKind`` added to ``RUN_KINDS``.
 """
@@ -91,6 +93,9 @@ class RunKind:
     # a Parquet store may hold its runs (a kind with tables of its own needs the one writer
     # of a DuckDB file)
     parquet: bool = False
+    # why ``tune`` has no seat to tune in its scenarios, after "NAME is " (None: it tunes a seat
+    # of the scenario's first cell)
+    untunable: str | None = None
 
 
 GAMES = RunKind(
@@ -113,6 +118,7 @@ TOURNAMENTS = RunKind(
     outline=tournaments.outline,
     record=tournaments.record_fields, play=tournaments.play,
     replay_args=tournaments.replay_args, summary=tournament_summary.summary_text,
+    untunable="a tournament scenario: its tables are seated from profiles",
     reports=(ReportSection(
         name="tournament", title="UNO championship report: ",
         load=tournament_report.load_tournaments, figures=tournament_report.tournament_figures,
@@ -124,6 +130,7 @@ LEAGUES = RunKind(
     games_requested=leagues.games_requested, plan=leagues.plan, outline=leagues.plan,
     record=None, play=leagues.play,
     replay_args=leagues.replay_args, summary=league_summary.summary_text,
+    untunable="a league scenario: its tables are seated from its policies",
     reports=(ReportSection(
         name="league", title="UNO league report: ", load=league_report.load_leagues,
         figures=league_report.league_figures, view=league_report.view),))

@@ -28,7 +28,7 @@ from ..runs.session import RunOutcome, cell_label, playing
 from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
-from ..store import leagues as league_store
+from . import tables as league_store
 from .seatings import LeagueSpec
 
 FIRST_BATCH_GAMES = 200  # a cell's first batch, which measures its pace

@@ -18,7 +18,7 @@ from ..ratings import METHOD
 from ..report.format import esc, fmt_estimate, fmt_number, fmt_pct
 from ..report.plotting import new_subplots
 from ..stats import Estimate, wilson_interval
-from ..store import leagues as league_store
+from . import tables as league_store
 
 RATING_COLOUR = "#0072B2"
 EVEN_COLOUR = "#6b6b6b"

@@ -17,7 +17,7 @@ Modules, top down (``tests/test_layers.py`` keeps the order):
   agree).
 - ``tune``: one seat's policy weights searched by CMA-ES against a scenario's other seats, then
   measured on held-out games beside every bundled policy (it plays through the engine and
-  stores nothing).
+  stores nothing; above the registry, it asks a scenario's kind whether it has a seat to tune).
 
 This ``__init__`` imports nothing: the kinds build on the shared modules without running the
 modules above the registry.

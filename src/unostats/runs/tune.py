@@ -31,6 +31,7 @@ import polars as pl
 
 from .. import rules as rule_table
 from .. import store
+from ..kinds import kind_of
 from ..rules import RuleSet
 from ..scenario import Scenario
 from ..seats import Seat, WeightedPolicy, features_in_play
@@ -144,12 +145,14 @@ def plan(scenario: Scenario, *, seat: int, budget: int, objective: str = "games"
          seed: int | None = None, population: int | None = None, games: int | None = None,
          holdout: int = DEFAULT_HOLDOUT, name: str = DEFAULT_NAME) -> Plan:
     """The tuning of ``seat`` in the first cell of ``scenario``; raises RunError (exit code 2)
-    for what cannot be tuned: a tournament scenario, a seat the cell does not have, a budget
-    too small for one generation, a name the results could not tell apart."""
+    for what cannot be tuned: a scenario whose kind has no seat to tune (a tournament, a
+    league), a seat the cell does not have, a budget too small for one generation, a name the
+    results could not tell apart."""
     where = scenario.name
-    if scenario.tournament is not None:
-        raise RunError(f"{where} is a tournament scenario: its tables are seated from profiles, "
-                       "so there is no seat to tune; give a scenario of plain games", 2)
+    untunable = kind_of(scenario).untunable
+    if untunable is not None:
+        raise RunError(f"{where} is {untunable}, so there is no seat to tune; give a scenario "
+                       "of plain games", 2)
     if objective not in OBJECTIVES:
         raise RunError(f"--objective {objective!r}: expected one of {', '.join(OBJECTIVES)}", 2)
     cell = next(scenario.cells())

@@ -29,7 +29,7 @@ being the cap (``PRECISION_STATS`` lists the statistics; ``runs.precision`` play
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
 
 Tournaments (docs/rules.md section 9): a file with a ``tournament:`` section plays whole championships
-instead of games (package ``tournament`` describes the bracket). Its ``games`` is the number of
+instead of games (``tournaments.bracket`` describes the bracket). Its ``games`` is the number of
 tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
 (table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::
 
@@ -54,10 +54,10 @@ Entrant counts are resolved (``rest`` and a field's default ``entrants``) in the
 and every field's brackets (main and consolation) are checked: each non-final stage must knock
 someone out at every table and the final must fit at one table.
 
-Leagues (``league.py``): a file with a ``league:`` section seats a list of policies against each
+Leagues (``leagues.seatings``): a file with a ``league:`` section seats a list of policies against each
 other in balanced seatings at one or more table sizes, and the run rates them. Its ``games`` is
 per table size, rounded up to whole cycles of the seatings; ``players`` and ``seats`` are not used
-(``league_section`` checks the section)::
+(``leagues.section`` checks the section)::
 
     league:
       policies: [random, strategist, {name: keep-black, weights: {points: 1, wild: -1000}}]
@@ -66,14 +66,15 @@ per table size, rounded up to whole cycles of the seatings; ``players`` and ``se
 
 This package's names are the scenario interface (``from unostats.scenario import ...``); its
 modules, one job each: ``model`` (Variant, Cell, Scenario: cells, canonical form, hash),
-``problems`` (Problem, ScenarioError, where each key path came from), ``yaml_lines`` (YAML with
-line numbers), ``overrides`` (``--set``), ``values`` (checking strings, integers, seats, lists),
-``tournament_section`` (the ``tournament:`` section), ``league_section`` (the ``league:``
-section), ``sweep`` (the ``sweep:`` section and its
-points), ``resolve`` (the top level, variants,
-``extends`` and presets; loading) and ``bundled`` (the bundled files).
+``yaml_lines`` (YAML with line numbers), ``overrides`` (``--set``), ``sweep`` (the ``sweep:``
+section and its points), ``resolve`` (the top level, variants, ``extends`` and presets; loading)
+and ``bundled`` (the bundled files). The checking helpers it shares with each kind's section are
+the ``checking`` package (``problems``: Problem, ScenarioError, where each key path came from;
+``values``: strings, integers, seats, lists); each kind checks its own section
+(``tournaments.section``, ``leagues.section``), which ``resolve`` calls.
 """
 
+from ..checking.problems import Problem, ScenarioError, format_path
 from .bundled import (
     SCENARIOS_ENV,
     bundled_dir,
@@ -83,7 +84,6 @@ from .bundled import (
 )
 from .model import Axis, Cell, Grid, Point, Scenario, Variant
 from .overrides import apply_overrides
-from .problems import Problem, ScenarioError, format_path
 from .resolve import GAMES_MAX, PRECISION_STATS, load_scenario, load_text
 from .sweep import point_text
 

@@ -8,8 +8,8 @@ import os
 from importlib import resources
 from pathlib import Path
 
+from ..checking.problems import Origins, Problem, Report, ScenarioError, did_you_mean
 from .files import read_scenario_file
-from .problems import Origins, Problem, Report, ScenarioError, did_you_mean
 from .yaml_lines import parse_yaml
 
 SCENARIOS_ENV = "UNOSTATS_SCENARIOS"

@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from .problems import Problem, ScenarioError
+from ..checking.problems import Problem, ScenarioError
 
 MAX_FILE_BYTES = 4 << 20  # the largest bundled scenario is ~20 kB
 

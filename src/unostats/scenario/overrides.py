@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .problems import KeyPath, Origins, Problem, Report, ScenarioError, format_path
+from ..checking.problems import KeyPath, Origins, Problem, Report, ScenarioError, format_path
 from .yaml_lines import parse_value
 
 

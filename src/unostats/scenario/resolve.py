@@ -11,16 +11,24 @@ from pathlib import Path
 from typing import Any
 
 from .. import cards, durations, rules
+from ..checking.problems import (
+    KeyPath,
+    Origins,
+    Problem,
+    Report,
+    ScenarioError,
+    describe,
+    did_you_mean,
+)
+from ..checking.values import Checker, behaviour_defaults, make_seat
 from ..defaults import GAMES_MAX
+from ..leagues.section import LeagueSection
+from ..tournaments.section import TournamentSection
 from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
-from .league_section import LeagueSection
 from .model import Scenario, Variant
 from .overrides import apply
-from .problems import KeyPath, Origins, Problem, Report, ScenarioError, describe, did_you_mean
 from .sweep import expand as expand_sweep
-from .tournament_section import TournamentSection
-from .values import Checker, behaviour_defaults, make_seat
 from .yaml_lines import parse_yaml
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",

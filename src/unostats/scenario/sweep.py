@@ -26,9 +26,9 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..checking.problems import KeyPath, Origins, Problem, Report, describe, format_path
 from .model import Axis, Grid, Point, Variant
 from .overrides import parse_path, set_value
-from .problems import KeyPath, Origins, Problem, Report, describe, format_path
 
 MAX_AXIS_VALUES = 1_000
 MAX_POINTS = 10_000  # points over all grids (each a variant of every file variant)

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from .problems import KeyPath, Origins, Problem, Report, format_path
+from ..checking.problems import KeyPath, Origins, Problem, Report, format_path
 
 MAX_VALUES = 100_000  # values after alias expansion; the largest bundled file has ~1,500
 MAX_DEPTH = 64  # nesting levels; a scenario needs about 8

@@ -1,23 +1,21 @@
 """The DuckDB results store: schema, bulk writes per batch, standard views and clean opens.
 
 One file holds every run. ``simulate`` is the only writer; everything else opens read-only.
-This package's names are the store's interface (``from unostats import store``); its modules:
+This package's names are the store's interface (``from unostats import store``). Its errors
+and the SQL helpers every part shares (transaction, CREATE TABLE text, the casting INSERT of a
+frame, the Wilson macros) are ``unostats.sql``, below it with each kind's tables. Its modules:
 
-- ``sql``: the store's errors and the SQL helpers every part shares (transaction, CREATE TABLE
-  text, the casting INSERT of a frame, the Wilson macros).
 - ``runs``: the ``meta``, ``runs`` and ``variants`` tables; a run's start, resume and finish;
   reading runs back.
 - ``frames``: the columns of the engine's frames as the store types them, and their logical keys.
 - ``packing``: how a frame's row is stored, several columns packed in one integer, and back.
 - ``games``: the engine's frames as tables, their views, and ``write_batch`` (integrity without
   indexes, one transaction per batch).
-- ``tournaments``: the tournament tables and views, and the write of whole tournaments.
-- ``leagues``: the ``league_fits`` table (each league policy's fitted rating) and the
-  ``league_ratings`` view.
-- ``durations``: the ``durations`` and ``tournament_durations`` views (turns as minutes at each
-  run's ``seconds_per_turn``).
-- ``database``: opening the file, creating or checking the whole schema (concurrency); the
-  readers' sandbox (no file outside the store, no download, settings locked).
+- ``durations``: the ``durations`` view (turns as minutes at each run's ``seconds_per_turn``;
+  a tournament's are ``tournament_durations``, with its tables).
+- ``database``: opening the file, creating or checking the whole schema (with every kind's
+  tables: ``tournaments.tables``, ``leagues.tables``; concurrency); the readers' sandbox (no
+  file outside the store, no download, settings locked).
 - ``queries``: SQL from users (rows streamed; what the reader's sandbox refuses, in words),
   and the export of one run's rows.
 - ``files``: the files unostats writes for the user (reports, exports, a tuned seat, a query's
@@ -42,19 +40,29 @@ Tables (logical keys in brackets; the modules list the columns):
   in ``stored_games`` ... with an integer ``cell`` (``cells`` [cell]: run_id, variant, players)
   and a seat's policy as a code (``policies`` [code]: policy).
 - Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
-  ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments``.
+  ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments.tables``.
 - League runs add ``league_fits`` [run_id, variant, players, policy] and its view
-  ``league_ratings``: see ``leagues``.
+  ``league_ratings``: see ``leagues.tables``.
 
 Every file gets the whole schema, whatever kinds of run it will hold: the schema has one version
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.
 """
 
 from ..defaults import DEFAULT_DB
+from ..sql import StoreError, UnknownRunError
 from .database import SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import OutputRefused, check_output, write_output, write_problem
 from .frames import FRAME_COLUMNS, RESULT_KEYS
 from .games import BY_CELL, VIEWS, completed_games, duplicate_keys
+from .parquet import (
+    ParquetLocation,
+    ParquetWriter,
+    ShardReceipt,
+    parquet_location,
+    parse_store,
+    record_shards,
+    write_shards,
+)
 from .queries import EXPORT_TABLES, export_run, query, sql_relation, sql_rows
 from .runs import (
     RUN_COLUMNS,
@@ -69,16 +77,6 @@ from .runs import (
     run_info,
     start_run,
 )
-from .parquet import (
-    ParquetLocation,
-    ParquetWriter,
-    ShardReceipt,
-    parquet_location,
-    parse_store,
-    record_shards,
-    write_shards,
-)
-from .sql import StoreError, UnknownRunError
 from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [

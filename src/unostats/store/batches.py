@@ -20,8 +20,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..sql import StoreError
 from .games import completed_games, frames_of, write_batch
-from .sql import StoreError
 
 
 def write_batch_once(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,

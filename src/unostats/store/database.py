@@ -17,8 +17,10 @@ from pathlib import Path
 
 import duckdb
 
-from . import durations, games, leagues, runs, tournaments
-from .sql import MACROS_DDL, StoreError, first_line, first_row, transaction
+from ..leagues import tables as leagues
+from ..sql import MACROS_DDL, StoreError, first_line, first_row, transaction
+from ..tournaments import tables as tournaments
+from . import durations, games, runs
 
 # 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place

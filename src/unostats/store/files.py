@@ -23,8 +23,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from ..sql import StoreError
 from .parquet import MARKER as PARQUET_MARKER  # the file that makes a folder a store
-from .sql import StoreError
 
 NAME_MAX = 255  # bytes in one file name (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path (Linux)

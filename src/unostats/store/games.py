@@ -25,10 +25,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..sql import StoreError, first_line, first_row, table_ddl, transaction
 from .frames import FRAME_COLUMNS, NAMES, RESULT_KEYS
 from .packing import POLICY, POLICY_BITS, decode, stored_columns, stored_frame
 from .runs import no_run
-from .sql import StoreError, first_line, first_row, table_ddl, transaction
 
 # Where the rows are: each cell (run_id, variant, players) gets an integer id in ``cells`` when
 # its first batch is stored; the rows are stored in ``stored_games`` ... (packed: ``packing``)

@@ -34,8 +34,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..sql import StoreError, sql_literal
 from .frames import FRAME_COLUMNS, NAMES
-from .sql import StoreError, sql_literal
 
 # A seat's policy is a name (a bundled policy's or one written as data), stored as its code in
 # ``policies``: each name the file holds gets the next code when a batch first stores it.

@@ -58,8 +58,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.fs as pafs
 
+from ..sql import StoreError, first_line
 from . import database, games
-from .sql import StoreError, first_line
 
 PREFIX = "parquet:"
 MARKER = "unostats-store.json"

@@ -12,9 +12,11 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from . import files, leagues, tournaments
+from ..leagues import tables as leagues
+from ..sql import StoreError, sql_literal
+from ..tournaments import tables as tournaments
+from . import files
 from .runs import run_info
-from .sql import StoreError, sql_literal
 
 
 def query(con: duckdb.DuckDBPyConnection, sql: str,

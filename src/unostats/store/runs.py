@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from .sql import StoreError, UnknownRunError, as_json_text, first_row, transaction
+from ..sql import StoreError, UnknownRunError, as_json_text, first_row, transaction
 
 RUN_STATUSES = ("running", "complete", "interrupted")
 

@@ -44,8 +44,9 @@ from ..runs.session import RunError, RunOutcome, Tally, cell_label, playing
 from ..runs.signals import StopRequest
 from ..scenario import Cell, Scenario, Variant
 from ..seats import Seat
-from ..store import tournaments as tournament_store
+from . import tables as tournament_store
 from .bracket import DECIDED_BY, Field, PlayedTournaments, TableGames, TournamentSpec, play_batch
+from .writer import write_tournaments
 
 TARGET_BATCH_SECONDS = 3.0
 # Round-seat rows per batch at most: DuckDB writes an insert of a row group (122,880 rows) or more
@@ -617,8 +618,7 @@ def _store(con, outcome: RunOutcome, item: _Played, counters: dict[int, int],
     c = item.cell
     with _cycle_collector_paused():
         games, frames = result_frames(item.parts, _spec(outcome.scenario), counters)
-    tournament_store.write_tournaments(con, outcome.run_id, c.variant.name, c.field.name,
-                                       games, frames)
+    write_tournaments(con, outcome.run_id, c.variant.name, c.field.name, games, frames)
     outcome.games_played += item.table_games
     outcome.games_completed += item.table_games
     outcome.rounds_played += item.rounds

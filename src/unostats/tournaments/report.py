@@ -1,7 +1,7 @@
 """The report's championship section: tournament views -> plain dataclasses -> plotly figures
 and display strings (the tournament kind's ``kinds.ReportSection``).
 
-Everything is read from the store's tournament views (``store.tournaments``), filtered to the
+Everything is read from the store's tournament views (``tables``), filtered to the
 report's runs; Python only wraps their numbers in ``stats.Estimate`` objects and adds the
 chi-square test of first-stage advancement by position. Reports of runs without tournaments have
 no such section (``load_tournaments`` returns None).

@@ -1,4 +1,5 @@
-"""The tournaments of the store: their tables, views and the write of whole tournaments.
+"""The tournaments of the store: their tables and views, a run's cells, and reading them back
+(``writer`` writes whole tournaments).
 
 ``open_store`` creates these with the rest of the schema (schema version 3 added them), in every
 file, so one file can hold runs of any kind.
@@ -39,6 +40,11 @@ Views (the standard answers; every rate with its 95% interval):
   the fair rate advance / table size.
 - ``tournament_decided_by``: per stage, how often the last place that went on (at a final: the
   title) was decided by game rank, rounds won, points left in hand or the lot.
+- ``tournament_durations``: per tournament cell (variant x field), each stage's longest table
+  (tables of a stage play at the same time; ``tournament_stage_length``) and the evening (the
+  first stage, then the longer of the later main stages and the consolation, which plays beside
+  them; ``tournament_length``), in minutes at the run's pace (``sql.minutes``, as the store's
+  ``durations`` view), over tournaments.
 """
 
 from __future__ import annotations
@@ -47,14 +53,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import duckdb
-import numpy as np
-import polars as pl
-import pyarrow as pa
 
+from ..sql import PACE, as_json_text, first_row, minutes, table_ddl, transaction
 from ..stats import Z95
-from ..tournaments.bracket import BRACKETS, DECIDED_BY
-from . import games
-from .sql import StoreError, as_json_text, first_row, insert_view, table_ddl, transaction
+from .bracket import BRACKETS, DECIDED_BY
 
 TOURNAMENT_TABLES = ("tournament_fields", "tournament_stages", "tournaments", "tournament_tables",
                      "tournament_entrants")
@@ -318,9 +320,25 @@ FROM tournament_tables t
 JOIN tournament_stages s USING (run_id, variant, field, bracket, stage)
 GROUP BY t.run_id, t.variant, t.field, t.bracket, t.stage
 ORDER BY t.run_id, t.variant, t.field, t.bracket = 'consolation', step""",
+    f"""CREATE OR REPLACE VIEW tournament_durations AS
+WITH pace AS ({PACE}), parts AS (
+  SELECT run_id, variant, field, bracket, step, stage_name AS part, tournaments AS n,
+    mean_longest_turns AS mean_turns, se_longest_turns AS se_turns,
+    p50_longest_turns AS p50_turns, p90_longest_turns AS p90_turns
+  FROM tournament_stage_length
+  UNION ALL
+  SELECT run_id, variant, field, NULL, NULL, 'evening', tournaments, mean_turns, se_turns,
+    p50_turns, p90_turns
+  FROM tournament_length
+)
+SELECT t.run_id, t.variant, t.field, t.bracket, t.step, t.part, t.n, p.seconds_per_turn,
+  {minutes("t.mean_turns", "t.se_turns", "t.p50_turns", "t.p90_turns")}
+FROM parts t JOIN pace p USING (run_id)
+ORDER BY t.run_id, t.variant, t.field, t.bracket IS NULL, t.bracket = 'consolation', t.step""",
 ]
 VIEWS = ("tournament_profile_wins", "tournament_profile_stages", "tournament_stage_length",
-         "tournament_length", "tournament_advance_by_position", "tournament_decided_by")
+         "tournament_length", "tournament_advance_by_position", "tournament_decided_by",
+         "tournament_durations")
 
 
 # --- Writing -----------------------------------------------------------------------------------
@@ -352,76 +370,6 @@ def completed_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: 
     return con.execute(
         "SELECT count(*) FROM tournaments WHERE run_id = ? AND variant = ? AND field = ?",
         [run_id, variant, field]).fetchall()[0][0]
-
-
-def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str,
-                      games_by_size: Mapping[int, Any],
-                      frames: Mapping[str, pa.Table | pl.DataFrame]) -> None:
-    """Store whole tournaments of one cell in one transaction: their table games
-    (``games_by_size``: players -> an engine Batch of that table size, games numbered to
-    continue the cell) and their ``tournaments``, ``tournament_tables`` and
-    ``tournament_entrants`` rows (Arrow tables or polars frames; DuckDB scans Arrow in place).
-    The batch's tournaments must continue the stored ones (no gaps, no repeats)."""
-    frames = {name: _as_arrow(frames[name]) for name in BATCH_TABLES}
-    for name in BATCH_TABLES:
-        _check_columns(name, frames[name])
-    n = frames["tournaments"].num_rows
-    if n == 0:
-        return
-    views: dict[str, str] = {}
-    table_games = {players: {name: _as_arrow(df) for name, df in games.frames_of(batch).items()}
-                   for players, batch in games_by_size.items()}
-    for name in BATCH_TABLES:
-        views[name] = f"_tbatch_{name}"
-        con.register(views[name], frames[name])
-    try:
-        with transaction(con):
-            first = completed_tournaments(con, run_id, variant, field)
-            _check_tournament_range(frames, first)
-            _check_field(con, run_id, variant, field)
-            n_games = 0
-            for players, batch_frames in table_games.items():
-                games.insert_games(con, run_id, variant, players, batch_frames)
-                n_games += batch_frames["games"].num_rows
-            key = {"run_id": run_id, "variant": variant, "field": field}
-            for name in BATCH_TABLES:
-                insert_view(con, name, COLUMNS[name], views[name], key)
-            con.execute("UPDATE runs SET games_completed = games_completed + ? WHERE run_id = ?",
-                        [n_games, run_id])
-    finally:
-        for view in views.values():
-            con.unregister(view)
-
-
-def _as_arrow(frame: pa.Table | pl.DataFrame) -> pa.Table:
-    return frame if isinstance(frame, pa.Table) else frame.to_arrow()
-
-
-def _check_columns(name: str, table: pa.Table) -> None:
-    expected = [c for c, _, _ in COLUMNS[name]]
-    if table.column_names != expected:
-        raise StoreError(f"tournament frame {name!r} has columns {table.column_names}, "
-                         f"expected {expected}")
-
-
-def _check_field(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str) -> None:
-    if not first_row(con.execute(
-            "SELECT 1 FROM tournament_fields WHERE run_id = ? AND variant = ? AND field = ?",
-            [run_id, variant, field])):
-        raise StoreError(f"run {run_id} has no tournament cell ({variant}, field {field!r})")
-
-
-def _check_tournament_range(frames: Mapping[str, pa.Table], first: int) -> None:
-    t = frames["tournaments"].column("tournament").to_numpy()
-    n = len(t)
-    if t.min() != first or t.max() != first + n - 1 or len(np.unique(t)) != n:
-        raise StoreError(
-            f"batch tournaments {t.min()}..{t.max()} ({n} rows) do not continue the stored "
-            f"tournaments 0..{first - 1}; whole tournaments are written in order")
-    for name in ("tournament_tables", "tournament_entrants"):
-        s = frames[name].column("tournament").to_numpy()
-        if len(s) and (s.min() < first or s.max() > first + n - 1):
-            raise StoreError(f"batch frame {name!r} has tournaments outside the batch")
 
 
 # --- Reading -----------------------------------------------------------------------------------

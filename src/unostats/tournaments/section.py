@@ -1,13 +1,13 @@
 """The ``tournament:`` section of a scenario file -> a checked ``TournamentSpec`` (stages and
 their advance rules, entrant profiles, fields and their mixes), every field's brackets checked
-(the ``tournament`` package plays them)."""
+(``bracket`` plays them). The scenario loader calls it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..seats import Seat
-from ..tournaments.bracket import (
+from .bracket import (
     DEFAULT_TABLE_SIZE,
     ENTRANTS_RANGE,
     TABLE_SIZE_RANGE,
@@ -17,8 +17,8 @@ from ..tournaments.bracket import (
     Stage,
     TournamentSpec,
 )
-from .problems import KeyPath, describe, did_you_mean
-from .values import SEAT_KEYS, Checker
+from ..checking.problems import KeyPath, describe, did_you_mean
+from ..checking.values import SEAT_KEYS, Checker
 
 TOURNAMENT_KEYS = ("entrants", "table_size", "consolation", "stages", "profiles", "fields")
 REQUIRED_TOURNAMENT_KEYS = ("stages", "profiles", "fields")

@@ -1,5 +1,8 @@
 """SQL helpers every part of the store shares: its errors, the transaction, CREATE TABLE text
-from column lists, the casting INSERT of a registered frame, and the Wilson interval macros."""
+from column lists, the casting INSERT of a registered frame, the Wilson interval macros and
+turns as minutes at a run's pace.
+Outside the ``store`` package so that each kind's tables (``tournaments.tables``,
+``leagues.tables``) build on them without importing the store they are part of."""
 
 from __future__ import annotations
 
@@ -9,7 +12,8 @@ from typing import Any
 
 import duckdb
 
-from ..stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
+from .durations import KEY, SECONDS_PER_TURN_DEFAULT
+from .stats import Z95  # the SQL Wilson macros use the same z as stats.wilson_interval
 
 
 class StoreError(Exception):
@@ -92,3 +96,21 @@ def insert_view(con: duckdb.DuckDBPyConnection, table: str,
 
 def sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+# Durations: turns as minutes at each run's pace, its seconds per turn read from its resolved
+# scenario (the durations views).
+PACE = f"""SELECT run_id, coalesce(TRY_CAST(json_extract(scenario_json, '$.{KEY}') AS DOUBLE),
+    {SECONDS_PER_TURN_DEFAULT}) AS seconds_per_turn FROM runs"""
+_DURATION_METHOD = "'mean ± 1.96 SE of the turns, times seconds_per_turn'"
+
+
+def minutes(mean: str, se: str, p50: str, p90: str) -> str:
+    """The duration columns from turn columns (``p`` is the pace's table alias)."""
+    per_minute = "p.seconds_per_turn / 60.0"
+    return f"""({mean}) * {per_minute} AS mean_minutes,
+  (({mean}) - {Z95} * {se}) * {per_minute} AS lo_minutes,
+  (({mean}) + {Z95} * {se}) * {per_minute} AS hi_minutes,
+  ({p50}) * {per_minute} AS p50_minutes,
+  ({p90}) * {per_minute} AS p90_minutes,
+  {_DURATION_METHOD} AS method"""

@@ -1,16 +1,16 @@
 """The ``league:`` section of a scenario file -> a checked ``LeagueSpec`` (the policies, bundled
-names or policies written as data, the table sizes, the behaviour of every seat); ``league.py``
-seats them. Its limits (``league.MAX_POLICIES``, ``MAX_SEATINGS``) are checked by counting, so a
-league too large to play is refused before any seating is made."""
+names or policies written as data, the table sizes, the behaviour of every seat); ``seatings``
+seats them. Its limits (``seatings.MAX_POLICIES``, ``MAX_SEATINGS``) are checked by counting, so a
+league too large to play is refused before any seating is made. The scenario loader calls it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..leagues.seatings import MAX_POLICIES, MAX_SEATINGS, LeagueSpec, seating_count
+from .seatings import MAX_POLICIES, MAX_SEATINGS, LeagueSpec, seating_count
 from ..seats import Seat
-from .problems import KeyPath, describe
-from .values import Checker, make_seat
+from ..checking.problems import KeyPath, describe
+from ..checking.values import Checker, make_seat
 
 LEAGUE_KEYS = ("policies", "table_size", "behaviour")
 REQUIRED_LEAGUE_KEYS = ("policies", "table_size")
