@@ -54,7 +54,7 @@ from typing import Any
 
 import duckdb
 
-from ..sql import PACE, as_json_text, first_row, minutes, table_ddl, transaction
+from ..sql import PACE, as_json_text, first_row, minutes, table_ddl
 from ..stats import Z95
 from .bracket import BRACKETS, DECIDED_BY
 
