@@ -28,8 +28,9 @@ PACKAGE = "unostats"
 # ``__init__``); the longest pattern that names a module decides its layer, and every module
 # must have one.
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("cli", "the command line: thin commands over the layers below, one module per group",
-     ("unostats.cli",)),
+    ("cli and API", "the command line (thin commands over the layers below, one module per "
+     "group) and the Python API at the package's top level, over the same functions",
+     ("unostats.cli", "unostats.api", "unostats")),
     ("runs and report", "simulate/resume (one run or a list of them), replay, tune and the "
      "report: they find a run's kind in the registry and hand over to it, never naming a kind "
      "themselves",
@@ -68,7 +69,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
       "unostats.output", "unostats.durations", "unostats.seed_sequences")),
     ("atoms", "card ids and event codes and their text, the version, the defaults the command "
      "line shares",
-     ("unostats.cards", "unostats.codes", "unostats.event_text", "unostats.defaults", "unostats")),
+     ("unostats.cards", "unostats.codes", "unostats.event_text", "unostats.defaults",
+      "unostats.version")),
 )
 
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .. import __version__, store
+from .. import store
 from ..defaults import DB_ENV
 from ..scenario import Cell, Scenario, ScenarioError, load_text
+from ..version import __version__
 from .progress import Progress
 from .signals import StopRequest, is_interrupt
 
