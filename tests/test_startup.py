@@ -74,3 +74,11 @@ def test_a_new_store_file_gives_the_columns_later_opens_are_checked_against(tmp_
     monkeypatch.setattr(database, "_expected", None)
     assert database.expected_columns() == from_file  # as the schema built in memory
     database.open_store(tmp_path / "new.duckdb", read_only=True).close()  # and it passes
+
+
+def test_importing_the_package_imports_no_engine_compiler_plotting_or_frames():
+    # the API's calls import what they use: a notebook's `import unostats` stays instant
+    out = _fresh("import json, sys; import unostats; assert callable(unostats.simulate); "
+                 "print(json.dumps({m: m in sys.modules for m in "
+                 "('numba', 'plotly', 'polars', 'duckdb')}))")
+    assert out == {"numba": False, "plotly": False, "polars": False, "duckdb": False}
