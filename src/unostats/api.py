@@ -30,6 +30,10 @@ class ScenarioError(UnostatsError):
     """A scenario that does not load: every problem, one a line, as ``file:line: key: message``."""
 
 
+# shown and pickled as the package's names (``unostats.ScenarioError``), where users meet them
+UnostatsError.__module__ = ScenarioError.__module__ = "unostats"
+
+
 @contextmanager
 def _errors() -> Iterator[None]:
     """The package's expected exceptions as the API's two classes (the same messages)."""
