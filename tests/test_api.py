@@ -135,6 +135,17 @@ def test_a_bad_mapping_raises_the_cli_message(tmp_path, invoke):
     assert not (tmp_path / "never.duckdb").exists()
 
 
+def test_a_parquet_store_is_named_as_the_cli_names_it(tmp_path):
+    spec = f"parquet:{tmp_path / 'store'}"
+    run = unostats.simulate(TINY, games=4, db=spec, quiet=True)
+    assert (tmp_path / "store").is_dir() and not Path(spec).exists()
+    results = unostats.open(spec)
+    assert results.runs()["run_id"].to_list() == [run.id]
+    assert results.query("SELECT count(*) AS n FROM games")["n"][0] == 8
+    with pytest.raises(unostats.UnostatsError, match="needs a file name"):
+        unostats.open("duckdb:")
+
+
 def test_an_in_memory_database_is_refused(tmp_path):
     with pytest.raises(unostats.UnostatsError, match="in-memory"):
         unostats.simulate(TINY, db=":memory:")

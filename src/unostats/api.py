@@ -49,13 +49,26 @@ def _errors() -> Iterator[None]:
         raise UnostatsError(str(e)) from None
 
 
+def _where(db: str | os.PathLike | None):
+    """The store ``db`` names, as ``--db`` or ``--store`` would: ``parquet:DIR`` a Parquet
+    store, ``duckdb:FILE`` or any other name a DuckDB file, None the default database."""
+    from .runs.session import locate
+
+    if isinstance(db, str) and db.startswith(("parquet:", "duckdb:")):
+        from .store import parse_store
+
+        with _errors():
+            return parse_store(db)
+    return locate(db)
+
+
 @dataclass(frozen=True)
 class Run:
-    """A finished run: its id, the database it is stored in, and the summary ``unostats
-    simulate --format csv`` prints for it (a polars DataFrame)."""
+    """A finished run: its id, the store it is in (a DuckDB file's path, or a Parquet store),
+    and the summary ``unostats simulate --format csv`` prints for it (a polars DataFrame)."""
 
     id: str
-    db: Path
+    db: Path | Any
     summary: pl.DataFrame
 
 
@@ -67,13 +80,14 @@ def simulate(scenario: str | os.PathLike | Mapping[str, Any], *, games: int | No
 
     ``scenario``: a bundled scenario's name, a scenario file, or a mapping (the file's YAML as
     a dict). ``db``: the results database, as the command's ``--db``: default
-    ``$UNOSTATS_DB``, else ``unostats.duckdb`` in the current folder. ``set``: the ``--set``
+    ``$UNOSTATS_DB``, else ``unostats.duckdb`` in the current folder; ``"parquet:DIR"`` a
+    Parquet store, as ``--store``. ``set``: the ``--set``
     overrides, as ``["players=4"]`` or ``{"players": 4}``. ``quiet``: no progress on stderr."""
     from .runs.jobs import Job, play_jobs, summaries
     from .runs.progress import ConsoleProgress
-    from .runs.session import check_db, locate
+    from .runs.session import check_db
 
-    target = locate(db)
+    target = _where(db)
     with _errors():
         check_db(target)
         loaded = _load(scenario, _overrides(set))
@@ -137,9 +151,7 @@ class Results:
     between. A context manager for symmetry with files; nothing stays open."""
 
     def __init__(self, db: str | os.PathLike | None = None):
-        from .runs.session import locate
-
-        self.db = locate(db)
+        self.db = _where(db)
 
     def __repr__(self) -> str:
         return f"Results({str(self.db)!r})"
@@ -211,5 +223,6 @@ class Results:
 
 
 def open(db: str | os.PathLike | None = None) -> Results:  # noqa: A001 (unostats.open)
-    """The results in ``db`` (default: ``$UNOSTATS_DB``, else ``unostats.duckdb`` here)."""
+    """The results in ``db`` (default: ``$UNOSTATS_DB``, else ``unostats.duckdb`` here;
+    ``"parquet:DIR"`` a Parquet store)."""
     return Results(db)
