@@ -4,6 +4,8 @@ examples of docs/api.md run as written."""
 
 import doctest
 import io
+import os
+import signal
 from pathlib import Path
 
 import polars as pl
@@ -144,6 +146,29 @@ def test_a_parquet_store_is_named_as_the_cli_names_it(tmp_path):
     assert results.query("SELECT count(*) AS n FROM games")["n"][0] == 8
     with pytest.raises(unostats.UnostatsError, match="needs a file name"):
         unostats.open("duckdb:")
+
+
+def test_an_interrupted_run_raises_with_the_command_that_resumes_it(tmp_path, monkeypatch,
+                                                                   invoke):
+    from unostats.runs.progress import ConsoleProgress
+
+    monkeypatch.setenv("UNOSTATS_BATCH_GAMES", "5")
+    # the kernel's interrupt, sent when the first batch is stored
+    monkeypatch.setattr(ConsoleProgress, "batch_stored",
+                        lambda self, *args, **kwargs: os.kill(os.getpid(), signal.SIGINT))
+    db = tmp_path / "stopped.duckdb"
+    with pytest.raises(unostats.UnostatsError, match="resume it with unostats simulate "
+                                                     "--resume") as caught:
+        unostats.simulate(TINY, db=db, quiet=True)
+    runs = unostats.open(db).runs()
+    assert runs["status"].to_list() == ["interrupted"]
+    assert runs["games_completed"][0] < 60
+    run_id = runs["run_id"][0]
+    assert f"--resume {run_id}" in str(caught.value)
+    monkeypatch.undo()  # the resume command given finishes it
+    done = invoke("simulate", "--resume", run_id, "--db", str(db), "-q")
+    assert done.exit_code == 0, done.output
+    assert unostats.open(db).runs()["status"].to_list() == ["complete"]
 
 
 def test_an_in_memory_database_is_refused(tmp_path):
