@@ -171,6 +171,12 @@ def test_an_interrupted_run_raises_with_the_command_that_resumes_it(tmp_path, mo
     assert unostats.open(db).runs()["status"].to_list() == ["complete"]
 
 
+def test_a_mapping_of_values_yaml_cannot_write_is_a_scenario_error(tmp_path):
+    with pytest.raises(unostats.ScenarioError, match="<mapping>: a value is not plain data"):
+        unostats.simulate({**TINY, "games": object()}, db=tmp_path / "never.duckdb")
+    assert not (tmp_path / "never.duckdb").exists()
+
+
 def test_an_in_memory_database_is_refused(tmp_path):
     with pytest.raises(unostats.UnostatsError, match="in-memory"):
         unostats.simulate(TINY, db=":memory:")

@@ -81,8 +81,9 @@ def simulate(scenario: str | os.PathLike | Mapping[str, Any], *, games: int | No
     ``scenario``: a bundled scenario's name, a scenario file, or a mapping (the file's YAML as
     a dict). ``db``: the results database, as the command's ``--db``: default
     ``$UNOSTATS_DB``, else ``unostats.duckdb`` in the current folder; ``"parquet:DIR"`` a
-    Parquet store, as ``--store``. ``set``: the ``--set``
-    overrides, as ``["players=4"]`` or ``{"players": 4}``. ``quiet``: no progress on stderr."""
+    Parquet store, as ``--store``. ``set``: the ``--set`` overrides, as ``["players=4"]`` or
+    ``{"players": 4}``. ``quiet``: no progress on stderr. An interrupted run (Ctrl-C, the
+    kernel's interrupt) raises ``UnostatsError`` with the command that resumes it."""
     from .runs.jobs import Job, play_jobs, summaries
     from .runs.progress import ConsoleProgress
     from .runs.session import check_db
@@ -124,7 +125,11 @@ def _load(scenario: str | os.PathLike | Mapping[str, Any], overrides: list[str])
     if isinstance(scenario, Mapping):
         import yaml
 
-        text = yaml.safe_dump(dict(scenario), sort_keys=False, allow_unicode=True)
+        try:
+            text = yaml.safe_dump(dict(scenario), sort_keys=False, allow_unicode=True)
+        except yaml.YAMLError as e:  # a value YAML cannot write: an object, a numpy number
+            raise ScenarioError(f"<mapping>: a value is not plain data (str, int, float, bool, "
+                                f"list, dict): {e}; convert it, e.g. int(x)") from None
         return load_text(text, "<mapping>", overrides)
     return load_scenario(scenario, overrides)
 
