@@ -144,6 +144,7 @@ def test_a_parquet_store_is_named_as_the_cli_names_it(tmp_path):
     results = unostats.open(spec)
     assert results.runs()["run_id"].to_list() == [run.id]
     assert results.query("SELECT count(*) AS n FROM games")["n"][0] == 8
+    assert_frame_equal(results.summary(), run.summary)
     with pytest.raises(unostats.UnostatsError, match="needs a file name"):
         unostats.open("duckdb:")
 
