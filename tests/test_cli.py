@@ -399,3 +399,11 @@ def test_one_thread_equals_two_threads(tmp_path, tiny):
         con.close()
     assert rows[0] == rows[1]
     assert len(rows[0]["games"]) == 80
+
+
+def test_version_prints_the_packages_version(invoke):
+    from unostats.version import __version__
+
+    result = invoke("--version")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"unostats {__version__}\n"

@@ -19,3 +19,17 @@ app = typer.Typer(
     rich_markup_mode="rich",
     pretty_exceptions_show_locals=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from ..version import __version__
+
+        typer.echo(f"unostats {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print unostats' version and exit.")) -> None:
+    """The app's own options (the app's help above is what --help shows)."""
