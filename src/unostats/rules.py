@@ -37,7 +37,8 @@ class Needs:
 # The move hooks of engine/_turns.py an option may act in, fewest first: none, the end of every
 # move, that and the cards a move adds to its first, or all of them (the default, so a new rule
 # runs every hook until its row says less).
-HOOKS = ("none", "move_end", "move_plays", "all")
+NONE, MOVE_END, MOVE_PLAYS, ALL = "none", "move_end", "move_plays", "all"
+HOOKS = (NONE, MOVE_END, MOVE_PLAYS, ALL)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class RuleOption:
     values: tuple[Any, ...] | None = None  # enum or bool values, default first
     int_range: tuple[int, int] | None = None  # inclusive bounds for integer options
     default: Any = None
-    hooks: str = "all"  # HOOKS: the move hooks it may act in when not off
+    hooks: str = ALL  # HOOKS: the move hooks it may act in when not off
     needs: tuple[Needs, ...] = ()
     cards: tuple[str, ...] = ()  # deck kinds (cards.DECK_KEYS) it acts on, not in the default deck
     sample: int | None = None  # an int option's value that switches its rule on (the benchmark)
@@ -109,8 +110,6 @@ TARGET_SCORE_DEFAULTS = {
     "lazy": 5,  # rounds won
 }
 
-
-NONE, MOVE_END, MOVE_PLAYS = "none", "move_end", "move_plays"  # HOOKS (all: the default)
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
     _int("hand_size", "S1", "Cards dealt to each player.", 1, 20, 7, hooks=NONE),
