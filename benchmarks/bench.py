@@ -261,7 +261,7 @@ def measure(rules, players: int, threads: int | Sequence[int | Run], target_roun
     A sequence of thread counts (or of (threads, frames) runs: ``play``): each rep runs them
     in turn (1, 2, 1, 2, ...), so a busy moment of the machine falls on all of them alike; the
     best run of each counts. ``between`` runs at the start of each rep (the C yardstick)."""
-    from unostats.runs.engine_cache import prepare_engine
+    from unostats.base.engine_cache import prepare_engine
 
     prepare_engine(None, [rules])  # as `unostats simulate` does first (it also runs gc.freeze)
     counts = [threads] if isinstance(threads, int) else list(threads)

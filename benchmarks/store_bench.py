@@ -43,8 +43,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 sys.path.insert(0, str(SRC))
 
 from unostats import store  # noqa: E402
-from unostats.runs.engine_cache import prepare_engine  # noqa: E402
-from unostats.runs.progress import Progress  # noqa: E402
+from unostats.base.engine_cache import prepare_engine  # noqa: E402
+from unostats.base.progress import Progress  # noqa: E402
 from unostats.runs.simulate import simulate  # noqa: E402
 from unostats.scenario import load_scenario  # noqa: E402
 

@@ -32,7 +32,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unostats.cli import app
-from unostats.tournaments.bracket import (
+from unostats.tournaments.spec.bracket import (
     DECIDED_BY,
     Field,
     PlayedTournaments,
@@ -154,7 +154,7 @@ def game_tables() -> tuple[str, ...]:
 def stop_after():
     """``stop_after(stop, n)``: a progress hook that requests ``stop`` after ``n`` stored
     batches (an in-process stand-in for Ctrl-C)."""
-    from unostats.runs.progress import Progress
+    from unostats.base.progress import Progress
 
     class StopAfter(Progress):
         def __init__(self, stop, n: int):
@@ -391,7 +391,7 @@ def report_runs(tmp_path_factory) -> tuple[Path, dict[str, str]]:
 # --- Tournaments -----------------------------------------------------------------------------
 
 def _check_tournament(spec, result) -> None:
-    from unostats.tournaments.bracket import CONSOLATION, MAIN
+    from unostats.tournaments.spec.bracket import CONSOLATION, MAIN
 
     fld = result.field
     main_plan, cons_plan = spec.brackets(fld)
@@ -462,7 +462,7 @@ def browser():
 
 
 # --- Tournaments as objects ----------------------------------------------------------------------
-# The bracket (``unostats.tournaments.bracket``) plays a batch of tournaments as numpy columns,
+# The bracket (``unostats.tournaments.spec.bracket``) plays a batch of tournaments as numpy columns,
 # which the store's rows are made of; the tests read one tournament at a time as objects instead: a
 # ``TournamentResult`` per tournament, a ``TableResult`` per table, an ``EntrantResult`` per
 # entrant. ``play_tournaments`` / ``play_tournament`` (fixtures) play them.

@@ -151,7 +151,7 @@ def test_a_parquet_store_is_named_as_the_cli_names_it(tmp_path):
 
 def test_an_interrupted_run_raises_with_the_command_that_resumes_it(tmp_path, monkeypatch,
                                                                    invoke):
-    from unostats.runs.progress import ConsoleProgress
+    from unostats.base.progress import ConsoleProgress
 
     monkeypatch.setenv("UNOSTATS_BATCH_GAMES", "5")
     # the kernel's interrupt, sent when the first batch is stored

@@ -18,7 +18,7 @@ import pytest
 
 from unostats.engine import _cache, _jit, compiled
 from unostats.rules import RuleSet
-from unostats.runs.session import RunError, numba_module
+from unostats.base.session import RunError, numba_module
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = RuleSet.from_mapping({})

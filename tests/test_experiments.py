@@ -12,9 +12,9 @@ import pytest
 
 from unostats.engine.simulate import trace_game
 from unostats.rules import RuleSet
-from unostats.runs import compare, precision
-from unostats.runs.session import RunError
-from unostats.runs.signals import StopRequest
+from unostats.base import compare, precision
+from unostats.base.session import RunError
+from unostats.base.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.games.summary import precision_rows
 from unostats.scenario import ScenarioError, load_text

@@ -519,7 +519,7 @@ def test_query_streams_rows_in_every_format(db, monkeypatch):
     import sys
 
     from unostats.output import write_rows
-    from unostats.runs.query import stream
+    from unostats.base.query import stream
     seen = []
 
     class Probe(io.StringIO):  # each write sees how many rows were fetched by then

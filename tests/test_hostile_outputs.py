@@ -276,7 +276,7 @@ def _ctrl_c_twice(second: BaseException):
 
 def _patch(monkeypatch, where: str):
     """Make the second Ctrl-C land ``where``, once."""
-    from unostats.runs import handover
+    from unostats.base import handover
 
     calls = {"n": 0}
     second = {"duckdb's insert": RuntimeError("Query interrupted"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from unostats.leagues import seatings as league
+from unostats.leagues.spec import seatings as league
 from unostats.scenario import sweep
 
 # The most seatings a test lets the league design enumerate, and sweep points it lets be
@@ -258,7 +258,7 @@ def test_report_the_run_estimates_are_each_cells_own(capped):
     """The sweep section reads every cell's sums in one query (not one a cell): they must be
     the per-cell intervals exactly, and a cell without games has none."""
     from unostats import store
-    from unostats.runs.precision import STATISTICS, cell_estimates, run_estimates
+    from unostats.base.precision import STATISTICS, cell_estimates, run_estimates
 
     con = store.open_store(capped, read_only=True)
     try:

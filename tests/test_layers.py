@@ -24,7 +24,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "unostats"
 
 # Top to bottom. A module imports from its own layer and the layers below, never from above.
-# A pattern names a module and everything under it (the top package itself: only its
+# One layer per folder (``test_every_folder_sits_in_one_layer``): a pattern names a folder or a
+# module of the top package, and everything under it (the top package itself: only its
 # ``__init__``); the longest pattern that names a module decides its layer, and every module
 # must have one.
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -32,31 +33,28 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "group) and the Python API at the package's top level, over the same functions",
      ("unostats.cli", "unostats.api", "unostats")),
     ("runs and report", "simulate/resume (one run or a list of them), replay, tune and the "
-     "report: they find a run's kind in the registry and hand over to it, never naming a kind "
-     "themselves",
-     ("unostats.runs.simulate", "unostats.runs.jobs", "unostats.runs.replay", "unostats.runs.tune",
-      "unostats.report.build", "unostats.report.model", "unostats.report.figures",
-      "unostats.report.render")),
+     "report's pipeline: they find a run's kind in the registry and hand over to it, never "
+     "naming a kind themselves",
+     ("unostats.runs", "unostats.report")),
     ("run kinds", "the one registry of run kinds (plain games, tournaments, leagues)",
      ("unostats.kinds",)),
     ("executors", "where a kind's games play other than this machine's threads: a Ray cluster",
      ("unostats.executors",)),
     ("kinds", "each kind's package (plain games, tournaments, leagues): its driver, summary "
-     "and report section (and the write of whole tournaments, which writes games)",
-     ("unostats.games", "unostats.tournaments.driver", "unostats.tournaments.summary",
-      "unostats.tournaments.report", "unostats.tournaments.writer", "unostats.leagues.driver",
-      "unostats.leagues.summary", "unostats.leagues.report")),
-    ("run services", "what every kind of run shares: signals, progress, the session, "
-     "queries; the report's number formatting",
-     ("unostats.runs", "unostats.report")),
+     "and report sections (and the write of whole tournaments, which writes games)",
+     ("unostats.games", "unostats.tournaments", "unostats.leagues")),
+    ("base", "what every kind of run shares: the session of play, signals, progress, the "
+     "engine cache, hand-over and memory, precision looks, compare and query; the report's "
+     "number formatting and chart look",
+     ("unostats.base",)),
     ("store, engine, scenario", "the results database (frames, packing, games' tables and views, "
      "the writer ..., the schema over every kind's tables), the engine (its API over parts, "
      "inputs, outputs and kernels), scenario files (the loader over every kind's section)",
      ("unostats.store", "unostats.engine", "unostats.scenario")),
-    ("kinds' parts below the base", "each kind's scenario section and store tables, and its "
-     "pure part (a championship's bracket, a league's seatings), under packages whose __init__ "
-     "imports nothing",
-     ("unostats.tournaments", "unostats.leagues")),
+    ("kinds' specs", "each kind's scenario section and store tables, and its pure part (a "
+     "championship's bracket, a league's seatings), in the kind's ``spec`` folder, which the "
+     "loader and the store read",
+     ("unostats.tournaments.spec", "unostats.leagues.spec")),
     ("checking and SQL", "what the sections and tables share with the scenario loader and the "
      "store: scenario problems and value checks, the store's errors and SQL helpers (the "
      "Wilson macros, turns as minutes)",
@@ -174,20 +172,38 @@ class _Imports(ast.NodeVisitor):
 
 
 def find_imports(known: Mapping[str, Path]) -> list[Import]:
-    """Every import between modules of ``known``, with the package __init__ files they run."""
-    out = []
+    """Every import between modules of ``known``, with the package __init__ files they run
+    (those that import a module of the package: an ``__init__`` that imports none runs nothing
+    of it, so reaching a submodule through it depends on nothing above)."""
+    direct: dict[str, list[Import]] = {}
     for module, path in known.items():
         visitor = _Imports(module, path.name == "__init__.py", known)
         visitor.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
-        for imp in visitor.found:
+        direct[module] = visitor.found
+    out = []
+    for module, found in direct.items():
+        for imp in found:
             out.append(imp)
             parts = imp.target.split(".")
             for n in range(1, len(parts)):
                 package = ".".join(parts[:n])
                 inside = module == package or module.startswith(package + ".")
-                if package in known and not inside:
+                if package in known and not inside and direct[package]:
                     out.append(Import(module, package, imp.line, imp.in_function, True))
     return out
+
+
+def folder_layers(root: Path, package: str,
+                  layers: Sequence[tuple[str, str, tuple[str, ...]]]) -> dict[str, set[str]]:
+    """Each package folder below the top one -> the layers its modules sit in (one, if the
+    folder keeps to one layer; the top package's own modules each name their layer)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for module, path in find_modules(root, package).items():
+        folder = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        place = layer_of(module, layers)
+        if folder != package and place is not None:
+            out[folder].add(place[1])
+    return dict(out)
 
 
 def _cycles(imports: Sequence[Import]) -> list[tuple[list[str], list[Import]]]:
@@ -300,6 +316,16 @@ def test_layers_run_one_way():
     assert result.ok, text
 
 
+def test_every_folder_sits_in_one_layer():
+    """A folder is one layer: what a folder holds can be told from the table by its name."""
+    folders = folder_layers(SRC, PACKAGE, LAYERS)
+    print("\n" + "\n".join(f"  {f.removeprefix(PACKAGE + '.')}/: {', '.join(sorted(ls))}"
+                           for f, ls in sorted(folders.items())))
+    mixed = {f: sorted(ls) for f, ls in folders.items() if len(ls) > 1}
+    assert not mixed, f"folders that span layers: {mixed}"
+    assert {"unostats.base", "unostats.runs", "unostats.tournaments.spec"} <= set(folders)
+
+
 def _write(root: Path, files: Mapping[str, str]) -> None:
     for name, text in files.items():
         path = root / name
@@ -340,3 +366,17 @@ def test_the_checker_places_every_module(tmp_path):
     result = check(tmp_path, "toy", (("base", "", ("toy.base",)),))
     assert result.unplaced == ["toy", "toy.stray"]
     assert "module toy.stray is in no layer" in describe(result, ())
+
+
+def test_an_init_that_imports_nothing_runs_nothing(tmp_path):
+    """Reaching a low submodule through a high package's import-free ``__init__`` is no upward
+    import; the same ``__init__`` importing a module of its package is one."""
+    files = {"toy/__init__.py": "", "toy/high/__init__.py": "", "toy/high/top.py": "",
+             "toy/high/low/__init__.py": "", "toy/high/low/leaf.py": "",
+             "toy/base.py": "from .high.low import leaf\n"}
+    layers = (("high", "", ("toy.high",)), ("low", "", ("toy.high.low", "toy.base", "toy")))
+    _write(tmp_path, files)
+    assert check(tmp_path, "toy", layers).ok
+    _write(tmp_path, {"toy/high/__init__.py": "from . import top\n"})
+    upward = {(i.source, i.target) for i, _, _ in check(tmp_path, "toy", layers).upward}
+    assert upward == {("toy.base", "toy.high")}

@@ -14,11 +14,11 @@ import pytest
 
 from unostats import ratings, store
 from unostats.kinds import kind_of
-from unostats.leagues.seatings import cycle_games, seatings
+from unostats.leagues.spec.seatings import cycle_games, seatings
 from unostats.report.build import build_report
 from unostats.leagues.summary import LEAGUE_COLUMNS, summary_text
 from unostats.runs.replay import replay
-from unostats.runs.signals import StopRequest
+from unostats.base.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import ScenarioError, load_scenario, load_text
 

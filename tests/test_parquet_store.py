@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from unostats import store
-from unostats.runs.signals import StopRequest
+from unostats.base.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
 from unostats.store import parquet

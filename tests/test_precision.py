@@ -9,8 +9,8 @@ import itertools
 import numpy as np
 import pytest
 
-from unostats.runs import precision
-from unostats.runs.precision import estimate, half_width, looks, met
+from unostats.base import precision
+from unostats.base.precision import estimate, half_width, looks, met
 
 
 def test_looks_start_after_the_minimum_sample_and_end_at_the_cap():

@@ -21,9 +21,9 @@ import duckdb
 import pytest
 
 from unostats import store
-from unostats.runs.progress import Progress
-from unostats.runs.session import RunError
-from unostats.runs.signals import StopRequest
+from unostats.base.progress import Progress
+from unostats.base.session import RunError
+from unostats.base.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
 

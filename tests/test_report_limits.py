@@ -12,8 +12,8 @@ import pytest
 from unostats import store
 from unostats.games import skill as report_skill
 from unostats.report import model as report_model
-from unostats.report import sweep as report_sweep
-from unostats.runs import compare
+from unostats.games import sweep as report_sweep
+from unostats.base import compare
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
 

@@ -17,8 +17,8 @@ import pytest
 
 from unostats import stats, store
 from unostats.output import format_interval, format_rows
-from unostats.runs.session import BATCH_GAMES_ENV, RunError
-from unostats.runs.signals import StopRequest
+from unostats.base.session import BATCH_GAMES_ENV, RunError
+from unostats.base.signals import StopRequest
 from unostats.runs.simulate import prepare, resume, simulate
 from unostats.games.summary import SUMMARY_COLUMNS, format_summary, summaries, summary_rows
 from unostats.scenario import load_scenario
@@ -369,7 +369,7 @@ def test_sigkill_leaves_whole_batches_and_resumes_identically(cli_process, snaps
 
 def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypatch):
     from unostats.engine import compiled
-    from unostats.runs import engine_cache
+    from unostats.base import engine_cache
 
     logged = []
 

@@ -1,4 +1,4 @@
-"""The run-loop skeleton every kind shares (``runs.session.playing``) and what the base code asks
+"""The run-loop skeleton every kind shares (``base.session.playing``) and what the base code asks
 of a kind through ``RunKind`` rather than by its name (where it plays, which store holds it,
 what ``validate`` says of it)."""
 
@@ -8,9 +8,9 @@ import pytest
 
 from unostats import store
 from unostats.kinds import RUN_KINDS, kind_of
-from unostats.runs.progress import Progress
-from unostats.runs.session import RunOutcome, Tally, playing
-from unostats.runs.signals import StopRequest
+from unostats.base.progress import Progress
+from unostats.base.session import RunOutcome, Tally, playing
+from unostats.base.signals import StopRequest
 from unostats.scenario import load_scenario
 
 

@@ -59,7 +59,7 @@ def test_simulate_imports_no_plotting():
 def test_reading_the_store_imports_no_engine_compiler():
     # report and query only read the store: Numba (~0.3 s of imports) comes with a run's engine.
     out = _fresh("import json, sys; import unostats.cli, unostats.kinds, unostats.report.build, "
-                 "unostats.runs.query; print(json.dumps({'numba': 'numba' in sys.modules}))")
+                 "unostats.base.query; print(json.dumps({'numba': 'numba' in sys.modules}))")
     assert out == {"numba": False}
 
 

@@ -42,7 +42,7 @@ def test_schema_is_idempotent_and_versioned(db):
         == str(store.SCHEMA_VERSION)
     names = set(store.query(con, "SELECT table_name FROM information_schema.tables")["table_name"])
     assert {"meta", "runs", "variants", *store.FRAME_COLUMNS, *store.VIEWS} <= names
-    from unostats.tournaments import tables as tournaments
+    from unostats.tournaments.spec import tables as tournaments
     assert {*tournaments.TOURNAMENT_TABLES, *tournaments.VIEWS} <= names
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from unostats import store
 from unostats.engine.simulate import simulate_batches
-from unostats.runs.progress import Progress
+from unostats.base.progress import Progress
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_scenario
 from unostats.store.packing import WORDS

@@ -17,7 +17,7 @@ from unostats import store
 from unostats.engine import _parts
 from unostats.engine.simulate import simulate_batches, simulate_arrow
 from unostats.rules import RuleSet
-from unostats.runs.session import versions
+from unostats.base.session import versions
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_scenario
 from unostats.seats import Seat

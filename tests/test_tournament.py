@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from unostats.seats import Seat
-from unostats.tournaments.bracket import (
+from unostats.tournaments.spec.bracket import (
     CONSOLATION,
     DECIDED_BY,
     MAIN,
@@ -26,8 +26,8 @@ from unostats.tournaments.bracket import (
     consolation_entrants,
     plan_bracket,
 )
-from unostats.tournaments.bracket.ranking import deciders, orders
-from unostats.tournaments.bracket.seeds import (
+from unostats.tournaments.spec.bracket.ranking import deciders, orders
+from unostats.tournaments.spec.bracket.seeds import (
     BRACKET_CODE,
     DRAW,
     GAME,

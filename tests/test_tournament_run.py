@@ -16,14 +16,14 @@ import pytest
 
 from unostats import stats, store
 from unostats.engine.simulate import simulate_batches
-from unostats.runs.query import export
+from unostats.base.query import export
 from unostats.runs.replay import replay
-from unostats.runs.signals import StopRequest
+from unostats.base.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.tournaments.driver import EngineTables, cells
 from unostats.scenario import load_scenario
-from unostats.tournaments import tables as tournament_store
-from unostats.tournaments.bracket import TableGame
+from unostats.tournaments.spec import tables as tournament_store
+from unostats.tournaments.spec.bracket import TableGame
 
 CUP = """\
 name: cup

@@ -11,7 +11,7 @@ import pytest
 
 from unostats import rules
 from unostats.scenario import ScenarioError, bundled_dir, load_scenario, load_text
-from unostats.tournaments.bracket import AdvanceRule
+from unostats.tournaments.spec.bracket import AdvanceRule
 
 BAD_DIR = Path(__file__).parent / "scenarios_bad_tournament"
 

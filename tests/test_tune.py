@@ -265,7 +265,7 @@ def test_help_has_examples(invoke):
 
 
 def test_a_stop_request_ends_the_search_and_still_evaluates(lab):
-    from unostats.runs.signals import StopRequest
+    from unostats.base.signals import StopRequest
 
     stop = StopRequest()
     stop.request()  # as Ctrl-C during the first generation

@@ -37,7 +37,7 @@ UnostatsError.__module__ = ScenarioError.__module__ = "unostats"
 @contextmanager
 def _errors() -> Iterator[None]:
     """The package's expected exceptions as the API's two classes (the same messages)."""
-    from .runs.session import RunError
+    from .base.session import RunError
     from .scenario import ScenarioError as LoadError
     from .store import StoreError
 
@@ -52,7 +52,7 @@ def _errors() -> Iterator[None]:
 def _where(db: str | os.PathLike | None):
     """The store ``db`` names, as ``--db`` or ``--store`` would: ``parquet:DIR`` a Parquet
     store, ``duckdb:FILE`` or any other name a DuckDB file, None the default database."""
-    from .runs.session import locate
+    from .base.session import locate
 
     if isinstance(db, str) and db.startswith(("parquet:", "duckdb:")):
         from .store import parse_store
@@ -85,8 +85,8 @@ def simulate(scenario: str | os.PathLike | Mapping[str, Any], *, games: int | No
     ``{"players": 4}``. ``quiet``: no progress on stderr. An interrupted run (Ctrl-C, the
     kernel's interrupt) raises ``UnostatsError`` with the command that resumes it."""
     from .runs.jobs import Job, play_jobs, summaries
-    from .runs.progress import ConsoleProgress
-    from .runs.session import check_db
+    from .base.progress import ConsoleProgress
+    from .base.session import check_db
 
     target = _where(db)
     with _errors():
@@ -143,7 +143,7 @@ def _csv_frame(text: str) -> pl.DataFrame:
 
 
 def _rows_frame(result) -> pl.DataFrame:
-    """A ``runs.query.QueryResult`` as a DataFrame (its rows as DuckDB gives them to Python)."""
+    """A ``base.query.QueryResult`` as a DataFrame (its rows as DuckDB gives them to Python)."""
     import polars as pl
 
     return pl.DataFrame(result.rows, schema=result.columns, orient="row",
@@ -169,7 +169,7 @@ class Results:
 
     def runs(self) -> pl.DataFrame:
         """The rows of ``unostats runs``: one per run, the latest last."""
-        from .runs.query import list_runs
+        from .base.query import list_runs
 
         with _errors():
             return _rows_frame(list_runs(self.db))
@@ -177,7 +177,7 @@ class Results:
     def query(self, sql: str, **params: Any) -> pl.DataFrame:
         """The rows of ``unostats query``: ``sql``'s last statement, read-only, no file outside
         the store; ``params`` are its ``$name`` parameters."""
-        from .runs.query import query
+        from .base.query import query
 
         with _errors():
             return _rows_frame(query(sql=sql, params=params or None, db=self.db))
@@ -187,7 +187,7 @@ class Results:
         prefix or 'latest'; default the latest)."""
         from . import store
         from .kinds import kind_of
-        from .runs.session import resolve_run, stored_scenario
+        from .base.session import resolve_run, stored_scenario
 
         with _errors():
             con = store.open_store(self.db, read_only=True)
@@ -205,7 +205,7 @@ class Results:
         unique prefix or latest), B minus A with 95% intervals."""
         import polars as pl
 
-        from .runs.compare import COLUMNS, compare
+        from .base.compare import COLUMNS, compare
 
         with _errors():
             results = compare(a=a, b=[b] if isinstance(b, str) else list(b), db=self.db)

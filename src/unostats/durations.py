@@ -2,7 +2,7 @@
 default and allowed range, and how a duration is written ("32 min", "2.3 h").
 
 The conversion itself is SQL, in one place (``sql.minutes``): the store's ``durations`` view
-(``store.durations``) and the ``tournament_durations`` view (``tournaments.tables``) multiply
+(``store.durations``) and the ``tournament_durations`` view (``tournaments.spec.tables``) multiply
 turns by the run's pace, and the summaries and the report read minutes from them. The pace is
 a setting, not an estimate, so a duration's interval is the interval of its turns, scaled.
 

@@ -14,12 +14,12 @@ a run's kind up here and calls its parts, and never imports a kind's modules its
 - ``report.model`` loads each kind's report section; ``report.figures`` and ``report.render``
   draw and show it.
 
-A kind's parts build on the services below them (``runs.session``, ``runs.signals``, the store,
+A kind's parts build on the services below them (``base.session``, ``base.signals``, the store,
 the engine); the base modules that call them sit above this registry (``tests/test_layers.py``
 keeps it so). Two parts of a kind sit below the base packages, in the kind's package, because
-the base takes every kind's part at once: its scenario section (``tournaments.section``,
-``leagues.section``: the loader checks every section of a file) and its store tables
-(``tournaments.tables``, ``leagues.tables``: the store creates every kind's tables in every
+the base takes every kind's part at once: its scenario section (``tournaments.spec.section``,
+``leagues.spec.section``: the loader checks every section of a file) and its store tables
+(``tournaments.spec.tables``, ``leagues.spec.tables``: the store creates every kind's tables in every
 file, as one schema with one version, since one file receives runs of every kind). They build
 on the kind's pure part (the bracket, the seatings) and on helpers below the base packages
 (``checking``, ``sql``), and the kind's package ``__init__`` imports nothing, so the base
@@ -42,7 +42,7 @@ from .games import summary
 from .leagues import driver as leagues
 from .leagues import report as league_report
 from .leagues import summary as league_summary
-from .report import sweep as sweep_report
+from .games import sweep as sweep_report
 from .scenario import Cell, Scenario
 from .seats import Seat
 from .tournaments import driver as tournaments

@@ -1,8 +1,8 @@
 """SQL helpers every part of the store shares: its errors, the transaction, CREATE TABLE text
 from column lists, the casting INSERT of a registered frame, the Wilson interval macros and
 turns as minutes at a run's pace.
-Outside the ``store`` package so that each kind's tables (``tournaments.tables``,
-``leagues.tables``) build on them without importing the store they are part of."""
+Outside the ``store`` package so that each kind's tables (``tournaments.spec.tables``,
+``leagues.spec.tables``) build on them without importing the store they are part of."""
 
 from __future__ import annotations
 

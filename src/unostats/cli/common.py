@@ -58,7 +58,7 @@ def fail(message: str, code: int) -> NoReturn:
 @contextmanager
 def expected_errors() -> Iterator[None]:
     """Turn the package's expected exceptions into one message on stderr and an exit code."""
-    from ..runs.session import RunError
+    from ..base.session import RunError
     from ..scenario import ScenarioError
     from ..store import OutputRefused, StoreError, UnknownRunError
 

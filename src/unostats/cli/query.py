@@ -175,7 +175,7 @@ def query(
     Rows are streamed; a table shows at most 10,000 rows (csv, json and ndjson give them all).
     SQL errors are one line on stderr (exit 1)."""
     from ..output import write_rows
-    from ..runs.query import save, stream
+    from ..base.query import save, stream
 
     text = _read_sql(sql)
     if not text.strip():
@@ -219,7 +219,7 @@ def runs(fmt: FormatOption = Format.table, db: DbOption = Path(DEFAULT_DB),
     process is gone, e.g. killed), start time (UTC), games requested and completed (over all
     cells), seed."""
     from ..output import format_rows
-    from ..runs.query import list_runs
+    from ..base.query import list_runs
 
     db = target(db, store)
     with expected_errors():

@@ -79,7 +79,7 @@ def replay(
     The game is played again from the run's stored scenario and seed; the referee checks every
     event against the rules, and its per-round numbers (winner, turns, points, counters, hands,
     scores) are compared with the stored rows. The events go to stdout."""
-    from ..runs.progress import ConsoleProgress
+    from ..base.progress import ConsoleProgress
     from ..runs.replay import replay as replay_game
 
     db = target(db, store)

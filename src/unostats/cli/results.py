@@ -53,8 +53,8 @@ def compare(
     and the first player's share of round wins, B minus A with 95% intervals (paired over
     games where the deals agree)."""
     from ..output import format_rows
-    from ..runs.compare import COLUMNS
-    from ..runs.compare import compare as compare_cells
+    from ..base.compare import COLUMNS
+    from ..base.compare import compare as compare_cells
 
     db = target(db, store)
     with expected_errors():
@@ -90,7 +90,7 @@ def export(
     A file of the same name already in the folder is replaced only with --overwrite (checked
     before anything is written); the results store and anything that is not a regular file
     never."""
-    from ..runs.query import export as export_run
+    from ..base.query import export as export_run
 
     db = target(db, store)
     with expected_errors():

@@ -115,8 +115,8 @@ def simulate(
     per won round, each with its 95% interval (means: ± 1.96 SE). Tournament scenarios print
     per-profile win chances and stage lengths instead."""
     from ..runs.jobs import Job, play_jobs, summaries
-    from ..runs.progress import ConsoleProgress
-    from ..runs.session import check_db
+    from ..base.progress import ConsoleProgress
+    from ..base.session import check_db
     from ..runs.simulate import prepare
     from ..scenario import ScenarioError, load_scenario
 

@@ -95,8 +95,8 @@ def tune(
 ) -> None:
     """Tune one seat's policy (weights of card features) to win more, and compare it on fresh
     games with every bundled policy in the same seat."""
-    from ..runs.progress import ConsoleProgress
-    from ..runs.signals import StopRequest, stop_on_signals
+    from ..base.progress import ConsoleProgress
+    from ..base.signals import StopRequest, stop_on_signals
     from ..runs.tune import plan as plan_tuning, tune as run_tuning, write_policy
     from ..scenario import load_scenario
     from ..store import check_output

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import store
-from ..runs import precision
-from ..runs.engine_cache import prepare_engine
-from ..runs.handover import BatchThread
-from ..runs.memory import give_back_large_blocks
-from ..runs.progress import Progress
-from ..runs.session import RunOutcome, Tally, cell_label, playing
-from ..runs.signals import StopRequest
+from ..base import precision
+from ..base.engine_cache import prepare_engine
+from ..base.handover import BatchThread
+from ..base.memory import give_back_large_blocks
+from ..base.progress import Progress
+from ..base.session import RunOutcome, Tally, cell_label, playing
+from ..base.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
 

@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from .. import stats
-from ..report.format import fmt_estimate, fmt_pct
-from ..report.plotting import new_figure
+from ..base.format import fmt_estimate, fmt_pct
+from ..base.plotting import new_figure
 from ..stats import Estimate
 from ..store import BY_CELL
 

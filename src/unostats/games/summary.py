@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import store
 from ..output import format_interval, format_rows
-from ..runs.session import RunError, locate, stored_scenario
+from ..base.session import RunError, locate, stored_scenario
 from ..stats import mean_interval, wilson_interval
 
 SUMMARY_COLUMNS = (

@@ -22,14 +22,14 @@ import polars as pl
 
 from .. import ratings, store
 from ..games.driver import MAX_BATCH_SEAT_ROWS, TARGET_BATCH_SECONDS, tally
-from ..runs.engine_cache import prepare_engine
-from ..runs.progress import Progress
-from ..runs.session import RunOutcome, cell_label, playing
-from ..runs.signals import StopRequest
+from ..base.engine_cache import prepare_engine
+from ..base.progress import Progress
+from ..base.session import RunOutcome, cell_label, playing
+from ..base.signals import StopRequest
 from ..scenario import Cell, Scenario
 from ..seats import Seat
-from . import tables as league_store
-from .seatings import LeagueSpec
+from .spec import tables as league_store
+from .spec.seatings import LeagueSpec
 
 FIRST_BATCH_GAMES = 200  # a cell's first batch, which measures its pace
 MAX_BATCH_GAMES = 100_000

@@ -15,10 +15,10 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from ..ratings import METHOD
-from ..report.format import esc, fmt_estimate, fmt_number, fmt_pct
-from ..report.plotting import new_subplots
+from ..base.format import esc, fmt_estimate, fmt_number, fmt_pct
+from ..base.plotting import new_subplots
 from ..stats import Estimate, wilson_interval
-from . import tables as league_store
+from .spec import tables as league_store
 
 RATING_COLOUR = "#0072B2"
 EVEN_COLOUR = "#6b6b6b"

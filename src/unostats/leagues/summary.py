@@ -12,7 +12,7 @@ from typing import Any
 from .. import ratings, store
 from ..games import summary
 from ..output import format_interval, format_rows
-from . import tables as league_store
+from .spec import tables as league_store
 
 LEAGUE_COLUMNS = ("run_id", "variant", "players", "policy", "rating", "lo", "hi", "games",
                   "wins", "win_rate", "fair_share", "method")

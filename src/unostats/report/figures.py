@@ -24,9 +24,9 @@ import plotly.colors
 import plotly.graph_objects as go
 
 from ..stats import Estimate
-from .format import esc
+from ..base.format import esc
 from .model import Distribution, Measure, ReportModel
-from .plotting import new_figure, new_subplots, report_template
+from ..base.plotting import new_figure, new_subplots, report_template
 
 # Okabe & Ito's colour-blind-safe palette (without its yellow, too pale on white), then dark
 # colours far from all of those (Tol's wine, olive and indigo, a brown, a yellow-green, a

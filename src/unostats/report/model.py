@@ -41,7 +41,7 @@ import polars as pl
 from .. import stats, store
 from ..kinds import ReportSection, report_sections
 from ..rules import RULE_OPTIONS
-from ..runs import compare
+from ..base import compare
 from ..stats import Estimate, TestResult
 from ..store import BY_CELL
 

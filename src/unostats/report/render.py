@@ -32,7 +32,7 @@ from ..engine._cache import base_dir as cache_base_dir
 from ..store.files import read_head
 from ..version import __version__
 from .figures import Figure, colours
-from .format import fmt_estimate, fmt_number, fmt_p, fmt_pct, fmt_test, fmt_when
+from ..base.format import fmt_estimate, fmt_number, fmt_p, fmt_pct, fmt_test, fmt_when
 from .model import CellKey, ReportModel
 
 META_ID = "unostats-report-meta"

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..kinds import RUN_KINDS, kind_of
 from ..scenario import Scenario
-from .progress import Progress
-from .session import RunOutcome
-from .signals import StopRequest, is_interrupt, stop_on_signals
+from ..base.progress import Progress
+from ..base.session import RunOutcome
+from ..base.signals import StopRequest, is_interrupt, stop_on_signals
 from .simulate import resume, simulate
 
 

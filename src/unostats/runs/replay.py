@@ -11,9 +11,9 @@ from typing import Any
 from .. import codes, store
 from ..kinds import kind_of
 from ..scenario import Cell, Scenario
-from .engine_cache import prepare_engine
-from .progress import Progress
-from .session import RunError, cell_label, locate, resolve_run, stored_scenario
+from ..base.engine_cache import prepare_engine
+from ..base.progress import Progress
+from ..base.session import RunError, cell_label, locate, resolve_run, stored_scenario
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Starting and resuming runs: a scenario's cells played and stored, with signals, resume and
 progress. Keyword-only functions, usable from a notebook::
 
-    from unostats.runs.progress import ConsoleProgress
+    from unostats.base.progress import ConsoleProgress
     from unostats.runs.simulate import simulate
     from unostats.games.summary import format_summary, summaries
     from unostats.scenario import load_scenario
@@ -42,8 +42,8 @@ import duckdb
 from .. import store
 from ..kinds import kind_of
 from ..scenario import GAMES_MAX, Scenario
-from .progress import Progress
-from .session import (
+from ..base.progress import Progress
+from ..base.session import (
     RunError,
     RunOutcome,
     batch_size,
@@ -54,7 +54,7 @@ from .session import (
     stored_scenario,
     versions,
 )
-from .signals import StopRequest
+from ..base.signals import StopRequest
 
 TOTAL_MAX = 2**63 - 1  # games of a run, over every cell (a BIGINT column)
 

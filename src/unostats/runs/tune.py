@@ -36,10 +36,10 @@ from ..rules import RuleSet
 from ..scenario import Scenario
 from ..seats import Seat, WeightedPolicy, features_in_play
 from ..stats import Estimate, mean_interval, wilson_interval
-from .engine_cache import prepare_engine
-from .progress import Progress
-from .session import RunError
-from .signals import StopRequest
+from ..base.engine_cache import prepare_engine
+from ..base.progress import Progress
+from ..base.session import RunError
+from ..base.signals import StopRequest
 
 OBJECTIVES = ("games", "rounds")  # what a win is: a game won, or a round won
 DEFAULT_BUDGET = 100_000

@@ -23,13 +23,13 @@ Sweeps (``sweep.py``): ``sweep:`` maps ``--set`` paths to lists of values or ``{
 ranges (a list of such mappings is several grids); every variant x grid point x player count is
 a cell, its variant named after the point (``base uno_penalty=2``). Precision targets:
 ``precision: {STAT: H}`` plays each cell until the 95% half-width of STAT is at most H, ``games``
-being the cap (``PRECISION_STATS`` lists the statistics; ``runs.precision`` plays them).
+being the cap (``PRECISION_STATS`` lists the statistics; ``base.precision`` plays them).
 
 ``--set path=value`` overrides (``apply_overrides``) edit the parsed file before validation, so a
 wrong path or value is reported like any other problem, located at the ``--set`` expression.
 
 Tournaments (docs/rules.md section 9): a file with a ``tournament:`` section plays whole championships
-instead of games (``tournaments.bracket`` describes the bracket). Its ``games`` is the number of
+instead of games (``tournaments.spec.bracket`` describes the bracket). Its ``games`` is the number of
 tournaments per cell, a cell being one variant x one field; ``players`` and ``seats`` are not used
 (table sizes follow from ``tournament.table_size`` and the entrants, seats from the profiles)::
 
@@ -54,10 +54,10 @@ Entrant counts are resolved (``rest`` and a field's default ``entrants``) in the
 and every field's brackets (main and consolation) are checked: each non-final stage must knock
 someone out at every table and the final must fit at one table.
 
-Leagues (``leagues.seatings``): a file with a ``league:`` section seats a list of policies against each
+Leagues (``leagues.spec.seatings``): a file with a ``league:`` section seats a list of policies against each
 other in balanced seatings at one or more table sizes, and the run rates them. Its ``games`` is
 per table size, rounded up to whole cycles of the seatings; ``players`` and ``seats`` are not used
-(``leagues.section`` checks the section)::
+(``leagues.spec.section`` checks the section)::
 
     league:
       policies: [random, strategist, {name: keep-black, weights: {points: 1, wild: -1000}}]
@@ -71,7 +71,7 @@ section and its points), ``resolve`` (the top level, variants, ``extends`` and p
 and ``bundled`` (the bundled files). The checking helpers it shares with each kind's section are
 the ``checking`` package (``problems``: Problem, ScenarioError, where each key path came from;
 ``values``: strings, integers, seats, lists); each kind checks its own section
-(``tournaments.section``, ``leagues.section``), which ``resolve`` calls.
+(``tournaments.spec.section``, ``leagues.spec.section``), which ``resolve`` calls.
 """
 
 from ..checking.problems import Problem, ScenarioError, format_path

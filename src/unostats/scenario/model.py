@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..durations import SECONDS_PER_TURN_DEFAULT
-from ..leagues.seatings import LeagueSpec
+from ..leagues.spec.seatings import LeagueSpec
 from ..rules import RuleSet
 from ..seats import Seat
-from ..tournaments.bracket import TournamentSpec
+from ..tournaments.spec.bracket import TournamentSpec
 
 
 @dataclass(frozen=True)

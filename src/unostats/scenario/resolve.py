@@ -22,8 +22,8 @@ from ..checking.problems import (
 )
 from ..checking.values import Checker, behaviour_defaults, make_seat
 from ..defaults import GAMES_MAX
-from ..leagues.section import LeagueSection
-from ..tournaments.section import TournamentSection
+from ..leagues.spec.section import LeagueSection
+from ..tournaments.spec.section import TournamentSection
 from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
 from .model import Scenario, Variant

@@ -14,7 +14,7 @@ frame, the Wilson macros) are ``unostats.sql``, below it with each kind's tables
 - ``durations``: the ``durations`` view (turns as minutes at each run's ``seconds_per_turn``;
   a tournament's are ``tournament_durations``, with its tables).
 - ``database``: opening the file, creating or checking the whole schema (with every kind's
-  tables: ``tournaments.tables``, ``leagues.tables``; concurrency); the readers' sandbox (no
+  tables: ``tournaments.spec.tables``, ``leagues.spec.tables``; concurrency); the readers' sandbox (no
   file outside the store, no download, settings locked).
 - ``queries``: SQL from users (rows streamed; what the reader's sandbox refuses, in words),
   and the export of one run's rows.
@@ -40,9 +40,9 @@ Tables (logical keys in brackets; the modules list the columns):
   in ``stored_games`` ... with an integer ``cell`` (``cells`` [cell]: run_id, variant, players)
   and a seat's policy as a code (``policies`` [code]: policy).
 - Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
-  ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments.tables``.
+  ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments.spec.tables``.
 - League runs add ``league_fits`` [run_id, variant, players, policy] and its view
-  ``league_ratings``: see ``leagues.tables``.
+  ``league_ratings``: see ``leagues.spec.tables``.
 
 Every file gets the whole schema, whatever kinds of run it will hold: the schema has one version
 (``SCHEMA_VERSION``), and a file that holds games today can receive a tournament run tomorrow.

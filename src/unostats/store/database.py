@@ -17,9 +17,9 @@ from pathlib import Path
 
 import duckdb
 
-from ..leagues import tables as leagues
+from ..leagues.spec import tables as leagues
 from ..sql import MACROS_DDL, StoreError, first_line, first_row, transaction
-from ..tournaments import tables as tournaments
+from ..tournaments.spec import tables as tournaments
 from . import durations, games, runs
 
 # 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
@@ -47,7 +47,7 @@ WRITER_THREADS = max(1, (os.cpu_count() or 1) // 4)
 # DuckDB's vacuum merged each three row groups that fit in two, decompressing and recompressing
 # them; the results tables only grow (no deletes to reclaim), so the merge only saves a few row
 # groups. Its blocks come from a pool of the memory limit's size, allocated once: DuckDB's
-# blocks are otherwise each a fresh mapping (glibc's mmap threshold, ``runs.memory``) whose
+# blocks are otherwise each a fresh mapping (glibc's mmap threshold, ``base.memory``) whose
 # pages fault in at every append.
 WRITER_SETTINGS = (("max_vacuum_tasks", "0"), ("block_allocator_memory", f"'{WRITER_MEMORY_LIMIT}'"))
 

@@ -1,5 +1,5 @@
 """Durations in minutes: the view that turns stored games' turns into time at each run's pace
-(``sql.PACE`` and ``sql.minutes``; a tournament's own is ``tournaments.tables``'
+(``sql.PACE`` and ``sql.minutes``; a tournament's own is ``tournaments.spec.tables``'
 ``tournament_durations``).
 
 A run's pace is its scenario's ``seconds_per_turn`` (``durations.py``; a run stored without one

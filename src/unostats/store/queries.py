@@ -12,9 +12,9 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from ..leagues import tables as leagues
+from ..leagues.spec import tables as leagues
 from ..sql import StoreError, sql_literal
-from ..tournaments import tables as tournaments
+from ..tournaments.spec import tables as tournaments
 from . import files
 from .runs import run_info
 

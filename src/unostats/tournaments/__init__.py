@@ -1,12 +1,12 @@
 """The tournament kind of run: whole championships, a bracket of table games.
 
-``bracket`` is the championship itself (spec, seeds, ranking, the batched bracket; pure
-Python and numpy), ``section`` checks the ``tournament:`` section of a scenario, ``tables``
-are the store's tournament tables and views, ``driver`` plays a run with the engine and
-``writer`` stores whole tournaments, ``summary`` is what ``simulate`` prints, ``report`` the
-report's section. The scenario loader and the store's schema take every kind's section and
-tables, so those two sit below them (with ``bracket``), the rest above.
+``spec`` is what a championship is, below the store and the scenario loader (which take every
+kind's section and tables): ``spec.bracket`` the championship itself (spec, seeds, ranking, the
+batched bracket; pure Python and numpy), ``spec.section`` checks the ``tournament:`` section of a
+scenario, ``spec.tables`` are the store's tournament tables and views. Above them: ``driver``
+plays a run with the engine and ``writer`` stores whole tournaments, ``summary`` is what
+``simulate`` prints, ``report`` the report's section.
 
-This ``__init__`` imports nothing, so the loader and the store reach ``section`` and
-``tables`` without the driver.
+This ``__init__`` and ``spec``'s import nothing, so the loader and the store reach
+``spec.section`` and ``spec.tables`` without the driver.
 """

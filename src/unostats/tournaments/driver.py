@@ -36,16 +36,16 @@ import numpy as np
 import pyarrow as pa
 
 from .. import store
-from ..runs.engine_cache import prepare_engine
-from ..runs.handover import BatchThread
-from ..runs.memory import give_back_large_blocks
-from ..runs.progress import Progress
-from ..runs.session import RunError, RunOutcome, Tally, cell_label, playing
-from ..runs.signals import StopRequest
+from ..base.engine_cache import prepare_engine
+from ..base.handover import BatchThread
+from ..base.memory import give_back_large_blocks
+from ..base.progress import Progress
+from ..base.session import RunError, RunOutcome, Tally, cell_label, playing
+from ..base.signals import StopRequest
 from ..scenario import Cell, Scenario, Variant
 from ..seats import Seat
-from . import tables as tournament_store
-from .bracket import DECIDED_BY, Field, PlayedTournaments, TableGames, TournamentSpec, play_batch
+from .spec import tables as tournament_store
+from .spec.bracket import DECIDED_BY, Field, PlayedTournaments, TableGames, TournamentSpec, play_batch
 from .writer import write_tournaments
 
 TARGET_BATCH_SECONDS = 3.0

@@ -26,8 +26,8 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from .. import stats
-from ..report.format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
-from ..report.plotting import new_subplots
+from ..base.format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
+from ..base.plotting import new_subplots
 from ..stats import Estimate, TestResult
 
 FAIR_COLOUR = "#6b6b6b"

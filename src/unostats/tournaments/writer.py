@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from ..sql import StoreError, first_row, insert_view, transaction
 from ..store import games
-from .tables import BATCH_TABLES, COLUMNS, completed_tournaments
+from .spec.tables import BATCH_TABLES, COLUMNS, completed_tournaments
 
 
 def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, field: str,

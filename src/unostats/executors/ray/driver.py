@@ -49,9 +49,9 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from ... import store
 from ...engine import ENGINE_VERSION
 from ...games import driver as games
-from ...runs.progress import Progress
-from ...runs.session import Playing, RunError, RunOutcome, cell_label, playing
-from ...runs.signals import StopRequest
+from ...base.progress import Progress
+from ...base.session import Playing, RunError, RunOutcome, cell_label, playing
+from ...base.signals import StopRequest
 from ...store.batches import write_batch_once
 from .cluster import CONNECT_TIMEOUT_ENV, connect_timeout, joins, unreachable
 from .worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_node

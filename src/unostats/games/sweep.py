@@ -5,7 +5,7 @@ run, one file variant and one grid (the same swept keys) form a grid here. A gri
 draws each statistic against the key's values, one line per player count with its 95% band; a
 grid of two keys draws a heat map per statistic and player count (the value in each square, the
 interval on hover); more keys draw lines against the first key, one per player count and value
-of the others. The intervals are the summary's (``runs.precision.estimate``), every cell's from one scan of the run.
+of the others. The intervals are the summary's (``base.precision.estimate``), every cell's from one scan of the run.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import duckdb
 if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
     import plotly.graph_objects as go
 
-from ..runs.precision import STATISTICS, TITLES, run_estimates
+from ..base.precision import STATISTICS, TITLES, run_estimates
 from ..stats import Estimate
-from .format import fmt_estimate
-from .plotting import new_subplots
+from ..base.format import fmt_estimate
+from ..base.plotting import new_subplots
 
 # The most cells a grid's table lists (the charts draw every one): the table is the part of
 # the sweep section that grows fastest with the cells.

@@ -18,8 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
-from ... import seed_sequences
-from ...seats import Seat
+from .... import seed_sequences
+from ....seats import Seat
 from .ranking import TableGame, TableGames, deciders, orders, tied
 from .seeds import BatchSeeds, lot
 from .spec import CONSOLATION, MAIN, Field, StagePlan, TournamentSpec

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from .seatings import MAX_POLICIES, MAX_SEATINGS, LeagueSpec, seating_count
-from ..seats import Seat
-from ..checking.problems import KeyPath, describe
-from ..checking.values import Checker, make_seat
+from ...seats import Seat
+from ...checking.problems import KeyPath, describe
+from ...checking.values import Checker, make_seat
 
 LEAGUE_KEYS = ("policies", "table_size", "behaviour")
 REQUIRED_LEAGUE_KEYS = ("policies", "table_size")

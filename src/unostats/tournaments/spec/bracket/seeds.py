@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ... import seed_sequences
+from .... import seed_sequences
 from .spec import BRACKETS, CONSOLATION, MAIN, Field, TournamentSpec
 
 # Purposes in the seed key (never renumber: stored runs depend on them).

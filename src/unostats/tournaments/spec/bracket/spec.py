@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...seats import Seat
+from ....seats import Seat
 
 MAIN = "main"
 CONSOLATION = "consolation"

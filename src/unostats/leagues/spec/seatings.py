@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..seats import Seat
+from ...seats import Seat
 
 # A batch of games names its seats' policies by an 8-bit code (``engine.simulate``), so a league
 # (all of whose policies may sit in one batch) has at most this many.

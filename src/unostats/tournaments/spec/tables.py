@@ -54,8 +54,8 @@ from typing import Any
 
 import duckdb
 
-from ..sql import PACE, as_json_text, first_row, minutes, table_ddl
-from ..stats import Z95
+from ...sql import PACE, as_json_text, first_row, minutes, table_ddl
+from ...stats import Z95
 from .bracket import BRACKETS, DECIDED_BY
 
 TOURNAMENT_TABLES = ("tournament_fields", "tournament_stages", "tournaments", "tournament_tables",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..seats import Seat
+from ...seats import Seat
 from .bracket import (
     DEFAULT_TABLE_SIZE,
     ENTRANTS_RANGE,
@@ -17,8 +17,8 @@ from .bracket import (
     Stage,
     TournamentSpec,
 )
-from ..checking.problems import KeyPath, describe, did_you_mean
-from ..checking.values import SEAT_KEYS, Checker
+from ...checking.problems import KeyPath, describe, did_you_mean
+from ...checking.values import SEAT_KEYS, Checker
 
 TOURNAMENT_KEYS = ("entrants", "table_size", "consolation", "stages", "profiles", "fields")
 REQUIRED_TOURNAMENT_KEYS = ("stages", "profiles", "fields")

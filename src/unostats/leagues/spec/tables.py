@@ -14,7 +14,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from ..sql import table_ddl, transaction
+from ...sql import table_ddl, transaction
 
 COLUMNS = (
     ("run_id", "VARCHAR", False),
