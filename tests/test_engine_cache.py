@@ -49,7 +49,7 @@ def test_kernels_cache_under_the_keyed_directory():
 
     assert _cache.cache_dir().name == f"engine-{_cache.key()}"
     for entry in _turns._ENTRIES:  # Numba's own setting stays the process's
-        assert Path(entry._cache._cache_path).parent == _cache.cache_dir()
+        assert Path(entry._cache._cache_path) == _cache.cache_dir()  # whatever the sources' path
     assert numba.config.CACHE_DIR != str(_cache.cache_dir())
 
 
@@ -131,3 +131,61 @@ def test_a_run_compiles_the_entry_points_its_rules_play():
                                      _turns.ALL_HOOKS}
     for level, rules in compiled._EXAMPLES.items():  # the stand-ins when rules are not known
         assert compiled.levels([rules]) == {level}
+
+
+# Run in a fresh interpreter on a copy: prepare the engine as a run does (the reference rules'
+# one entry point), and report what it said, the seconds it compiled and Numba's compiles.
+# "post-hoc": the cache's files are taken at their word (cached_here always yes), so a compile
+# can only be seen after it happened.
+_PREPARE = """
+import json, sys
+from unostats.base.engine_cache import prepare_engine
+from unostats.engine import _jit, compiled
+from unostats.rules import RuleSet
+assert compiled.__file__.startswith(sys.argv[1])
+if sys.argv[2] == "post-hoc":
+    _jit.cached_here = lambda d: True
+class Lines:
+    said = []
+    def log(self, text):
+        self.said.append(text)
+seconds = prepare_engine(Lines(), [RuleSet.from_mapping({"uno_penalty": 0})])
+print(json.dumps({"seconds": seconds, "said": Lines.said, "compiles": compiled.compiles()}))
+"""
+
+
+def _prepare_in(copy: Path, cache: Path, how: str = "") -> dict:
+    env = {**os.environ, "PYTHONPATH": str(copy.parent), "UNOSTATS_CACHE_DIR": str(cache)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", _PREPARE, str(copy), how], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_second_environment_loads_the_engine_and_no_compile_goes_unsaid(copy, tmp_path):
+    cache = tmp_path / "cache"
+    cold = _prepare_in(copy, cache)
+    assert cold["compiles"] > 0 and cold["seconds"] is not None
+    assert cold["said"][0].startswith("compiling the engine")  # said before it compiles
+    assert cold["said"][1].startswith("engine compiled in")
+    # The same sources at another path (another virtual environment): the same cached files,
+    # loaded without compiling and without a word.
+    other = tmp_path / "other" / "site-packages" / "unostats"
+    shutil.copytree(copy, other, ignore=shutil.ignore_patterns("__pycache__"))
+    warm = _prepare_in(other, cache)
+    assert warm == {"seconds": None, "said": [], "compiles": 0}
+    (folder,) = cache.glob("engine-*")
+    assert not [p for p in folder.iterdir() if p.is_dir()]  # no folder per sources' path
+    # Machine code gone but its index left: foretold, so said before the compile.
+    for data in folder.glob("_turns.*.nbc"):
+        data.unlink()
+    again = _prepare_in(other, cache)
+    assert again["compiles"] > 0 and again["said"][0].startswith("compiling the engine")
+    # A compile the files did not foretell (here: taken at their word) is said after it.
+    for data in folder.glob("_turns.*.nbc"):
+        data.unlink()
+    late = _prepare_in(other, cache, "post-hoc")
+    assert late["compiles"] > 0 and late["seconds"] is not None
+    assert late["said"] == [f"engine compiled in {late['seconds']:.1f} s: its cache in "
+                            f"{folder} held no machine code Numba could load here"]

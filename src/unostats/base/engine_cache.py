@@ -1,5 +1,7 @@
 """Loading the engine before a run, or compiling it when this version has no cached machine code
-yet (or the cache cannot be read), and the lines that say so on stderr (once per process); at
+for this machine yet (or the cache cannot be read), and the lines that say so on stderr (once per
+process): before a compile the cache's files foretell, after one they did not (Numba's count of
+cache misses), so no compile goes unsaid and the run's clock starts after it; at
 the first run, the process's objects so far are frozen (gc.freeze). The engine (and Numba with
 it) is imported only when a run prepares it, so commands that only read the store (report,
 query) start without it."""
@@ -7,6 +9,7 @@ query) start without it."""
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -44,9 +47,19 @@ def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | Non
         gc.freeze()
     rule_sets = None if rule_sets is None else list(rule_sets)
     levels = compiled.levels(rule_sets, traced=traced)
-    if levels <= _checked or compiled.load(rule_sets, traced=traced):
-        _checked.update(levels)
+    if levels <= _checked:
         return None
+    before, start = compiled.compiles(), time.perf_counter()
+    if compiled.load(rule_sets, traced=traced):
+        _checked.update(levels)
+        if compiled.compiles() == before:
+            return None
+        seconds = time.perf_counter() - start  # Numba compiled all the same: said after it
+        compiled.record_compile_time(seconds)
+        if progress is not None:
+            progress.log(f"engine compiled in {seconds:.1f} s: its cache in "
+                         f"{compiled.cache_folder()} held no machine code Numba could load here")
+        return seconds
     if progress is not None:
         progress.log(compile_message(compiled.compile_estimate()))
     seconds = compiled.compile_for(rule_sets, traced=traced)

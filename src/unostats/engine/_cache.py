@@ -4,7 +4,9 @@ Numba's own cache checks only the source file of each function it compiled, so a
 constant in codes.py or a helper in another family file would leave stale machine code running.
 Here the cache directory's name carries a hash of every source the kernels are built from (the
 engine's modules and the leaf modules whose constants they freeze: cards, codes, rules) and of
-the Python and Numba versions: change any of them and the engine compiles afresh.
+the Python and Numba versions: change any of them and the engine compiles afresh. The files lie
+in that folder itself, whatever the path of the sources (_jit's locator): another environment
+of the same sources, Python and Numba on this machine loads them.
 
 The base directory is ``$UNOSTATS_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else the user's cache
 folder (``$XDG_CACHE_HOME/unostats``, by default ``~/.cache/unostats``). Plain Python: importing
@@ -16,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Iterable
 from importlib.metadata import version
 from pathlib import Path
 
@@ -55,13 +56,6 @@ def cache_dir() -> Path:
     return base_dir() / f"engine-{key()}"
 
 
-def is_warm(entries: Iterable[str] = ("play_games_with_hooks",)) -> bool:
-    """Have these entry points of the engine (_turns.entry_name) been compiled and cached?
-    (Each one's index file exists.) By default the one a traced game plays."""
-    folder = cache_dir()
-    return all(any(folder.rglob(f"_turns.{name}-*.nbi")) for name in entries)
-
-
 def compile_estimate() -> float | None:
     """Seconds a cold compile took last time on this machine (any engine version), or None
     before the first."""
@@ -84,10 +78,10 @@ def record_compile_time(seconds: float) -> None:
         pass  # a read-only cache folder only costs the estimate
 
 
-def discard(entry: str) -> Path:
-    """Remove the cached files of one entry point of the engine (_turns.entry_name), which
-    Numba cannot read; returns the folder they were in."""
+def discard(name: str) -> Path:
+    """Remove the cached files of one entry point of the engine (``module.function``, e.g.
+    ``_turns.play_games_without_hooks``), which Numba cannot read; returns their folder."""
     folder = cache_dir()
-    for path in list(folder.rglob(f"_turns.{entry}-*")):
+    for path in list(folder.glob(f"{name}-*")):
         path.unlink(missing_ok=True)
     return folder

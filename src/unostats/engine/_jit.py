@@ -24,10 +24,18 @@ play_games all of it again): two thirds of the LLVM time. On the fast path a ker
 kernels call gets a link-only library (``_LinkOnlyLibrary``): its LLVM IR (function passes run)
 is linked into its callers and optimised and compiled once, with the entry point, the only
 kernel Python calls and the only one cached.
+
+Where the cache is: an entry point's files go straight into the engine's keyed folder
+(``_EngineLocator``), stamped with its key, not (as Numba's own locator does) into a sub-folder
+named after the source file's absolute path: a second environment of the same sources (another
+virtual environment, another checkout) finds and loads them instead of compiling in silence.
+``cached_here`` says, before a call, whether Numba will load an entry point's machine code on
+this machine or compile it.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import os
@@ -37,7 +45,7 @@ from contextlib import contextmanager
 import numba
 from numba import njit, types
 
-from ._cache import cache_dir
+from ._cache import cache_dir, key
 
 PLAIN_ENV = "UNOSTATS_PLAIN_NUMBA"  # "1": compile with plain njit (the fallback, for tests)
 log = logging.getLogger("unostats.engine")
@@ -111,24 +119,120 @@ def _njit_offers(option: str) -> bool:
     return hasattr(DefaultOptions, option)
 
 
+@functools.cache
+def _engine_caches():
+    """Numba's cache of compiled functions and the same loading without the target context's
+    refresh (see ``_fast_kernels``), both located by ``_EngineLocator``; (None, None) where
+    Numba's caching classes are not as expected (its own locator is kept then)."""
+    try:
+        from numba.core.caching import (CompileResultCacheImpl, FunctionCache,
+                                        IndexDataCacheFile, _CacheLocator)
+        from numba.core.runtime import rtsys
+    except ImportError:
+        return None, None
+    if not (_takes(_CacheLocator, "ensure_cache_path")
+            and _takes(CompileResultCacheImpl, "__init__", "py_func")
+            and isinstance(getattr(CompileResultCacheImpl, "_locator_classes", None), list)
+            and _takes(FunctionCache, "_index_key", "sig", "codegen")
+            and _takes(IndexDataCacheFile, "_load_index")):
+        return None, None
+
+    class _EngineLocator(_CacheLocator):
+        """The engine's keyed folder, stamped with its key (a hash of every engine source): the
+        same sources at another path load the same files."""
+
+        def __init__(self, py_func, py_file):
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(cache_dir())
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        def get_source_stamp(self):
+            return key()
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            self = cls(py_func, py_file)
+            try:
+                self.ensure_cache_path()
+            except OSError:  # a folder that cannot be written: Numba's next locator
+                return None
+            return self
+
+    class _EngineCacheImpl(CompileResultCacheImpl):
+        _locator_classes = [_EngineLocator, *CompileResultCacheImpl._locator_classes]
+
+    class _EngineCache(FunctionCache):
+        _impl_class = _EngineCacheImpl
+
+    class _EngineCacheLoadedAsIs(_EngineCache):
+        """Loading an entry without first refreshing the target context: the refresh imports
+        and registers every typing and lowering registry (two thirds of a warm start-up's first
+        call), which only compiling needs, and compiling does it itself; loading machine code
+        needs the code generator and the runtime."""
+
+        def load_overload(self, sig, target_context):
+            rtsys.initialize(target_context)  # the compiled code calls the runtime's functions
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+
+    return _EngineCache, _EngineCacheLoadedAsIs
+
+
+def _entry(f, options: dict, cache_class):
+    """``f`` as an entry point: ``njit`` releasing the GIL, cached by ``cache_class`` in the
+    engine's folder (None: Numba's own cache, under the engine's folder)."""
+    if cache_class is None:
+        with _caching_under_engine_dir():
+            return njit(cache=True, nogil=True, **options)(f)
+    d = njit(nogil=True, **options)(f)
+    d._cache = cache_class(d.py_func)  # what cache=True does, with the engine's locator
+    return d
+
+
+def cached_here(d) -> bool:
+    """Will Numba load entry point ``d``'s machine code from its cache on this machine, rather
+    than compile it? Its index must be of these sources (the stamp) and hold code for this
+    machine (the code generator's magic tuple: CPU name and features) and this bytecode, in a
+    data file that is there. An index that cannot be read raises (the caller removes it)."""
+    from numba.core.registry import cpu_target
+
+    cache = d._cache
+    if not hasattr(cache, "_cache_file"):  # Numba's caching not as expected: try to load it
+        return True
+    index = cache._cache_file._load_index()
+    if not index:
+        return False
+    codegen = cpu_target.target_context.codegen()
+    return any(cache._index_key(entry[0], codegen) == entry
+               and os.path.exists(os.path.join(cache.cache_path, data))
+               for entry, data in index.items())
+
+
+def compiles(d) -> int:
+    """How many times ``d`` compiled (a signature its cache did not hold) in this process."""
+    return sum(d.stats.cache_misses.values())
+
+
 def _plain_kernel(inline: bool, entry: bool):
     """Plain ``njit``: the entry point releases the GIL and is cached; a small helper is
     ``forceinline`` where Numba offers it (without, the engine plays at about half speed)."""
     def wrap(f):
         if not entry:
             return njit(forceinline=True)(f) if inline and _njit_offers("forceinline") else njit(f)
-        with _caching_under_engine_dir():
-            return njit(cache=True, nogil=True)(f)
+        return _entry(f, {}, _engine_caches()[0])
     return wrap
 
 
 def _fast_kernels():
     """The fast path's ``kernel`` maker, built on the internals ``_internals_missing`` checked."""
     from numba.core import codegen as _codegen
-    from numba.core.caching import FunctionCache
     from numba.core.compiler import CompilerBase, DefaultPassBuilder
     from numba.core.compiler_machinery import register_pass
-    from numba.core.runtime import rtsys
     from numba.core.typed_passes import NativeLowering
 
     class _EnvWhereDefined:
@@ -185,32 +289,20 @@ def _fast_kernels():
             pm.finalize()
             return [pm]
 
-    class _CacheLoadedAsIs(FunctionCache):
-        """Numba's cache of compiled functions, loading an entry without first refreshing the
-        target context. The refresh imports and registers every typing and lowering registry
-        (two thirds of a warm start-up's first call), which only compiling needs, and
-        compiling does it itself; loading machine code needs the code generator and the
-        runtime."""
-
-        def load_overload(self, sig, target_context):
-            rtsys.initialize(target_context)  # the compiled code calls the runtime's functions
-            with self._guard_against_spurious_io_errors():
-                return self._load_overload(sig, target_context)
-
     def _plain(t):
         t = types.unliteral(t)
         if isinstance(t, types.Integer) and t.bitwidth < 64:
             return types.int64
         return t
 
+    loaded_as_is = _engine_caches()[1]
+
     def fast_kernel(inline: bool, entry: bool):
         def wrap(f):
             options = dict(forceinline=inline, no_cpython_wrapper=not entry,
                            no_cfunc_wrapper=True)
             if entry:
-                with _caching_under_engine_dir():
-                    d = njit(cache=True, nogil=True, **options)(f)
-                    d._cache = _CacheLoadedAsIs(d.py_func)
+                d = _entry(f, options, loaded_as_is)
             else:
                 d = njit(pipeline_class=_LinkOnlyPipeline, **options)(f)
             get_call_template = d.get_call_template

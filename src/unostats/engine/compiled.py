@@ -16,7 +16,8 @@ from collections.abc import Iterable
 
 from ..rules import RuleSet
 from ..seats import Seat
-from . import _cache
+from . import _cache, _jit
+from . import _columns as C
 from . import _layout as L
 from . import _turns as T
 
@@ -33,13 +34,56 @@ def levels(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) 
 
 
 def is_cached(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> bool:
-    """Has this machine compiled and cached every entry point games of ``rule_sets`` need?"""
-    return _cache.is_warm([T.entry_name(level) for level in levels(rule_sets, traced=traced)])
+    """Will every entry point games of ``rule_sets`` need load from the cache on this machine,
+    none compiling (``_jit.cached_here``)? An index Numba cannot read is removed (said on the
+    ``unostats.engine`` logger) and counts as not cached."""
+    return all([_cached_here(d) for d in _entries(rule_sets, traced=traced)])
+
+
+def compiles() -> int:
+    """How many times the engine's entry points compiled in this process (cache misses): a
+    compile the cache's files did not foretell shows here after the fact."""
+    return sum(_jit.compiles(d) for d in _entries(None, traced=True))
+
+
+def _entries(rule_sets: Iterable[RuleSet] | None, *, traced: bool) -> list:
+    """The entry points games of ``rule_sets`` call: the game loop of each hook level they
+    play, and the narrowing of their rows into columns."""
+    return [T._ENTRIES[level] for level in sorted(levels(rule_sets, traced=traced))] + [C.narrow]
+
+
+def _name(d) -> str:
+    """An entry point's name as its cache files begin: ``_turns.play_games_without_hooks``."""
+    return f"{d.py_func.__module__.rpartition('.')[2]}.{d.py_func.__qualname__}"
+
+
+def _cached_here(d) -> bool:
+    try:
+        return _jit.cached_here(d)
+    except Exception as e:  # noqa: BLE001 - Numba raises whatever unpickling a bad file raises
+        _discard(d, e)
+        return False
+
+
+def _discard(d, e: Exception) -> None:
+    folder = _cache.discard(_name(d))
+    log.warning("the engine's cache in %s could not be read (%s: %s); its files of %s were "
+                "removed and it compiles afresh", folder, type(e).__name__, e, _name(d))
 
 
 def compile_estimate() -> float | None:
     """Seconds the last cold compile took on this machine (None before the first)."""
     return _cache.compile_estimate()
+
+
+def record_compile_time(seconds: float) -> None:
+    """Remember a compile's seconds for the next estimate."""
+    _cache.record_compile_time(seconds)
+
+
+def cache_folder():
+    """The folder of this engine's cached machine code."""
+    return _cache.cache_dir()
 
 
 def compile_for(rule_sets: Iterable[RuleSet] | None = None, *,
@@ -58,8 +102,8 @@ def compile_for(rule_sets: Iterable[RuleSet] | None = None, *,
 
 
 def load(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> bool:
-    """Load the cached entry points games of ``rule_sets`` need. False when one is not cached,
-    or its cache files cannot be read: those are removed (said on the ``unostats.engine``
+    """Load the cached entry points games of ``rule_sets`` need. False when one is not cached
+    here, or its cache files cannot be read: those are removed (said on the ``unostats.engine``
     logger, once: the next ``compile_for`` compiles and caches the entry point afresh)."""
     rule_sets = None if rule_sets is None else list(rule_sets)
     if not is_cached(rule_sets, traced=traced):
@@ -69,10 +113,7 @@ def load(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) ->
         try:
             _play(level, rule_sets)
         except Exception as e:  # noqa: BLE001 - Numba raises whatever unpickling a bad file raises
-            folder = _cache.discard(T.entry_name(level))
-            log.warning("the engine's cache in %s could not be read (%s: %s); its files of %s "
-                        "were removed and it compiles afresh", folder, type(e).__name__, e,
-                        T.entry_name(level))
+            _discard(T._ENTRIES[level], e)
             loaded = False
     return loaded
 
