@@ -239,7 +239,7 @@ def test_compare_prints_its_rows_in_every_format(compared):
     ndjson = _cli("compare", *cells[:2], "--db", db, "-f", "ndjson").stdout.splitlines()
     assert len(ndjson) == 4 and json.loads(ndjson[0])["narrowing"] == 1
     table = _cli("compare", *cells, "--db", db)
-    assert "turns_per_round" in table.stdout and "paired over 300 games" in table.stderr
+    assert "turns/round" in table.stdout and "paired over 300 games" in table.stderr
     assert "unpaired (games independent): the hand sizes differ" in table.stderr
     bad = _cli("compare", "latest/nope/4", cells[1], "--db", db)
     assert bad.exit_code == 2 and "no cell 'nope' at 4 players" in bad.stderr

@@ -289,7 +289,7 @@ def test_simulate_summary_shows_the_league_table(league_run):
     assert lines[0].startswith("run ") and "turns/round [95% CI]" in lines[0]  # the games' table
     header = next(line for line in lines if "rating [95% CI]" in line)
     assert header.split() == ["run", "variant", "players", "policy", "rating", "[95%", "CI]",
-                              "games", "wins", "win", "rate", "fair", "share"]
+                              "games", "wins", "win", "rate", "(%)", "fair", "share", "(%)"]
     assert sum(1 for line in lines if line.startswith(run_id) and "keep-black" in line) == 2
     csv_text = summary_text(db=league_run["db"], run_ids=[run_id], fmt="csv")
     assert csv_text.splitlines()[0] == ",".join(LEAGUE_COLUMNS)

@@ -238,7 +238,7 @@ def test_format_summary(reference):
     table = format_summary(rows).splitlines()
     assert table[0].split() == ["run", "variant", "players", "games", "rounds",
                                 "turns/round", "[95%", "CI]", "rounds/game", "[95%", "CI]",
-                                "pos-0", "round", "wins", "[95%", "CI]",
+                                "pos-0", "round", "wins", "(%)", "[95%", "CI]",
                                 "points/round", "[95%", "CI]", "minutes/game", "at", "4",
                                 "s/turn", "[95%", "CI]"]
     assert len(table) == 2 + 4
@@ -435,3 +435,41 @@ def test_on_one_cpu_the_engine_plays_one_batch_at_a_time(monkeypatch):
         monkeypatch.setattr(plain.os, "sched_getaffinity", lambda pid, c=cpus: c, raising=False)
         plain._Producer([], seed=1, threads=1, batch_games=None)
         assert room.pop() == want, cpus
+
+
+def test_the_run_s_rate_leaves_the_compile_out(tmp_path, monkeypatch):
+    """A compile (here a stand-in that moves the run's clock on by 1,000 s) is said, and the
+    time and rate the run prints count from after it."""
+    from types import SimpleNamespace
+
+    from unostats.base import engine_cache, session
+    from unostats.base.progress import Progress
+    from unostats.engine import compiled
+
+    clock = {"offset": 0.0}
+    real = session.time.perf_counter
+    monkeypatch.setattr(session, "time", SimpleNamespace(
+        perf_counter=lambda: real() + clock["offset"]))
+
+    def compile_for(rule_sets, traced):
+        clock["offset"] += 1000.0
+        return 1000.0
+
+    monkeypatch.setattr(engine_cache, "_checked", set())
+    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced: False)
+    monkeypatch.setattr(compiled, "compile_for", compile_for)
+
+    class Lines(Progress):
+        said: list[str] = []
+
+        def log(self, text):
+            self.said.append(text)
+
+    outcome = simulate(scenario=load_scenario(write_scenario(tmp_path)), db=tmp_path / "r.db",
+                       progress=Lines())
+    assert outcome.status == "complete" and outcome.seconds < 1000
+    compiling, compiled_line, complete = Lines.said[-3:]
+    assert compiling.startswith("compiling the engine")
+    assert compiled_line == "engine compiled in 1000.0 s"
+    assert complete.endswith(f"in {outcome.seconds:.1f} s "
+                             f"({outcome.games_played / outcome.seconds:,.0f} games/s)")

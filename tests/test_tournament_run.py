@@ -528,7 +528,7 @@ def test_cli_simulate_prints_the_tournament_summary(invoke, cup, tmp_path):
     result = invoke("simulate", cup["path"], "--games", 3, "--db", db, "-q")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "win chance per entrant [95% CI]" in out and "longest table, turns" in out
+    assert "win chance per entrant (%) [95% CI]" in out and "longest table, turns" in out
     assert "evening, turns" in out and "semifinal" in out
     result = invoke("simulate", cup["path"], "--games", 3, "--db", db, "-q", "--format", "json")
     assert result.exit_code == 0

@@ -23,11 +23,18 @@ if TYPE_CHECKING:
 
 class UnostatsError(Exception):
     """An expected problem (unknown run, refused SQL, refused output file, ...), one sentence
-    saying what to do."""
+    saying what to do; ``exit_code`` the command line's for it (2 a usage problem)."""
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class ScenarioError(UnostatsError):
     """A scenario that does not load: every problem, one a line, as ``file:line: key: message``."""
+
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message, exit_code)
 
 
 # shown and pickled as the package's names (``unostats.ScenarioError``), where users meet them
@@ -35,18 +42,23 @@ UnostatsError.__module__ = ScenarioError.__module__ = "unostats"
 
 
 @contextmanager
-def _errors() -> Iterator[None]:
-    """The package's expected exceptions as the API's two classes (the same messages)."""
+def expected_errors() -> Iterator[None]:
+    """The package's expected exceptions as the API's two classes (the same messages), each
+    with the command line's exit code; the commands turn them into a message and that code."""
     from .base.session import RunError
     from .scenario import ScenarioError as LoadError
-    from .store import StoreError
+    from .store import OutputRefused, StoreError, UnknownRunError
 
     try:
         yield
     except LoadError as e:
         raise ScenarioError(str(e)) from None
-    except (RunError, StoreError) as e:  # the store's OutputRefused and UnknownRunError too
-        raise UnostatsError(str(e)) from None
+    except RunError as e:
+        raise UnostatsError(str(e), e.exit_code) from None
+    except (UnknownRunError, OutputRefused) as e:
+        raise UnostatsError(str(e), 2) from None
+    except StoreError as e:
+        raise UnostatsError(str(e), 1) from None
 
 
 def _where(db: str | os.PathLike | None):
@@ -57,7 +69,7 @@ def _where(db: str | os.PathLike | None):
     if isinstance(db, str) and db.startswith(("parquet:", "duckdb:")):
         from .store import parse_store
 
-        with _errors():
+        with expected_errors():
             return parse_store(db)
     return locate(db)
 
@@ -89,7 +101,7 @@ def simulate(scenario: str | os.PathLike | Mapping[str, Any], *, games: int | No
     from .base.session import check_db
 
     target = _where(db)
-    with _errors():
+    with expected_errors():
         check_db(target)
         loaded = _load(scenario, _overrides(set))
         progress = ConsoleProgress(quiet=quiet)
@@ -171,7 +183,7 @@ class Results:
         """The rows of ``unostats runs``: one per run, the latest last."""
         from .base.query import list_runs
 
-        with _errors():
+        with expected_errors():
             return _rows_frame(list_runs(self.db))
 
     def query(self, sql: str, **params: Any) -> pl.DataFrame:
@@ -179,7 +191,7 @@ class Results:
         the store; ``params`` are its ``$name`` parameters."""
         from .base.query import query
 
-        with _errors():
+        with expected_errors():
             return _rows_frame(query(sql=sql, params=params or None, db=self.db))
 
     def summary(self, run: str | None = None) -> pl.DataFrame:
@@ -189,7 +201,7 @@ class Results:
         from .kinds import kind_of
         from .base.session import resolve_run, stored_scenario
 
-        with _errors():
+        with expected_errors():
             con = store.open_store(self.db, read_only=True)
             try:
                 run_id = resolve_run(con, run)
@@ -207,7 +219,7 @@ class Results:
 
         from .base.compare import COLUMNS, compare
 
-        with _errors():
+        with expected_errors():
             results = compare(a=a, b=[b] if isinstance(b, str) else list(b), db=self.db)
         return pl.DataFrame([row.values() for c in results for row in c.rows],
                             schema=list(COLUMNS), orient="row", infer_schema_length=None)
@@ -221,7 +233,7 @@ class Results:
 
         from .report.build import build_report
 
-        with _errors():
+        with expected_errors():
             return build_report(db_path=self.db, run_ids=list(runs) if runs else None,
                                 out=Path(out), title=title, overwrite=overwrite,
                                 notify=lambda text: print(f"note: {text}", file=sys.stderr))

@@ -4,8 +4,13 @@ Every command that prints rows (``query``, ``runs``, ``scenarios``, the ``simula
 goes through ``format_rows``, so the formats behave the same everywhere:
 
 - ``table``: a fixed-width text table for people: a header, a rule of dashes, numbers
-  right-aligned, NULL for missing values; floats with 6 significant digits. With ``width``, a
-  last text column that would overflow is wrapped to fit.
+  right-aligned, NULL for missing values; floats with 6 significant digits. With ``width`` (a
+  terminal's), a table that would overflow first wraps its headers onto several lines (each
+  column as narrow as its values), then, given each column's ``rank``, leaves out the least
+  important columns (highest rank first; rank 0 always stays; one that fits in the room left
+  comes back) and says which in a line under it; a last text column that still overflows is
+  wrapped to fit. Without ``width`` (a pipe, a file) the table keeps its natural width, every
+  column on one header line.
 - ``csv``: RFC 4180 with a header row, ``\\n`` line ends, empty field for NULL, floats in their
   shortest round-trip form, booleans as ``true``/``false``, nested values as JSON text.
 - ``json``: one array of objects (``[]`` when there are no rows); ``ndjson``: one object per
@@ -17,7 +22,10 @@ the terminal, so C0/C1 controls and DEL are written as ``\\x1b`` escapes (tab an
 space). ``write_rows`` streams rows from an iterator (csv, json, ndjson: any number of rows in
 constant memory; a table holds at most ``max_table_rows``, and says when there were more).
 
-``format_interval`` writes an estimate and its 95% interval as one cell ("12.34 [12.10, 12.58]").
+``format_table`` writes rows (dicts, records) through a list of ``Column`` (header, rank, the
+cell of a row); ``interval_cell`` is the cell of an estimate stored as ``key``, ``key_lo`` and
+``key_hi``. ``format_interval`` writes an estimate and its 95% interval as one cell ("12.34 [12.10, 12.58]"),
+to the digits the interval supports (``interval_digits``).
 
 Rows are Python values as DuckDB's ``fetchall`` returns them (int, float, Decimal, str, bool,
 None, datetime, date, timedelta, UUID, bytes, list, dict). This module imports only the standard
@@ -35,18 +43,20 @@ import math
 import re
 import textwrap
 import uuid
-from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, TextIO
 
 FORMATS = ("table", "csv", "json", "ndjson")
 
 
 def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "table", *,
-                json_columns: Sequence[str] = (), width: int | None = None) -> str:
+                json_columns: Sequence[str] = (), width: int | None = None,
+                rank: Sequence[int] | None = None) -> str:
     """The rows as text in ``fmt`` (ends with a newline unless empty).
 
     ``json_columns``: names of columns whose values are JSON text (DuckDB's JSON type); json and
-    ndjson embed them parsed. ``width``: the table's maximum line width (table only).
+    ndjson embed them parsed. ``width``: the table's maximum line width; ``rank``: each
+    column's importance, 0 never left out (table only).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -62,7 +72,7 @@ def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str 
         if not objects:
             return "[]\n"
         return "[\n" + ",\n".join("  " + _dumps(o) for o in objects) + "\n]\n"
-    return _table(columns, rows, width)
+    return _table(columns, rows, width, rank)
 
 
 def write_rows(out: TextIO, columns: Sequence[str], rows: Iterable[Sequence[Any]],
@@ -109,15 +119,61 @@ def write_rows(out: TextIO, columns: Sequence[str], rows: Iterable[Sequence[Any]
     return None
 
 
-def format_interval(value: float, lo: float, hi: float) -> str:
-    """'12.34 [12.10, 12.58]': two significant digits of the half-width, as stats.Estimate."""
+class Numeral(str):
+    """A number written as text, to the digits it is known to: a table aligns it right, as a
+    number."""
+
+
+class Column(NamedTuple):
+    """A column of a table for people: its header, its rank (on a narrow terminal the highest
+    ranks are left out first; 0 always stays) and its cell for a row."""
+
+    head: str
+    rank: int
+    cell: Callable[[Any], Any]
+
+
+def format_table(table: Sequence[Column], rows: Iterable[Any], width: int | None = None) -> str:
+    """``rows`` as a table of ``table``'s columns, fitted to ``width`` when given."""
+    return format_rows([c.head for c in table], [[c.cell(r) for c in table] for r in rows],
+                       "table", width=width, rank=[c.rank for c in table])
+
+
+def interval_cell(key: str, scale: float = 1.0) -> Callable[[Mapping[str, Any]], str]:
+    """The cell of the estimate ``row[key]`` with ``row[key_lo]`` and ``row[key_hi]``, as
+    'value [lo, hi]' (a share in percent: ``scale`` 100)."""
+    def cell(row: Mapping[str, Any]) -> str:
+        return format_interval(*(None if x is None else scale * x
+                                 for x in (row[key], row[f"{key}_lo"], row[f"{key}_hi"])))
+    return cell
+
+
+def format_interval(value: float, lo: float, hi: float, *, signed: bool = False) -> str:
+    """'12.34 [12.10, 12.58]': two significant digits of the half-width, as stats.Estimate;
+    ``signed``: a difference, '+0.52 [+0.31, +0.73]'."""
     if value is None or not math.isfinite(value):
         return "-"
     if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{value:.3g}"
+        return f"{value:{'+' if signed else ''}.3g}"
+    digits = interval_digits(lo, hi)
+    value, lo, hi = (fixed(x, digits, signed) for x in (value, lo, hi))
+    return f"{value} [{lo}, {hi}]"
+
+
+def interval_digits(lo: float, hi: float) -> int:
+    """Decimals that show two significant digits of an interval's half-width (3 when it has
+    none): the digits its standard error supports."""
     half = (hi - lo) / 2
-    digits = 3 if half <= 0 else max(0, min(10, 1 - math.floor(math.log10(half))))
-    return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    return 3 if not half > 0 else max(0, min(10, 1 - math.floor(math.log10(half))))
+
+
+def fixed(x: float, digits: int, signed: bool = False) -> str:
+    """``x`` with ``digits`` decimals, never "-0.0" (a value that rounds to zero has no sign,
+    or "+" when ``signed``)."""
+    text = f"{x:.{digits}f}"
+    if text.startswith("-") and not any(ch in "123456789" for ch in text):
+        text = text[1:]
+    return "+" + text if signed and not text.startswith("-") else text
 
 
 def _dumps(value: Any) -> str:
@@ -209,24 +265,49 @@ def safe_text(text: str) -> str:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
+    return (isinstance(value, (int, float, decimal.Decimal, Numeral))
+            and not isinstance(value, bool))
 
 
-def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None) -> str:
+def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None,
+           rank: Sequence[int] | None = None) -> str:
     if not columns:
         return ""
+    heads = [safe_text(str(c)) for c in columns]
     cells = [[_cell(v) for v in row] for row in rows]
     right = [bool(rows) and all(_is_number(r[i]) or r[i] is None for r in rows)
              and any(_is_number(r[i]) for r in rows) for i in range(len(columns))]
-    widths = [max([len(safe_text(str(c)))] + [len(r[i]) for r in cells])
-              for i, c in enumerate(columns)]
-    last = len(columns) - 1
+    shown = list(range(len(columns)))
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(heads)]
+    left_out: list[int] = []
+    if width is not None and _span(widths, shown) > width:
+        # headers wrapped: a column as wide as its values or its header's longest word
+        widths = [max([len(w) for w in h.split()] + [len(r[i]) for r in cells] + [1])
+                  for i, h in enumerate(heads)]
+        while rank is not None and _span(widths, shown) > width and any(rank[i] for i in shown):
+            drop = max((i for i in shown if rank[i]), key=lambda i: (rank[i], i))
+            shown.remove(drop)
+            left_out.append(drop)
+        for i in sorted(left_out, key=lambda i: (rank[i], i)):  # what fits in the room left
+            if _span(widths, sorted(shown + [i])) <= width:
+                shown = sorted(shown + [i])
+                left_out.remove(i)
+        spare = width - _span(widths, shown)
+        for i in shown:  # the room left widens headers back onto fewer lines, left first
+            natural = max([len(heads[i])] + [len(r[i]) for r in cells])
+            grow = min(spare, natural - widths[i])
+            if grow > 0:
+                widths[i] += grow
+                spare -= grow
+    heads, right, widths = ([x[i] for i in shown] for x in (heads, right, widths))
+    cells = [[r[i] for i in shown] for r in cells]
+    last = len(heads) - 1
     wrap_at = None
     if width is not None and not right[last]:
         used = sum(widths[:last]) + 2 * last
         if used + widths[last] > width and width - used >= 20:
             wrap_at = width - used
-            widths[last] = max(len(columns[last]), wrap_at)
+            widths[last] = wrap_at
 
     def line(values: list[str]) -> list[str]:
         if wrap_at is None:
@@ -238,8 +319,21 @@ def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None)
         return ["  ".join(v.rjust(widths[i]) if right[i] else v.ljust(widths[i])
                           for i, v in enumerate(p)).rstrip() for p in parts]
 
-    out = line([safe_text(str(c)) for c in columns])
+    head_lines = [textwrap.wrap(h, w, break_long_words=False) if len(h) > w else [h]
+                  for h, w in zip(heads, widths)]
+    depth = max(len(h) for h in head_lines)
+    head_lines = [[""] * (depth - len(h)) + h for h in head_lines]  # at the bottom, on the rule
+    out = [line([h[k] for h in head_lines])[0] for k in range(depth)]
     out.append("  ".join("-" * w for w in widths))
     for row in cells:
         out.extend(line(row))
+    if left_out:
+        n, names = len(left_out), "; ".join(safe_text(str(columns[i])) for i in sorted(left_out))
+        out += textwrap.wrap(f"{n} column{'s' if n > 1 else ''} left out to fit {width} "
+                             f"columns: {names} (--format csv shows every column)", width)
     return "\n".join(out) + "\n"
+
+
+def _span(widths: Sequence[int], shown: Sequence[int]) -> int:
+    """The width of a table of these columns, two spaces between two."""
+    return sum(widths[i] for i in shown) + 2 * (len(shown) - 1)

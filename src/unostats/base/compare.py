@@ -16,6 +16,10 @@ size deal game i alike (their rules differ later). Then the difference is taken 
 ``narrowing`` says by how much that interval is narrower than the unpaired one over the same
 games. Pairing also checks the stored dealer of every game's first round, and says why when it
 does not apply.
+
+``format_comparisons`` writes the rows: csv and json every column of ``COLUMNS`` as numbers
+(shares as fractions); the table for people, each value to the digits its difference's interval
+supports, the share in percent (its difference in percentage points), fitted to a terminal.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import store
+from ..output import Numeral, fixed, format_interval, format_rows, interval_digits
 from ..stats import Z95, two_sided_p
 from .session import RunError, locate, resolve_run
 
@@ -256,3 +261,35 @@ def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
         return out
     finally:
         con.close()
+
+
+# The table's words for each statistic and its scale (the share in percent).
+LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/game", 1.0),
+          "points_per_round": ("points/round", 1.0),
+          "first_player_share": ("pos-0 round wins (%)", 100.0)}
+# The table's columns: header, rank (the highest left out first on a narrow terminal; 0 kept).
+TABLE = (("A", 4), ("B", 0), ("statistic", 0), ("value in A", 1), ("value in B", 1),
+         ("B - A [95% CI]", 0), ("games", 2), ("paired", 3), ("narrowing (%)", 3),
+         ("method", 5))
+
+
+def format_comparisons(results: Sequence[Comparison], fmt: str = "table",
+                       width: int | None = None) -> str:
+    """The rows of ``results`` in ``fmt``; a table fitted to ``width`` when given."""
+    rows = [row for c in results for row in c.rows]
+    if fmt != "table":
+        return format_rows(COLUMNS, [row.values() for row in rows], fmt)
+    return format_rows([head for head, _ in TABLE], [_shown(row) for row in rows], "table",
+                       width=width, rank=[rank for _, rank in TABLE])
+
+
+def _shown(row: Row) -> list[Any]:
+    """A row as the table shows it: A and B to the digits of their difference's interval."""
+    label, scale = LABELS[row.statistic]
+    a, b, diff, lo, hi = (scale * x for x in (row.a, row.b, row.diff, row.lo, row.hi))
+    digits = interval_digits(lo, hi) if math.isfinite(lo) and math.isfinite(hi) else 3
+    values = [Numeral(fixed(x, digits) if math.isfinite(x) else "-") for x in (a, b)]
+    narrowing = Numeral("-" if row.narrowing is None or not math.isfinite(row.narrowing)
+                        else fixed(100 * row.narrowing, 0))
+    return [row.a_cell, row.b_cell, label, *values, format_interval(diff, lo, hi, signed=True),
+            row.games, "yes" if row.paired else "no", narrowing, row.method]

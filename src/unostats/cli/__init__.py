@@ -15,6 +15,8 @@ from __future__ import annotations
 
 # Imported in the order of the commands in --help: each module registers its commands on app.
 from . import simulate, query, scenarios, results, report, tune  # noqa: F401, I001
-from .app import app
+from .app import app, fit_help
+
+fit_help(app)
 
 __all__ = ["app"]

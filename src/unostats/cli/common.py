@@ -50,6 +50,16 @@ def err(text: str) -> None:
     print(printable(text), file=sys.stderr, flush=True)
 
 
+def note(text: str) -> None:
+    """A note on stderr, wrapped to the terminal's width when stderr is one."""
+    if sys.stderr is not None and sys.stderr.isatty():
+        import textwrap
+
+        text = "\n".join(textwrap.wrap(text, shutil.get_terminal_size().columns,
+                                        subsequent_indent="  "))
+    err(text)
+
+
 def fail(message: str, code: int) -> NoReturn:
     err(f"error: {message}")
     raise typer.Exit(code)
@@ -57,22 +67,18 @@ def fail(message: str, code: int) -> NoReturn:
 
 @contextmanager
 def expected_errors() -> Iterator[None]:
-    """Turn the package's expected exceptions into one message on stderr and an exit code."""
-    from ..base.session import RunError
-    from ..scenario import ScenarioError
-    from ..store import OutputRefused, StoreError, UnknownRunError
+    """The package's expected exceptions, as the API raises them, as one message on stderr and
+    the exit code they carry (a scenario's problems as the loader writes them)."""
+    from .. import api
 
     try:
-        yield
-    except ScenarioError as e:
+        with api.expected_errors():
+            yield
+    except api.ScenarioError as e:
         err(str(e))
-        raise typer.Exit(2) from None
-    except RunError as e:
+        raise typer.Exit(e.exit_code) from None
+    except api.UnostatsError as e:
         fail(str(e), e.exit_code)
-    except (UnknownRunError, OutputRefused) as e:
-        fail(str(e), 2)
-    except StoreError as e:
-        fail(str(e), 1)
 
 
 def target(db: Path, spec: str | None):
@@ -91,7 +97,13 @@ def target(db: Path, spec: str | None):
 
 
 def stdout_width() -> int | None:
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    """The terminal's width (``$COLUMNS``, else the terminal's own) when stdout is one: tables
+    are fitted to it. None for a pipe or a file, which get whole tables as they always did."""
+    return shutil.get_terminal_size().columns if _is_terminal() else None
+
+
+def _is_terminal() -> bool:
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
 def write(text: str) -> None:

@@ -17,8 +17,8 @@ from .common import (
     FormatOption,
     OverwriteOption,
     StoreOption,
-    err,
     expected_errors,
+    note,
     stdout_width,
     target,
     write,
@@ -37,7 +37,9 @@ class ExportFormat(str, enum.Enum):
 
 A cell is RUN/VARIANT/PLAYERS: RUN an id, a unique prefix or latest (quote a variant name with
 spaces). Rows: statistic, a, b, diff = b - a with its 95% interval (lo, hi), the method, whether
-it is paired, the games used and how much pairing narrowed the interval. Cells of one seed whose
+it is paired, the games used and how much pairing narrowed the interval. The table shows each
+value to the digits its interval supports and the first player's share in percent (its
+difference in percentage points); csv and json give every column, shares as fractions. Cells of one seed whose
 player count, deck and hand size agree deal game i alike, so their difference is taken game by
 game (common random numbers); the note on stderr says so, or why not.""")
 def compare(
@@ -52,17 +54,15 @@ def compare(
     """Compare stored cells: for each B, turns per round, rounds per game, points per round
     and the first player's share of round wins, B minus A with 95% intervals (paired over
     games where the deals agree)."""
-    from ..output import format_rows
-    from ..base.compare import COLUMNS
     from ..base.compare import compare as compare_cells
+    from ..base.compare import format_comparisons
 
     db = target(db, store)
     with expected_errors():
         results = compare_cells(a=a, b=b, db=db)
-        write(format_rows(COLUMNS, [row.values() for c in results for row in c.rows],
-                           fmt.value, width=stdout_width()))
+        write(format_comparisons(results, fmt.value, width=stdout_width()))
         for c in results:
-            err(f"note: {c.note}")
+            note(f"note: {c.note}")
 
 
 # --- export, replay ----------------------------------------------------------------------------

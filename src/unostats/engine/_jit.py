@@ -29,13 +29,13 @@ Where the cache is: an entry point's files go straight into the engine's keyed f
 (``_EngineLocator``), stamped with its key, not (as Numba's own locator does) into a sub-folder
 named after the source file's absolute path: a second environment of the same sources (another
 virtual environment, another checkout) finds and loads them instead of compiling in silence.
-``cached_here`` says, before a call, whether Numba will load an entry point's machine code on
-this machine or compile it.
+(The plain path keeps Numba's own cache and locator, under the keyed folder.) ``cached_here``
+says, before a call, whether Numba will load an entry point's machine code on this machine or
+compile it.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
 import logging
 import os
@@ -119,23 +119,22 @@ def _njit_offers(option: str) -> bool:
     return hasattr(DefaultOptions, option)
 
 
-@functools.cache
 def _engine_caches():
-    """Numba's cache of compiled functions and the same loading without the target context's
-    refresh (see ``_fast_kernels``), both located by ``_EngineLocator``; (None, None) where
-    Numba's caching classes are not as expected (its own locator is kept then)."""
+    """The fast path's cache of compiled functions (Numba's, loading without the target
+    context's refresh), located by ``_EngineLocator``; None where Numba's caching classes are
+    not as expected (its own cache and locator are kept then, as on the plain path)."""
     try:
         from numba.core.caching import (CompileResultCacheImpl, FunctionCache,
                                         IndexDataCacheFile, _CacheLocator)
         from numba.core.runtime import rtsys
     except ImportError:
-        return None, None
+        return None
     if not (_takes(_CacheLocator, "ensure_cache_path")
             and _takes(CompileResultCacheImpl, "__init__", "py_func")
             and isinstance(getattr(CompileResultCacheImpl, "_locator_classes", None), list)
             and _takes(FunctionCache, "_index_key", "sig", "codegen")
             and _takes(IndexDataCacheFile, "_load_index")):
-        return None, None
+        return None
 
     class _EngineLocator(_CacheLocator):
         """The engine's keyed folder, stamped with its key (a hash of every engine source): the
@@ -167,20 +166,20 @@ def _engine_caches():
         _locator_classes = [_EngineLocator, *CompileResultCacheImpl._locator_classes]
 
     class _EngineCache(FunctionCache):
-        _impl_class = _EngineCacheImpl
+        """Numba's cache of compiled functions, in the engine's folder, loading an entry
+        without first refreshing the target context: the refresh imports and registers every
+        typing and lowering registry (two thirds of a warm start-up's first call), which only
+        compiling needs, and compiling does it itself; loading machine code needs the code
+        generator and the runtime."""
 
-    class _EngineCacheLoadedAsIs(_EngineCache):
-        """Loading an entry without first refreshing the target context: the refresh imports
-        and registers every typing and lowering registry (two thirds of a warm start-up's first
-        call), which only compiling needs, and compiling does it itself; loading machine code
-        needs the code generator and the runtime."""
+        _impl_class = _EngineCacheImpl
 
         def load_overload(self, sig, target_context):
             rtsys.initialize(target_context)  # the compiled code calls the runtime's functions
             with self._guard_against_spurious_io_errors():
                 return self._load_overload(sig, target_context)
 
-    return _EngineCache, _EngineCacheLoadedAsIs
+    return _EngineCache
 
 
 def _entry(f, options: dict, cache_class):
@@ -224,7 +223,7 @@ def _plain_kernel(inline: bool, entry: bool):
     def wrap(f):
         if not entry:
             return njit(forceinline=True)(f) if inline and _njit_offers("forceinline") else njit(f)
-        return _entry(f, {}, _engine_caches()[0])
+        return _entry(f, {}, None)
     return wrap
 
 
@@ -295,14 +294,14 @@ def _fast_kernels():
             return types.int64
         return t
 
-    loaded_as_is = _engine_caches()[1]
+    engine_cache = _engine_caches()
 
     def fast_kernel(inline: bool, entry: bool):
         def wrap(f):
             options = dict(forceinline=inline, no_cpython_wrapper=not entry,
                            no_cfunc_wrapper=True)
             if entry:
-                d = _entry(f, options, loaded_as_is)
+                d = _entry(f, options, engine_cache)
             else:
                 d = njit(pipeline_class=_LinkOnlyPipeline, **options)(f)
             get_call_template = d.get_call_template

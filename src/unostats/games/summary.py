@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import store
-from ..output import format_interval, format_rows
+from ..output import Column, format_rows, format_table, interval_cell
 from ..base.session import RunError, locate, stored_scenario
 from ..stats import mean_interval, wilson_interval
 
@@ -115,37 +115,41 @@ def summaries(*, db: str | os.PathLike | None = None, run_ids: Sequence[str]
         con.close()
 
 
+# The table ``simulate`` prints ("{pace}": the run's seconds per turn). Shares are percentages
+# here, fractions in csv and json.
+TABLE = (
+    Column("run", 4, lambda r: r["run_id"]),
+    Column("variant", 0, lambda r: r["variant"]),
+    Column("players", 0, lambda r: r["players"]),
+    Column("games", 3, lambda r: r["games"]),
+    Column("rounds", 6, lambda r: r["rounds"]),
+    Column("turns/round [95% CI]", 1, interval_cell("turns_per_round")),
+    Column("rounds/game [95% CI]", 2, interval_cell("rounds_per_game")),
+    Column("pos-0 round wins (%) [95% CI]", 1, interval_cell("p0_win_rate", 100)),
+    Column("points/round [95% CI]", 3, interval_cell("points_per_round")),
+    Column("minutes/game{pace} [95% CI]", 5, interval_cell("minutes_per_game")),
+)
+
+
 def format_summary(rows: Sequence[dict[str, Any]], fmt: str = "table",
                    width: int | None = None) -> str:
-    """The summary as text; the table shows each estimate as 'value [lo, hi]'."""
+    """The summary as text: csv and json every column of ``SUMMARY_COLUMNS`` (shares as
+    fractions); the table the columns of ``TABLE``, each estimate as 'value [lo, hi]', fitted
+    to ``width`` (a terminal's) when given."""
     if fmt != "table":
         return format_rows(SUMMARY_COLUMNS, [[r[c] for c in SUMMARY_COLUMNS] for r in rows], fmt)
     paces = {r["seconds_per_turn"] for r in rows}
     pace = f" at {paces.pop():g} s/turn" if len(paces) == 1 else ""
-    columns = ("run", "variant", "players", "games", "rounds", "turns/round [95% CI]",
-               "rounds/game [95% CI]", "pos-0 round wins [95% CI]", "points/round [95% CI]",
-               f"minutes/game{pace} [95% CI]")
-    table = [[r["run_id"], r["variant"], r["players"], r["games"], r["rounds"],
-              format_interval(r["turns_per_round"], r["turns_per_round_lo"],
-                              r["turns_per_round_hi"]),
-              format_interval(r["rounds_per_game"], r["rounds_per_game_lo"],
-                              r["rounds_per_game_hi"]),
-              format_interval(r["p0_win_rate"], r["p0_win_rate_lo"], r["p0_win_rate_hi"]),
-              format_interval(r["points_per_round"], r["points_per_round_lo"],
-                              r["points_per_round_hi"]),
-              format_interval(r["minutes_per_game"], r["minutes_per_game_lo"],
-                              r["minutes_per_game_hi"])]
-             for r in rows]
-    return format_rows(columns, table, "table", width=width)
-
+    return format_table([c._replace(head=c.head.format(pace=pace)) for c in TABLE], rows,
+                        width)
 
 
 def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
                  width: int | None = None) -> str:
-    """The summary of finished runs as ``simulate`` prints it. The table keeps its natural width
-    (``width`` is not applied to it, unlike the tournament summary's). A precision-targeted
-    run adds, in a table, each cell's stop: games played of the cap, the half-width reached."""
-    text = format_summary(summaries(db=db, run_ids=run_ids), fmt)
+    """The summary of finished runs as ``simulate`` prints it, its table fitted to ``width``
+    when given. A precision-targeted run adds, in a table, each cell's stop: games played of
+    the cap, the half-width reached."""
+    text = format_summary(summaries(db=db, run_ids=run_ids), fmt, width=width)
     if fmt != "table":
         return text
     con = store.open_store(locate(db), read_only=True)
@@ -155,12 +159,23 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
         con.close()
     if not rows:
         return text
-    columns = ("run", "variant", "players", "games", "cap", "looks", "statistic",
-               "half-width reached", "target", "met")
-    table = [[r["run_id"], r["variant"], r["players"], r["games"], r["cap"], r["looks"],
-              r["statistic"], f"{r['half_width']:.4g}", f"{r['target']:g}",
-              "yes" if r["met"] else "no (cap)"] for r in rows]
-    return text + "\n" + format_rows(columns, table, "table")
+    return text + "\n" + format_table(PRECISION_TABLE, rows, width)
+
+
+# A precision-targeted run's stops (the half-width and target in the statistic's own unit, as
+# the scenario's ``precision`` key gives it).
+PRECISION_TABLE = (
+    Column("run", 4, lambda r: r["run_id"]),
+    Column("variant", 0, lambda r: r["variant"]),
+    Column("players", 0, lambda r: r["players"]),
+    Column("games", 0, lambda r: r["games"]),
+    Column("cap", 2, lambda r: r["cap"]),
+    Column("looks", 3, lambda r: r["looks"]),
+    Column("statistic", 0, lambda r: r["statistic"]),
+    Column("half-width reached", 1, lambda r: f"{r['half_width']:.4g}"),
+    Column("target", 1, lambda r: f"{r['target']:g}"),
+    Column("met", 0, lambda r: "yes" if r["met"] else "no (cap)"),
+)
 
 
 PRECISION_SQL = """

@@ -30,15 +30,17 @@ def league_rows(*, db: str | os.PathLike, run_ids: Sequence[str]) -> list[dict[s
 
 def format_league(rows: Sequence[dict[str, Any]], fmt: str = "table",
                   width: int | None = None) -> str:
-    """The league table; csv and json give the view's rows."""
+    """The league table (shares in percent, fitted to ``width`` when given); csv and json give
+    the view's rows (shares as fractions)."""
     if fmt != "table":
         return format_rows(LEAGUE_COLUMNS, [[r[c] for c in LEAGUE_COLUMNS] for r in rows], fmt)
     table = [[r["run_id"], r["variant"], r["players"], r["policy"],
               format_interval(r["rating"], r["lo"], r["hi"]), r["games"], r["wins"],
-              f"{r['win_rate']:.3f}" if r["win_rate"] is not None else "-",
-              f"{r['fair_share']:.3f}"] for r in rows]
+              f"{100 * r['win_rate']:.1f}" if r["win_rate"] is not None else "-",
+              f"{100 * r['fair_share']:.1f}"] for r in rows]
     text = format_rows(("run", "variant", "players", "policy", "rating [95% CI]", "games",
-                        "wins", "win rate", "fair share"), table, "table", width=width)
+                        "wins", "win rate (%)", "fair share (%)"), table, "table", width=width,
+                       rank=(4, 0, 0, 0, 0, 2, 3, 1, 1))
     return text + f"\nrating: {ratings.METHOD}; ratings average 1, and a policy rated r wins " \
                   "against one rated 1 with chance r / (r + 1)"
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import store
-from ..output import format_interval, format_rows
+from ..output import Column, format_interval, format_rows, format_table, interval_cell
 from ..stats import mean_interval
 
 PROFILE_COLUMNS = (
@@ -117,44 +117,58 @@ def summaries(*, db, run_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
 def format_summary(rows: dict[str, list[dict[str, Any]]], fmt: str = "table",
                    width: int | None = None) -> str:
     """The profile table (per-entrant win chance with its interval, fair share, edge, reaching
-    the final); in table format also the stage lengths and the evening. Other formats give the
-    profile rows only (the rest is in the views)."""
+    the final); in table format also the stage lengths and the evening, each fitted to
+    ``width`` when given, shares in percent. Other formats give the profile rows only (the
+    rest is in the views), shares as fractions."""
     profiles = rows["profiles"]
     if fmt != "table":
         return format_rows(PROFILE_COLUMNS, [[r[c] for c in PROFILE_COLUMNS] for r in profiles],
                            fmt)
-    table = [[r["run_id"], r["variant"], r["field"], r["profile"], r["entrants"],
-              r["tournaments"], r["wins"],
-              format_interval(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]),
-              f"{r['fair']:.4f}",
-              format_interval(r["edge"], r["edge_lo"], r["edge_hi"]),
-              format_interval(r["final_rate"], r["final_rate_lo"], r["final_rate_hi"])]
-             for r in profiles]
-    text = format_rows(("run", "variant", "field", "profile", "entrants", "tournaments", "titles",
-                        "win chance per entrant [95% CI]", "fair 1/n", "edge x fair [95% CI]",
-                        "reaches the final [95% CI]"), table, "table", width=width)
-    stages = [[r["variant"], r["field"], r["bracket"], r["stage_name"], r["tables"], r["games"],
-               format_interval(r["rounds_per_game"], r["rounds_per_game_lo"],
-                               r["rounds_per_game_hi"]),
-               format_interval(r["turns_per_game"], r["turns_per_game_lo"],
-                               r["turns_per_game_hi"]),
-               format_interval(r["longest_turns"], r["longest_turns_lo"],
-                               r["longest_turns_hi"])]
-              for r in rows["stages"]]
-    text += "\n" + format_rows(("variant", "field", "bracket", "stage", "tables", "games",
-                                "rounds/game [95% CI]", "turns/game [95% CI]",
-                                "longest table, turns [95% CI]"), stages, "table", width=width)
-    evening = [[r["variant"], r["field"], r["tournaments"],
-                format_interval(r["turns"].value, r["turns"].lo, r["turns"].hi),
-                f"{r['p90_turns']:.0f}" if r["p90_turns"] is not None else "-",
-                format_interval(r["rounds"].value, r["rounds"].lo, r["rounds"].hi),
-                format_interval(*r["hours"]), f"{r['seconds_per_turn']:g}"]
-               for r in rows["evening"]]
-    text += "\n" + format_rows(("variant", "field", "tournaments", "evening, turns [95% CI]",
-                                "p90 turns", "evening, rounds [95% CI]",
-                                "evening, hours [95% CI]", "s/turn"), evening, "table",
-                               width=width)
-    return text
+    return "\n".join([format_table(PROFILE_TABLE, profiles, width),
+                      format_table(STAGE_TABLE, rows["stages"], width),
+                      format_table(EVENING_TABLE, rows["evening"], width)])
+
+
+# The tables ``simulate`` prints. Shares in percent (fractions in csv and json).
+PROFILE_TABLE = (
+    Column("run", 4, lambda r: r["run_id"]),
+    Column("variant", 0, lambda r: r["variant"]),
+    Column("field", 2, lambda r: r["field"]),
+    Column("profile", 0, lambda r: r["profile"]),
+    Column("entrants", 3, lambda r: r["entrants"]),
+    Column("tournaments", 4, lambda r: r["tournaments"]),
+    Column("titles", 3, lambda r: r["wins"]),
+    Column("win chance per entrant (%) [95% CI]", 0, interval_cell("win_rate", 100)),
+    Column("fair 1/n (%)", 1, lambda r: f"{100 * r['fair']:.1f}"),
+    Column("edge x fair [95% CI]", 1, interval_cell("edge")),
+    Column("reaches the final (%) [95% CI]", 2, interval_cell("final_rate", 100)),
+)
+STAGE_TABLE = (
+    Column("variant", 0, lambda r: r["variant"]),
+    Column("field", 2, lambda r: r["field"]),
+    Column("bracket", 3, lambda r: r["bracket"]),
+    Column("stage", 0, lambda r: r["stage_name"]),
+    Column("tables", 4, lambda r: r["tables"]),
+    Column("games", 4, lambda r: r["games"]),
+    Column("rounds/game [95% CI]", 1, interval_cell("rounds_per_game")),
+    Column("turns/game [95% CI]", 1, interval_cell("turns_per_game")),
+    Column("longest table, turns [95% CI]", 2, interval_cell("longest_turns")),
+)
+EVENING_TABLE = (
+    Column("variant", 0, lambda r: r["variant"]),
+    Column("field", 2, lambda r: r["field"]),
+    Column("tournaments", 4, lambda r: r["tournaments"]),
+    Column("evening, turns [95% CI]", 1, lambda r: _interval(r["turns"])),
+    Column("p90 turns", 3,
+           lambda r: f"{r['p90_turns']:.0f}" if r["p90_turns"] is not None else "-"),
+    Column("evening, rounds [95% CI]", 2, lambda r: _interval(r["rounds"])),
+    Column("evening, hours [95% CI]", 0, lambda r: format_interval(*r["hours"])),
+    Column("s/turn", 3, lambda r: f"{r['seconds_per_turn']:g}"),
+)
+
+
+def _interval(est) -> str:
+    return format_interval(est.value, est.lo, est.hi)
 
 
 def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,

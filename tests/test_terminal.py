@@ -1,0 +1,152 @@
+"""Output that fits the terminal: simulate's and compare's tables at 80 and 200 columns (no line
+longer, the columns left out said under the table, shares in percent, values to the digits their
+interval supports), the whole rows in csv and json (shares as fractions), and help text the
+terminal wraps (no line longer than it, no sentence broken before the edge)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+import typer
+
+from unostats.base.compare import COLUMNS as COMPARE_COLUMNS
+from unostats.base.compare import TABLE as COMPARE_TABLE
+from unostats.cli import app, common
+from unostats.games.summary import SUMMARY_COLUMNS, TABLE
+from unostats.output import interval_digits
+
+TINY = """\
+name: tiny
+description: Two variants at two player counts, for the terminal's tests.
+seed: 5
+games: 30
+players: [2, 3]
+variants:
+  - name: standard
+  - name: short hands
+    rules: {hand_size: 5}
+"""
+COMMANDS = tuple(typer.main.get_command(app).commands)
+
+
+@pytest.fixture(scope="module")
+def run(invoke, tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("terminal")
+    path = folder / "tiny.yaml"
+    path.write_text(TINY)
+    db = folder / "tiny.duckdb"
+    result = invoke("simulate", path, "--db", db, "-q", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    return {"path": path, "db": db, "rows": rows, "run_id": rows[0]["run_id"]}
+
+
+@pytest.fixture
+def terminal(invoke, monkeypatch):
+    """``terminal(width, *args)``: the command as on a terminal of ``width`` columns."""
+    monkeypatch.setattr(common, "_is_terminal", lambda: True)
+
+    def at(width: int, *args):
+        result = invoke(*args, env={"COLUMNS": str(width)})
+        assert result.exit_code == 0, result.output
+        return result
+    return at
+
+
+def _table(text: str) -> tuple[list[str], list[list[str]], str]:
+    """(each column's header, the rows' cells, the lines under the table) of the first table
+    in ``text``, its columns read from the rule of dashes under the header."""
+    lines = text.splitlines()
+    rule = next(i for i, line in enumerate(lines) if set(line) == {"-", " "})
+    spans = [m.span() for m in re.finditer(r"-+", lines[rule])]
+    heads = [" ".join(line[a:b].strip() for line in lines[:rule] if line[a:b].strip())
+             for a, b in spans]
+    rows = []
+    for line in lines[rule + 1:]:
+        if not line or "left out to fit" in line:
+            break
+        rows.append([line[a:b].strip() for a, b in spans])
+    return heads, rows, "\n".join(lines[rule + 1 + len(rows):])
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_simulate_fits_the_terminal_and_says_what_it_left_out(run, terminal, tmp_path, width):
+    result = terminal(width, "simulate", run["path"], "--db", tmp_path / "w.duckdb", "-q")
+    assert max(map(len, result.stdout.splitlines())) <= width
+    shown, rows, under = _table(result.stdout)
+    heads = [c.head.format(pace=" at 4 s/turn") for c in TABLE]
+    assert shown == [h for h in heads if h in shown]  # in the order of TABLE
+    left = [h for h in heads if h not in shown]
+    if left:  # said under the table, each by its header
+        note = " ".join(under.split())
+        assert note.startswith(f"{len(left)} column{'s' if len(left) > 1 else ''} left out to "
+                               f"fit {width} columns: {'; '.join(left)}")
+        assert "--format csv shows every column" in note
+    else:
+        assert under.strip() == ""
+    assert bool(left) == (width == 80)  # the whole table is wider than 80, narrower than 200
+    assert {c.head for c in TABLE if c.rank == 0} <= set(shown)
+    # The first player's share in percent, to the digits of its interval, as csv's fraction.
+    share = shown.index("pos-0 round wins (%) [95% CI]")
+    for row, cells in zip(run["rows"], rows):
+        lo, hi = 100 * float(row["p0_win_rate_lo"]), 100 * float(row["p0_win_rate_hi"])
+        d = interval_digits(lo, hi)
+        assert cells[share] == (f"{100 * float(row['p0_win_rate']):.{d}f} "
+                                f"[{lo:.{d}f}, {hi:.{d}f}]")
+
+
+def test_a_pipe_gets_the_whole_table_and_csv_json_every_column_as_fractions(run, invoke,
+                                                                           tmp_path):
+    piped = invoke("simulate", run["path"], "--db", tmp_path / "p.duckdb", "-q",
+                   env={"COLUMNS": "80"})
+    lines = piped.stdout.splitlines()
+    assert lines[0].split("  ")[0] == "run" and "left out" not in piped.stdout
+    assert max(map(len, lines)) > 80  # not fitted: stdout is not a terminal
+    assert list(run["rows"][0]) == list(SUMMARY_COLUMNS)
+    assert all(0 <= float(r["p0_win_rate"]) <= 1 for r in run["rows"])
+    rows = json.loads(invoke("simulate", run["path"], "--db", tmp_path / "j.duckdb", "-q",
+                             "-f", "json").stdout)
+    assert list(rows[0]) == list(SUMMARY_COLUMNS) and 0 <= rows[0]["p0_win_rate"] <= 1
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_compare_fits_the_terminal_with_values_to_their_digits(run, terminal, invoke, width):
+    cells = [f"{run['run_id']}/standard/2", f"{run['run_id']}/short hands/2"]
+    result = terminal(width, "compare", *cells, "--db", run["db"])
+    assert max(map(len, result.stdout.splitlines())) <= width
+    shown, rows, under = _table(result.stdout)
+    assert shown == [c for c, _ in COMPARE_TABLE if c in shown]
+    if width == 80:
+        assert "left out to fit 80 columns" in under and "method" in under
+    csv_rows = list(csv.DictReader(io.StringIO(invoke(
+        "compare", *cells, "--db", run["db"], "-f", "csv").stdout)))
+    assert list(csv_rows[0]) == list(COMPARE_COLUMNS) and len(rows) == len(csv_rows) == 4
+    share = next(r for r in csv_rows if r["statistic"] == "first_player_share")
+    assert 0 <= float(share["a"]) <= 1  # csv: a fraction
+    diff = shown.index("B - A [95% CI]")
+    for row, cells_shown in zip(csv_rows, rows):
+        scale = 100 if row["statistic"] == "first_player_share" else 1
+        lo, hi = scale * float(row["lo"]), scale * float(row["hi"])
+        d = interval_digits(lo, hi)
+        want = [f"{scale * float(row[k]):+.{d}f}" for k in ("diff", "lo", "hi")]
+        assert cells_shown[diff] == f"{want[0]} [{want[1]}, {want[2]}]"
+        for k in ("a", "b"):  # A and B to the same digits
+            assert cells_shown[shown.index(f"value in {k.upper()}")] == \
+                f"{scale * float(row[k]):.{d}f}"
+    assert "(%)" in " ".join(r[shown.index("statistic")] for r in rows)
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_is_wrapped_by_the_terminal(invoke, command):
+    result = invoke(*([command] if command else []), "--help", env={"COLUMNS": "80"})
+    lines = result.stdout.splitlines()
+    assert lines and max(map(len, lines)) <= 80
+    # Outside the panels, a line of a paragraph ends only where its next word would not fit.
+    prose = [line.rstrip() for line in lines if not line.lstrip().startswith(tuple("│╭╰"))]
+    for line, after in zip(prose, prose[1:]):
+        if line.strip() and after.strip() and not after.startswith("   "):
+            assert len(line) + 1 + len(after.split()[0]) > 78, (line, after)
