@@ -135,7 +135,7 @@ def test_compare_fits_the_terminal_with_values_to_their_digits(run, terminal, in
         want = [f"{scale * float(row[k]):+.{d}f}" for k in ("diff", "lo", "hi")]
         assert cells_shown[diff] == f"{want[0]} [{want[1]}, {want[2]}]"
         for k in ("a", "b"):  # A and B to the same digits
-            assert cells_shown[shown.index(f"value in {k.upper()}")] == \
+            assert cells_shown[shown.index(k.upper())] == \
                 f"{scale * float(row[k]):.{d}f}"
     assert "(%)" in " ".join(r[shown.index("statistic")] for r in rows)
 
@@ -148,5 +148,14 @@ def test_help_is_wrapped_by_the_terminal(invoke, command):
     # Outside the panels, a line of a paragraph ends only where its next word would not fit.
     prose = [line.rstrip() for line in lines if not line.lstrip().startswith(tuple("│╭╰"))]
     for line, after in zip(prose, prose[1:]):
-        if line.strip() and after.strip() and not after.startswith("   "):
+        if line.strip() and after.strip() and not after.startswith("   ") \
+                and not after.strip().startswith("unostats "):  # an example's line
             assert len(line) + 1 + len(after.split()[0]) > 78, (line, after)
+    # An example keeps its own line.
+    group = typer.main.get_command(app)
+    epilog = (group.commands[command] if command else group).epilog or ""
+    examples = [line.strip() for line in epilog.splitlines() if line.strip().startswith(
+        "unostats ")]
+    assert examples, epilog
+    for example in examples:
+        assert any(line.strip().startswith(example[:40]) for line in lines), example

@@ -42,6 +42,10 @@ STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_p
 # statistic -> (numerator, denominator) of the per-game totals
 RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", "one"),
           "points_per_round": ("points", "won"), "first_player_share": ("p0", "won")}
+# The words of the table and the notes for each statistic and its scale (the share in percent).
+LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/game", 1.0),
+          "points_per_round": ("points/round", 1.0),
+          "first_player_share": ("pos-0 round wins (%)", 100.0)}
 COLUMNS = ("a_cell", "b_cell", "statistic", "a", "b", "diff", "lo", "hi", "method", "paired",
            "games", "narrowing")
 PAIRED_METHOD = "paired over games, ratio delta method ± 1.96 SE"
@@ -232,7 +236,8 @@ def compare_cells(a: CellGames, b: CellGames) -> Comparison:
     if pairs is None:
         note = f"{b.ref} vs {a.ref}: unpaired (games independent): {why}"
     else:
-        parts = ", ".join(f"{stat} {100 * n:.0f}% (±{Z95 * s:.3g} vs ±{Z95 * su:.3g})"
+        parts = ", ".join(f"{LABELS[stat][0]} {100 * n:.0f}% (±{Z95 * s * LABELS[stat][1]:.3g} "
+                          f"vs ±{Z95 * su * LABELS[stat][1]:.3g})"
                           for stat, n, s, su in narrowings)
         note = (f"{b.ref} vs {a.ref}: {why}; pairing narrowed the intervals against unpaired "
                 f"ones over the same games by: {parts}")
@@ -263,12 +268,8 @@ def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
         con.close()
 
 
-# The table's words for each statistic and its scale (the share in percent).
-LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/game", 1.0),
-          "points_per_round": ("points/round", 1.0),
-          "first_player_share": ("pos-0 round wins (%)", 100.0)}
 # The table's columns: header, rank (the highest left out first on a narrow terminal; 0 kept).
-TABLE = (("A", 4), ("B", 0), ("statistic", 0), ("value in A", 1), ("value in B", 1),
+TABLE = (("cell A", 4), ("cell B", 0), ("statistic", 0), ("A", 1), ("B", 1),
          ("B - A [95% CI]", 0), ("games", 2), ("paired", 3), ("narrowing (%)", 3),
          ("method", 5))
 

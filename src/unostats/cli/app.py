@@ -52,7 +52,7 @@ def prose(text):
     indented line (examples, commands) keeps its lines as written."""
     if not isinstance(text, str):
         return text
-    paragraphs = inspect.cleandoc(text).split("\n\n")
+    paragraphs = text.strip("\n").split("\n\n")  # as written: an example's indent is kept
     return "\n\n".join(p if any(line[:1].isspace() for line in p.split("\n"))
                         else " ".join(line.strip() for line in p.split("\n"))
                         for p in paragraphs)

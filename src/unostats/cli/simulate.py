@@ -113,7 +113,11 @@ def simulate(
     stored. Summary columns (stdout): games, rounds, mean turns per round, rounds per game,
     the share of rounds won by the first player (position 0, Wilson interval) and mean points
     per won round, each with its 95% interval (means: ± 1.96 SE). Tournament scenarios print
-    per-profile win chances and stage lengths instead."""
+    per-profile win chances and stage lengths instead.
+
+    On a terminal the table fits its width: the least important columns are left out and named
+    under it. Piped or redirected it is whole, and --format csv or json gives every column.
+    Shares are percentages in the table, fractions in csv and json."""
     from ..runs.jobs import Job, play_jobs, summaries
     from ..base.progress import ConsoleProgress
     from ..base.session import check_db

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import store
-from ..output import Column, format_rows, format_table, interval_cell
+from ..output import Column, Numeral, format_rows, format_table, interval_cell
 from ..base.session import RunError, locate, stored_scenario
 from ..stats import mean_interval, wilson_interval
 
@@ -172,8 +172,8 @@ PRECISION_TABLE = (
     Column("cap", 2, lambda r: r["cap"]),
     Column("looks", 3, lambda r: r["looks"]),
     Column("statistic", 0, lambda r: r["statistic"]),
-    Column("half-width reached", 1, lambda r: f"{r['half_width']:.4g}"),
-    Column("target", 1, lambda r: f"{r['target']:g}"),
+    Column("half-width reached", 1, lambda r: Numeral(f"{r['half_width']:.4g}")),
+    Column("target", 1, lambda r: Numeral(f"{r['target']:g}")),
     Column("met", 0, lambda r: "yes" if r["met"] else "no (cap)"),
 )
 

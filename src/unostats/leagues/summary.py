@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import ratings, store
 from ..games import summary
-from ..output import format_interval, format_rows
+from ..output import Column, Numeral, format_interval, format_rows, format_table
 from .spec import tables as league_store
 
 LEAGUE_COLUMNS = ("run_id", "variant", "players", "policy", "rating", "lo", "hi", "games",
@@ -34,15 +35,25 @@ def format_league(rows: Sequence[dict[str, Any]], fmt: str = "table",
     the view's rows (shares as fractions)."""
     if fmt != "table":
         return format_rows(LEAGUE_COLUMNS, [[r[c] for c in LEAGUE_COLUMNS] for r in rows], fmt)
-    table = [[r["run_id"], r["variant"], r["players"], r["policy"],
-              format_interval(r["rating"], r["lo"], r["hi"]), r["games"], r["wins"],
-              f"{100 * r['win_rate']:.1f}" if r["win_rate"] is not None else "-",
-              f"{100 * r['fair_share']:.1f}"] for r in rows]
-    text = format_rows(("run", "variant", "players", "policy", "rating [95% CI]", "games",
-                        "wins", "win rate (%)", "fair share (%)"), table, "table", width=width,
-                       rank=(4, 0, 0, 0, 0, 2, 3, 1, 1))
-    return text + f"\nrating: {ratings.METHOD}; ratings average 1, and a policy rated r wins " \
-                  "against one rated 1 with chance r / (r + 1)"
+    text = format_table(LEAGUE_TABLE, rows, width)
+    method = (f"rating: {ratings.METHOD}; ratings average 1, and a policy rated r wins against "
+              "one rated 1 with chance r / (r + 1)")
+    return text + "\n" + ("\n".join(textwrap.wrap(method, width)) if width else method)
+
+
+# The league table ``simulate`` prints; shares in percent (fractions in csv and json).
+LEAGUE_TABLE = (
+    Column("run", 4, lambda r: r["run_id"]),
+    Column("variant", 0, lambda r: r["variant"]),
+    Column("players", 0, lambda r: r["players"]),
+    Column("policy", 0, lambda r: r["policy"]),
+    Column("rating [95% CI]", 0, lambda r: format_interval(r["rating"], r["lo"], r["hi"])),
+    Column("games", 2, lambda r: r["games"]),
+    Column("wins", 3, lambda r: r["wins"]),
+    Column("win rate (%)", 1, lambda r: Numeral(
+        f"{100 * r['win_rate']:.1f}" if r["win_rate"] is not None else "-")),
+    Column("fair share (%)", 1, lambda r: Numeral(f"{100 * r['fair_share']:.1f}")),
+)
 
 
 def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,

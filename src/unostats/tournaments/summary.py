@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import store
-from ..output import Column, format_interval, format_rows, format_table, interval_cell
+from ..output import Column, Numeral, format_interval, format_rows, format_table, interval_cell
 from ..stats import mean_interval
 
 PROFILE_COLUMNS = (
@@ -139,7 +139,7 @@ PROFILE_TABLE = (
     Column("tournaments", 4, lambda r: r["tournaments"]),
     Column("titles", 3, lambda r: r["wins"]),
     Column("win chance per entrant (%) [95% CI]", 0, interval_cell("win_rate", 100)),
-    Column("fair 1/n (%)", 1, lambda r: f"{100 * r['fair']:.1f}"),
+    Column("fair 1/n (%)", 1, lambda r: Numeral(f"{100 * r['fair']:.1f}")),
     Column("edge x fair [95% CI]", 1, interval_cell("edge")),
     Column("reaches the final (%) [95% CI]", 2, interval_cell("final_rate", 100)),
 )
@@ -160,10 +160,10 @@ EVENING_TABLE = (
     Column("tournaments", 4, lambda r: r["tournaments"]),
     Column("evening, turns [95% CI]", 1, lambda r: _interval(r["turns"])),
     Column("p90 turns", 3,
-           lambda r: f"{r['p90_turns']:.0f}" if r["p90_turns"] is not None else "-"),
+           lambda r: Numeral(f"{r['p90_turns']:.0f}" if r["p90_turns"] is not None else "-")),
     Column("evening, rounds [95% CI]", 2, lambda r: _interval(r["rounds"])),
     Column("evening, hours [95% CI]", 0, lambda r: format_interval(*r["hours"])),
-    Column("s/turn", 3, lambda r: f"{r['seconds_per_turn']:g}"),
+    Column("s/turn", 3, lambda r: Numeral(f"{r['seconds_per_turn']:g}")),
 )
 
 
