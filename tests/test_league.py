@@ -296,6 +296,15 @@ def test_simulate_summary_shows_the_league_table(league_run):
     assert len(csv_text.strip().splitlines()) == 7
 
 
+def test_the_league_summary_fits_a_terminal(league_run):
+    run_ids = [league_run["outcome"].run_id]
+    text = summary_text(db=league_run["db"], run_ids=run_ids, fmt="table", width=80)
+    assert max(map(len, text.splitlines())) <= 80
+    assert "left out to fit 80 columns" in text  # the games' table at least
+    whole = summary_text(db=league_run["db"], run_ids=run_ids, fmt="table")
+    assert max(map(len, whole.splitlines())) > 80 and "left out" not in whole
+
+
 def test_the_report_has_a_league_section(league_run, tmp_path):
     out = tmp_path / "r.html"
     build_report(db_path=league_run["db"], run_ids=[league_run["outcome"].run_id], out=out,

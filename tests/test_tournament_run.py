@@ -667,3 +667,17 @@ def test_the_last_batches_of_a_run_taper(cup):
     assert player._size(None, 16, 280) == 280  # less than a row group: one batch
     assert player._size(None, 16, 500) == 250  # two, in equal parts
     assert player._size(None, 16, 700) == 350  # (below MAX_BATCH_SEAT_ROWS' 366)
+
+
+def test_the_tournament_summary_fits_a_terminal_and_says_what_it_left_out(cup):
+    from unostats.tournaments.summary import EVENING_TABLE, PROFILE_TABLE, summary_text
+
+    run_ids = [cup["outcome"].run_id]
+    for width in (80, 200):
+        text = summary_text(db=cup["db"], run_ids=run_ids, fmt="table", width=width)
+        assert max(map(len, text.splitlines())) <= width
+        assert ("left out to fit 80 columns" in text) == (width == 80)
+    whole = summary_text(db=cup["db"], run_ids=run_ids, fmt="table")  # a pipe: every column
+    assert all(c.head in whole for c in (*PROFILE_TABLE, *EVENING_TABLE))
+    rows = json.loads(summary_text(db=cup["db"], run_ids=run_ids, fmt="json"))
+    assert all(0 <= r["win_rate"] <= 1 and r["fair"] < 1 for r in rows)  # fractions
