@@ -65,12 +65,17 @@ def _table(text: str) -> tuple[list[str], list[list[str]], str]:
     spans = [m.span() for m in re.finditer(r"-+", lines[rule])]
     heads = [" ".join(line[a:b].strip() for line in lines[:rule] if line[a:b].strip())
              for a, b in spans]
-    rows = []
+    rows, taken = [], 0
     for line in lines[rule + 1:]:
         if not line or "left out to fit" in line:
             break
-        rows.append([line[a:b].strip() for a, b in spans])
-    return heads, rows, "\n".join(lines[rule + 1 + len(rows):])
+        cells = [line[a:b].strip() for a, b in spans]
+        taken += 1
+        if rows and not cells[-1]:  # a name wrapped onto the next line
+            rows[-1] = [f"{x} {y}".strip() for x, y in zip(rows[-1], cells)]
+        else:
+            rows.append(cells)
+    return heads, rows, "\n".join(lines[rule + 1 + taken:])
 
 
 @pytest.mark.parametrize("width", [80, 200])
@@ -159,3 +164,19 @@ def test_help_is_wrapped_by_the_terminal(invoke, command):
     assert examples, epilog
     for example in examples:
         assert any(line.strip().startswith(example[:40]) for line in lines), example
+
+
+def test_a_narrow_table_wraps_names_then_leaves_out_the_least_important_columns():
+    from unostats.output import Column, format_table
+
+    table = [Column("name", 0, lambda r: r[0], wrap=True), Column("n", 0, lambda r: r[1]),
+             Column("estimate [95% CI]", 1, lambda r: r[2]), Column("extra", 2, lambda r: r[3])]
+    rows = [("official uno_penalty=2 forget_uno=0.1", 4, "12.34 [12.10, 12.58]", "x" * 30)]
+    whole = format_table(table, rows).splitlines()
+    assert len(whole) == 3 and len(whole[2]) > 60  # no width: one line a row
+    narrow = format_table(table, rows, width=50).splitlines()
+    assert max(map(len, narrow)) <= 50
+    assert narrow[2].startswith("official uno_penalty=2") and narrow[3].strip() == "forget_uno=0.1"
+    assert "12.34 [12.10, 12.58]" in narrow[2]  # the name wrapped, the estimate kept
+    assert " ".join(narrow[4:]) == ("1 column left out to fit 50 columns: extra (--format csv "
+                                    "shows every column)")

@@ -5,12 +5,13 @@ goes through ``format_rows``, so the formats behave the same everywhere:
 
 - ``table``: a fixed-width text table for people: a header, a rule of dashes, numbers
   right-aligned, NULL for missing values; floats with 6 significant digits. With ``width`` (a
-  terminal's), a table that would overflow first wraps its headers onto several lines (each
-  column as narrow as its values), then, given each column's ``rank``, leaves out the least
-  important columns (highest rank first; rank 0 always stays; one that fits in the room left
-  comes back) and says which in a line under it; a last text column that still overflows is
-  wrapped to fit. Without ``width`` (a pipe, a file) the table keeps its natural width, every
-  column on one header line.
+  terminal's) and each column's ``rank``, a table that would overflow wraps its headers onto
+  several lines (each column as narrow as its values; a column marked ``wrap``, a name of
+  several words, on more lines), then leaves out the least important columns (highest rank
+  first; rank 0 always stays; one that fits in the room left comes back) and says which in a
+  line under it. Without ranks (a query's rows) a last text column that would overflow wraps.
+  Without ``width`` (a pipe, a file) the table keeps its natural width, every column on one
+  header line.
 - ``csv``: RFC 4180 with a header row, ``\\n`` line ends, empty field for NULL, floats in their
   shortest round-trip form, booleans as ``true``/``false``, nested values as JSON text.
 - ``json``: one array of objects (``[]`` when there are no rows); ``ndjson``: one object per
@@ -51,12 +52,13 @@ FORMATS = ("table", "csv", "json", "ndjson")
 
 def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "table", *,
                 json_columns: Sequence[str] = (), width: int | None = None,
-                rank: Sequence[int] | None = None) -> str:
+                rank: Sequence[int] | None = None, wrap: Sequence[bool] | None = None) -> str:
     """The rows as text in ``fmt`` (ends with a newline unless empty).
 
     ``json_columns``: names of columns whose values are JSON text (DuckDB's JSON type); json and
     ndjson embed them parsed. ``width``: the table's maximum line width; ``rank``: each
-    column's importance, 0 never left out (table only).
+    column's importance, 0 never left out; ``wrap``: the text columns whose cells may wrap onto
+    more lines (table only).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -72,7 +74,7 @@ def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str 
         if not objects:
             return "[]\n"
         return "[\n" + ",\n".join("  " + _dumps(o) for o in objects) + "\n]\n"
-    return _table(columns, rows, width, rank)
+    return _table(columns, rows, width, rank, wrap)
 
 
 def write_rows(out: TextIO, columns: Sequence[str], rows: Iterable[Sequence[Any]],
@@ -126,17 +128,20 @@ class Numeral(str):
 
 class Column(NamedTuple):
     """A column of a table for people: its header, its rank (on a narrow terminal the highest
-    ranks are left out first; 0 always stays) and its cell for a row."""
+    ranks are left out first; 0 always stays), its cell for a row, and whether its text may
+    wrap onto more lines (a name of several words) rather than the table losing a column."""
 
     head: str
     rank: int
     cell: Callable[[Any], Any]
+    wrap: bool = False
 
 
 def format_table(table: Sequence[Column], rows: Iterable[Any], width: int | None = None) -> str:
     """``rows`` as a table of ``table``'s columns, fitted to ``width`` when given."""
     return format_rows([c.head for c in table], [[c.cell(r) for c in table] for r in rows],
-                       "table", width=width, rank=[c.rank for c in table])
+                       "table", width=width, rank=[c.rank for c in table],
+                       wrap=[c.wrap for c in table])
 
 
 def interval_cell(key: str, scale: float = 1.0) -> Callable[[Mapping[str, Any]], str]:
@@ -270,68 +275,74 @@ def _is_number(value: Any) -> bool:
 
 
 def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None,
-           rank: Sequence[int] | None = None) -> str:
+           rank: Sequence[int] | None = None, wrap: Sequence[bool] | None = None) -> str:
     if not columns:
         return ""
     heads = [safe_text(str(c)) for c in columns]
     cells = [[_cell(v) for v in row] for row in rows]
     right = [bool(rows) and all(_is_number(r[i]) or r[i] is None for r in rows)
              and any(_is_number(r[i]) for r in rows) for i in range(len(columns))]
-    shown = list(range(len(columns)))
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(heads)]
-    left_out: list[int] = []
-    if width is not None and _span(widths, shown) > width:
-        # headers wrapped: a column as wide as its values or its header's longest word
-        widths = [max([len(w) for w in h.split()] + [len(r[i]) for r in cells] + [1])
-                  for i, h in enumerate(heads)]
-        while rank is not None and _span(widths, shown) > width and any(rank[i] for i in shown):
+    natural = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(heads)]
+    wraps = [bool(wrap and wrap[i]) and not right[i] for i in range(len(columns))]
+    shown, widths, left_out = list(range(len(columns))), list(natural), []
+    if width is not None and _span(widths, shown) > width and rank is None:
+        room = width - _span(natural, shown[:-1]) - 2  # a query's last text column wraps
+        if not right[-1] and room >= 20:
+            widths[-1] = room
+    elif width is not None and _span(widths, shown) > width:
+        # Narrowed: headers wrap (a column as wide as its values or its header's longest
+        # word), a wrapping column's text onto two lines; then the least important columns go,
+        # and those that fit in the room left come back.
+        for i, h in enumerate(heads):
+            widths[i] = max([len(w) for w in h.split()] + [1] + [
+                _two_lines(r[i]) if wraps[i] else len(r[i]) for r in cells])
+        while _span(widths, shown) > width and any(rank[i] for i in shown):
             drop = max((i for i in shown if rank[i]), key=lambda i: (rank[i], i))
             shown.remove(drop)
             left_out.append(drop)
-        for i in sorted(left_out, key=lambda i: (rank[i], i)):  # what fits in the room left
+        for i in sorted(left_out, key=lambda i: (rank[i], i)):
             if _span(widths, sorted(shown + [i])) <= width:
                 shown = sorted(shown + [i])
                 left_out.remove(i)
         spare = width - _span(widths, shown)
-        for i in shown:  # the room left widens headers back onto fewer lines, left first
-            natural = max([len(heads[i])] + [len(r[i]) for r in cells])
-            grow = min(spare, natural - widths[i])
+        for i in shown:  # the room left widens columns back towards their natural width
+            grow = min(spare, natural[i] - widths[i])
             if grow > 0:
                 widths[i] += grow
                 spare -= grow
     heads, right, widths = ([x[i] for i in shown] for x in (heads, right, widths))
     cells = [[r[i] for i in shown] for r in cells]
-    last = len(heads) - 1
-    wrap_at = None
-    if width is not None and not right[last]:
-        used = sum(widths[:last]) + 2 * last
-        if used + widths[last] > width and width - used >= 20:
-            wrap_at = width - used
-            widths[last] = wrap_at
 
-    def line(values: list[str]) -> list[str]:
-        if wrap_at is None:
-            parts = [values]
-        else:
-            wrapped = textwrap.wrap(values[last], wrap_at) or [""]
-            parts = [values[:last] + [wrapped[0]]]
-            parts += [[""] * last + [w] for w in wrapped[1:]]
-        return ["  ".join(v.rjust(widths[i]) if right[i] else v.ljust(widths[i])
-                          for i, v in enumerate(p)).rstrip() for p in parts]
+    def lines(values: list[str]) -> list[str]:
+        parts = [textwrap.wrap(v, w, break_long_words=False) or [""] if len(v) > w else [v]
+                 for v, w in zip(values, widths)]
+        depth = max(len(p) for p in parts)
+        return ["  ".join((p[k] if k < len(p) else "").rjust(w) if r
+                          else (p[k] if k < len(p) else "").ljust(w)
+                          for p, w, r in zip(parts, widths, right)).rstrip()
+                for k in range(depth)]
 
     head_lines = [textwrap.wrap(h, w, break_long_words=False) if len(h) > w else [h]
                   for h, w in zip(heads, widths)]
     depth = max(len(h) for h in head_lines)
-    head_lines = [[""] * (depth - len(h)) + h for h in head_lines]  # at the bottom, on the rule
-    out = [line([h[k] for h in head_lines])[0] for k in range(depth)]
+    out = [lines([(h[k - depth + len(h)] if k >= depth - len(h) else "") for h in head_lines])[0]
+           for k in range(depth)]  # a wrapped header sits at the bottom, on the rule
     out.append("  ".join("-" * w for w in widths))
     for row in cells:
-        out.extend(line(row))
+        out.extend(lines(row))
     if left_out:
         n, names = len(left_out), "; ".join(safe_text(str(columns[i])) for i in sorted(left_out))
         out += textwrap.wrap(f"{n} column{'s' if n > 1 else ''} left out to fit {width} "
                              f"columns: {names} (--format csv shows every column)", width)
     return "\n".join(out) + "\n"
+
+
+def _two_lines(text: str) -> int:
+    """The narrowest width that wraps ``text`` onto at most two lines."""
+    width = max([len(w) for w in text.split()] + [1])
+    while len(textwrap.wrap(text, width, break_long_words=False)) > 2:
+        width += 1
+    return width
 
 
 def _span(widths: Sequence[int], shown: Sequence[int]) -> int:

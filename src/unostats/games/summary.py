@@ -119,7 +119,7 @@ def summaries(*, db: str | os.PathLike | None = None, run_ids: Sequence[str]
 # here, fractions in csv and json.
 TABLE = (
     Column("run", 4, lambda r: r["run_id"]),
-    Column("variant", 0, lambda r: r["variant"]),
+    Column("variant", 0, lambda r: r["variant"], wrap=True),
     Column("players", 0, lambda r: r["players"]),
     Column("games", 3, lambda r: r["games"]),
     Column("rounds", 6, lambda r: r["rounds"]),
@@ -166,7 +166,7 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
 # the scenario's ``precision`` key gives it).
 PRECISION_TABLE = (
     Column("run", 4, lambda r: r["run_id"]),
-    Column("variant", 0, lambda r: r["variant"]),
+    Column("variant", 0, lambda r: r["variant"], wrap=True),
     Column("players", 0, lambda r: r["players"]),
     Column("games", 0, lambda r: r["games"]),
     Column("cap", 2, lambda r: r["cap"]),

@@ -44,9 +44,9 @@ def format_league(rows: Sequence[dict[str, Any]], fmt: str = "table",
 # The league table ``simulate`` prints; shares in percent (fractions in csv and json).
 LEAGUE_TABLE = (
     Column("run", 4, lambda r: r["run_id"]),
-    Column("variant", 0, lambda r: r["variant"]),
+    Column("variant", 0, lambda r: r["variant"], wrap=True),
     Column("players", 0, lambda r: r["players"]),
-    Column("policy", 0, lambda r: r["policy"]),
+    Column("policy", 0, lambda r: r["policy"], wrap=True),
     Column("rating [95% CI]", 0, lambda r: format_interval(r["rating"], r["lo"], r["hi"])),
     Column("games", 2, lambda r: r["games"]),
     Column("wins", 3, lambda r: r["wins"]),

@@ -132,9 +132,9 @@ def format_summary(rows: dict[str, list[dict[str, Any]]], fmt: str = "table",
 # The tables ``simulate`` prints. Shares in percent (fractions in csv and json).
 PROFILE_TABLE = (
     Column("run", 4, lambda r: r["run_id"]),
-    Column("variant", 0, lambda r: r["variant"]),
-    Column("field", 2, lambda r: r["field"]),
-    Column("profile", 0, lambda r: r["profile"]),
+    Column("variant", 0, lambda r: r["variant"], wrap=True),
+    Column("field", 2, lambda r: r["field"], wrap=True),
+    Column("profile", 0, lambda r: r["profile"], wrap=True),
     Column("entrants", 3, lambda r: r["entrants"]),
     Column("tournaments", 4, lambda r: r["tournaments"]),
     Column("titles", 3, lambda r: r["wins"]),
@@ -144,8 +144,8 @@ PROFILE_TABLE = (
     Column("reaches the final (%) [95% CI]", 2, interval_cell("final_rate", 100)),
 )
 STAGE_TABLE = (
-    Column("variant", 0, lambda r: r["variant"]),
-    Column("field", 2, lambda r: r["field"]),
+    Column("variant", 0, lambda r: r["variant"], wrap=True),
+    Column("field", 2, lambda r: r["field"], wrap=True),
     Column("bracket", 3, lambda r: r["bracket"]),
     Column("stage", 0, lambda r: r["stage_name"]),
     Column("tables", 4, lambda r: r["tables"]),
@@ -155,8 +155,8 @@ STAGE_TABLE = (
     Column("longest table, turns [95% CI]", 2, interval_cell("longest_turns")),
 )
 EVENING_TABLE = (
-    Column("variant", 0, lambda r: r["variant"]),
-    Column("field", 2, lambda r: r["field"]),
+    Column("variant", 0, lambda r: r["variant"], wrap=True),
+    Column("field", 2, lambda r: r["field"], wrap=True),
     Column("tournaments", 4, lambda r: r["tournaments"]),
     Column("evening, turns [95% CI]", 1, lambda r: _interval(r["turns"])),
     Column("p90 turns", 3,
