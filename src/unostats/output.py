@@ -305,11 +305,10 @@ def _table(columns: list[str], rows: Sequence[Sequence[Any]], width: int | None,
                 shown = sorted(shown + [i])
                 left_out.remove(i)
         spare = width - _span(widths, shown)
-        for i in shown:  # the room left widens columns back towards their natural width
-            grow = min(spare, natural[i] - widths[i])
-            if grow > 0:
-                widths[i] += grow
-                spare -= grow
+        for i in shown:  # the room left puts a column back on one line, left first
+            if 0 < natural[i] - widths[i] <= spare:
+                spare -= natural[i] - widths[i]
+                widths[i] = natural[i]
     heads, right, widths = ([x[i] for i in shown] for x in (heads, right, widths))
     cells = [[r[i] for i in shown] for r in cells]
 
