@@ -36,7 +36,9 @@ StoreOption = Annotated[str | None, typer.Option(
          "URI DIR, e.g. parquet:results/ or parquet:s3://bucket/unostats) or duckdb:FILE "
          "(the same as --db FILE).")]
 FormatOption = Annotated[Format, typer.Option(
-    "--format", "-f", case_sensitive=False, help="Output format of the rows.")]
+    "--format", "-f", case_sensitive=False,
+    help="Output format of the rows: table (for people, fitted to the terminal), csv, json or "
+         "ndjson (every column, as numbers).")]
 OverwriteOption = Annotated[bool, typer.Option(
     "--overwrite", help="Replace an existing output file that unostats did not write (never "
     "the results store, nor a FIFO, device or folder).")]
