@@ -61,10 +61,20 @@ def test_the_answers_carry_the_model_numbers_with_their_intervals(compare_model)
     base = {c.players: c.key for c in compare_model.cells if c.label == compare_model.base_label}
     other = next(c for c in compare_model.cells if c.label != compare_model.base_label)
     rel = relative(turns[other.key].mean, turns[base[other.players]].mean)
-    shown = fmt_said(rel, "rate") if not rel.lo <= 0 <= rel.hi else \
-        fmt_said(rel, "diff_rate").replace(" points", "%")
-    assert shown.split(" [")[0].lstrip("-") in said["How long does a round last?"]
-    assert f"than under {compare_model.base_label}" in said["How long does a round last?"]
+    text = said["How long does a round last?"]
+    if rel.lo <= 0 <= rel.hi:
+        assert f"about as long as under {compare_model.base_label} (" in text
+        assert f"{100 * rel.value:+.{digits(rel)}f}% [" in text
+    else:
+        flip = 1 if rel.value > 0 else -1
+        e = stats.Estimate(flip * rel.value, min(flip * rel.lo, flip * rel.hi),
+                           max(flip * rel.lo, flip * rel.hi), None, "")
+        word = "longer" if rel.value > 0 else "shorter"
+        assert f"{fmt_said(e, 'rate')} {word} than under {compare_model.base_label}" in text
+
+
+def digits(e):
+    return stats._digits_for(100 * (e.hi - e.lo))
 
 
 def test_the_sample_size_is_said_in_words(compare_model):

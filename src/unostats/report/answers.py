@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..base.format import fmt_number, fmt_pct, fmt_said
+from ..base.format import fmt_estimate, fmt_number, fmt_pct, fmt_said
 from ..stats import Z95, Estimate
 from .model import CellKey, ReportModel
 
@@ -86,8 +86,8 @@ def _round_length(model: ReportModel, main: Sequence[str], named: bool) -> list[
             said = f"{fmt_said(turns[key].mean, unit='turns')} at {key.players} players"
             if base is not None and base in turns and base != key:
                 rel = relative(turns[key].mean, turns[base].mean)
-                said += f", {_change(rel, 'longer', 'shorter', 'as long')}"
-                said += "" if parts else f" than under {model.base_label}"
+                said += ", " + _change(rel, "longer", "shorter", "as long",
+                                       None if parts else model.base_label)
             parts.append(said)
         if parts:
             out.append(f"Under {label} a round lasts {'; '.join(parts)}.")
@@ -116,8 +116,8 @@ def _game_length(model: ReportModel, main: Sequence[str], named: bool) -> list[s
             said += f" at {key.players} players"
             if base is not None and base in rounds and base != key:
                 rel = relative(rounds[key].mean, rounds[base].mean)
-                said += f" ({_change(rel, 'more', 'fewer', 'as many')} rounds" + \
-                        ("" if parts else f" than under {model.base_label}") + ")"
+                said += " (" + _change(rel, "more rounds", "fewer rounds", "as many rounds",
+                                       None if parts else model.base_label) + ")"
             parts.append(said)
         if parts:
             out.append(f"Under {label} a game lasts {'; '.join(parts)}.")
@@ -225,17 +225,20 @@ def relative(a: Estimate, b: Estimate) -> Estimate | None:
                     None, "ratio of means, delta method on its log")
 
 
-def _change(rel: Estimate | None, more: str, less: str, same: str) -> str:
-    """'40.1% [38.0%, 42.3%] longer'; 'about as long (+0.4% [-1.2%, +2.0%])' when the interval
-    holds 0."""
+def _change(rel: Estimate | None, more: str, less: str, same: str, base: str | None) -> str:
+    """'40.1% [38.0%, 42.3%] longer than under B'; 'about as long as under B (+0.4% [-1.2%,
+    +2.0%])' when the interval holds 0; without ``base`` the comparison is left implied."""
     if rel is None:
-        return f"not comparably {more}"
+        return "not comparable" + (f" with {base}" if base else "")
     if rel.lo <= 0 <= rel.hi:
-        return f"about {same} ({fmt_said(rel, 'diff_rate').replace(' points', '%')})"
-    if rel.value > 0:
-        return f"{fmt_said(rel, 'rate')} {more}"
-    flipped = Estimate(-rel.value, -rel.hi, -rel.lo, rel.n, rel.method)
-    return f"{fmt_said(flipped, 'rate')} {less}"
+        e = fmt_estimate(rel, "diff_rate")
+        lo, hi = e["interval"][1:-1].split(", ")
+        return f"about {same}" + (f" as under {base}" if base else "") + \
+            f" ({e['value'].removesuffix(' pp')}% [{lo}%, {hi}%])"
+    flipped = rel if rel.value > 0 else Estimate(-rel.value, -rel.hi, -rel.lo, rel.n,
+                                                 rel.method)
+    return f"{fmt_said(flipped, 'rate')} {more if rel.value > 0 else less}" + \
+        (f" than under {base}" if base else "")
 
 
 def _chance(e: Estimate) -> str:

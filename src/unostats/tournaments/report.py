@@ -513,13 +513,13 @@ def _answers(section: TournamentSection) -> list[tuple[str, list[str]]]:
         if not f.profiles:
             continue
         p = f.profiles[0]
-        text = (f"In {f.label} ({f.entrants} entrants at tables of {f.table_size}, "
-                f"{f.tournaments:,} tournaments) an entrant of {p.profile} wins "
-                f"{fmt_said(p.win, 'rate')} of the championships, "
-                f"{fmt_said(p.edge)} times the fair {fmt_pct(1 / f.entrants)}")
-        if f.lone is not None:
-            text += (f"; one {f.lone.profile} among {f.lone.field_entrants - 1} "
-                     f"{f.lone.against} wins {fmt_said(f.lone.win, 'rate')}")
-        said.append(text + f". An evening lasts {fmt_said(f.evening_hours, unit='hours')} at "
-                           f"{f.seconds_per_turn:g} s a turn.")
+        who = (f"one {f.lone.profile} among {f.lone.field_entrants - 1} {f.lone.against}"
+               if f.lone is not None and f.lone.profile == p.profile
+               else f"an entrant of {p.profile}")
+        said.append(f"In {f.label} ({f.entrants} entrants at tables of {f.table_size}, "
+                    f"{f.tournaments:,} tournaments) {who} wins {fmt_said(p.win, 'rate')} of "
+                    f"the championships, {fmt_said(p.edge)} times the fair "
+                    f"{fmt_pct(1 / f.entrants)}. An evening lasts "
+                    f"{fmt_said(f.evening_hours, unit='hours')} at {f.seconds_per_turn:g} s a "
+                    "turn.")
     return [("Who wins the championship?", said)] if said else []
