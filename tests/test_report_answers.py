@@ -178,3 +178,58 @@ def test_report_cli_site_and_out_are_one_or_the_other(invoke, report_runs, tmp_p
     written = tmp_path / "s" / "compare-test.html"
     assert ok.stdout.strip() == str(written) and written.exists()
     assert (tmp_path / "s" / render.plotly_file_name()).exists()
+
+
+SWEPT = """\
+name: answers sweep
+seed: 4
+games: 30
+players: [2, 4]
+variants:
+  - name: official
+  - name: house
+    rules: {uno_penalty: 4}
+sweep:
+  rules.hand_size: [5, 7, 9]
+"""
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    from unostats.games import sweep
+    from unostats.runs.simulate import simulate
+    from unostats.scenario import load_text
+
+    db = tmp_path_factory.mktemp("swept") / "s.duckdb"
+    run = simulate(scenario=load_text(SWEPT, "answers-sweep.yaml"), db=db)
+    con = store.open_store(db, read_only=True)
+    try:
+        return sweep.load_sweeps(con, [run.run_id])
+    finally:
+        con.close()
+
+
+def test_a_sweep_answers_from_its_cells_and_overlays_its_variants(swept):
+    from unostats.games import sweep
+
+    official, house = swept.grids
+    view = sweep.view(swept)
+    [(question, said)] = view["answers"]
+    text = " ".join(said)
+    cells = [c for g in swept.grids for c in g.cells]
+    shortest = min(cells, key=lambda c: c.estimates["turns_per_round"].value)
+    assert fmt_said(shortest.estimates["turns_per_round"], unit="turns") in text
+    assert "A round under house minus one under official at the same point: from " in text
+    # one chart per statistic for both variants: a line and a band per variant and player count,
+    # the hand sizes ticked at their values, the fair share 1/players on the first player's
+    figures = {i: fig for i, fig, _ in sweep.sweep_figures(swept)}
+    assert set(figures) == {f"fig-sweep-0-{s}" for s in sweep.STATISTICS}
+    turns = figures["fig-sweep-0-turns_per_round"]
+    lines = [t for t in turns.data if t.mode == "lines+markers"]
+    assert sorted(t.name for t in lines) == ["house, 2 players", "house, 4 players",
+                                             "official, 2 players", "official, 4 players"]
+    assert {t.line.dash for t in lines if t.name.startswith("house")} == {"dash"}
+    assert list(turns.layout.xaxis.tickvals) == [5, 7, 9]
+    fair = [t for t in figures["fig-sweep-0-first_player_share"].data
+            if t.name == "fair share 1/players"]
+    assert sorted(t.y[0] for t in fair) == [0.25, 0.5]

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from ..base.precision import STATISTICS, TITLES, run_estimates
+from .. import stats
 from ..stats import Estimate
 from ..base.format import esc, fmt_estimate, fmt_said
 from ..base.plotting import new_figure, new_subplots
@@ -186,8 +187,8 @@ def _lines(grids: Sequence[SweepGrid], index: int, stat: str) -> tuple[str, go.F
                + ("one line per variant" if key == "players" else
                   "one colour per player count" + (", one dash per variant" if len(grids) > 1
                                                    else ""))
-               + ", with its 95% band (means ± 1.96 SE; the first player's share with a "
-                 "Wilson interval).")
+               + ", with its 95% band ("
+               + ("Wilson intervals" if share else "means ± 1.96 SE") + ").")
     if share:
         _fair_lines(fig, key, players, sorted(xs_all, key=_sort_key))
         caption += " Dotted grey: the fair share 1/players, what position 0 would win if " \
@@ -281,36 +282,67 @@ def sweep_figures(section: SweepSection) -> list[tuple[str, go.Figure, str]]:
 
 # --- The page's text -----------------------------------------------------------------------------
 
-def _where(c: SweepCell) -> str:
-    return ", ".join([f"{_short(k)}={v}" for k, v in c.point.items()] + [f"{c.players} players"])
+def _where(c: SweepCell, base: str | None = None) -> str:
+    return ", ".join(([base] if base else []) + [f"{_short(k)}={v}" for k, v in c.point.items()]
+                     + [f"{c.players} players"])
 
 
 def _answers(grids: Sequence[SweepGrid]) -> list[str]:
-    """A group's answers: the shortest and the longest round over its points, and where the
-    first player's share is furthest above and below the fair 1/players."""
-    cells = [c for g in grids for c in g.cells]
-    turns = [c for c in cells if math.isfinite(c.estimates["turns_per_round"].value)]
+    """A group's answers: the shortest and the longest round over its points, where the first
+    player's share is furthest above and below the fair 1/players, and each further variant's
+    rounds against the first variant's at the same points."""
+    many = len(grids) > 1
+    cells = [(g.base if many else None, c) for g in grids for c in g.cells]
+    turns = [(b, c) for b, c in cells if math.isfinite(c.estimates["turns_per_round"].value)]
     if not turns:
         return []
     what = " and ".join(g.base for g in grids)
-    lo = min(turns, key=lambda c: c.estimates["turns_per_round"].value)
-    hi = max(turns, key=lambda c: c.estimates["turns_per_round"].value)
+    lo = min(turns, key=lambda bc: bc[1].estimates["turns_per_round"].value)
+    hi = max(turns, key=lambda bc: bc[1].estimates["turns_per_round"].value)
     title = " × ".join(_short(k) for k in grids[0].keys) or "players"
     out = [f"Over {what}'s {title} grid ({len(cells):,} points), a round lasts from "
-           f"{fmt_said(lo.estimates['turns_per_round'], unit='turns')} ({_where(lo)}) to "
-           f"{fmt_said(hi.estimates['turns_per_round'])} ({_where(hi)})."]
-    share = [c for c in cells if math.isfinite(c.estimates["first_player_share"].value)]
+           f"{fmt_said(lo[1].estimates['turns_per_round'], unit='turns')} ({_where(lo[1], lo[0])})"
+           f" to {fmt_said(hi[1].estimates['turns_per_round'])} ({_where(hi[1], hi[0])})."]
+    share = [(b, c) for b, c in cells if math.isfinite(c.estimates["first_player_share"].value)]
     if share:
-        def excess(c: SweepCell) -> float:
-            return c.estimates["first_player_share"].value - 1 / c.players
+        def excess(bc: tuple[str | None, SweepCell]) -> float:
+            return bc[1].estimates["first_player_share"].value - 1 / bc[1].players
 
         up, down = max(share, key=excess), min(share, key=excess)
-        e_up, e_down = (c.estimates["first_player_share"] for c in (up, down))
-        out.append(f"The first player wins most over the fair share at {_where(up)}: "
-                   f"{fmt_said(e_up, 'rate')} of rounds against a fair {100 / up.players:.1f}%; "
-                   f"least at {_where(down)}: {fmt_said(e_down, 'rate')} against "
-                   f"{100 / down.players:.1f}%.")
+        e_up, e_down = (bc[1].estimates["first_player_share"] for bc in (up, down))
+        out.append(f"The first player wins most over the fair share at {_where(up[1], up[0])}: "
+                   f"{fmt_said(e_up, 'rate')} of rounds against a fair "
+                   f"{100 / up[1].players:.1f}%; least at {_where(down[1], down[0])}: "
+                   f"{fmt_said(e_down, 'rate')} against {100 / down[1].players:.1f}%.")
+    for other in grids[1:]:
+        out += _against(grids[0], other)
     return out
+
+
+def _against(first: SweepGrid, other: SweepGrid) -> list[str]:
+    """``other``'s rounds minus ``first``'s at the same points: the smallest and the largest
+    difference (independent samples: conservative when the two share their deals)."""
+    def at(c: SweepCell) -> tuple:
+        return (c.players, tuple(_hashable(v) for v in c.point.values()))
+
+    mine = {at(c): c for c in first.cells}
+    diffs = []
+    for c in other.cells:
+        b = mine.get(at(c))
+        if b is None:
+            continue
+        e, f = c.estimates["turns_per_round"], b.estimates["turns_per_round"]
+        if e.se is None or f.se is None or not math.isfinite(e.value + f.value):
+            continue
+        diffs.append((stats.difference_of_means(e.value, e.se, f.value, f.se, n1=e.n, n2=f.n),
+                      c))
+    if not diffs:
+        return []
+    small = min(diffs, key=lambda d: d[0].value)
+    large = max(diffs, key=lambda d: d[0].value)
+    return [f"A round under {other.base} minus one under {first.base} at the same point: from "
+            f"{fmt_said(small[0], 'diff_mean', 'turns')} ({_where(small[1])}) to "
+            f"{fmt_said(large[0], 'diff_mean')} ({_where(large[1])})."]
 
 
 def view(section: SweepSection) -> dict[str, Any]:
