@@ -233,3 +233,19 @@ def test_a_sweep_answers_from_its_cells_and_overlays_its_variants(swept):
     fair = [t for t in figures["fig-sweep-0-first_player_share"].data
             if t.name == "fair share 1/players"]
     assert sorted(t.y[0] for t in fair) == [0.25, 0.5]
+
+
+def test_with_many_variants_the_answers_name_the_extremes(compare_model, monkeypatch):
+    from unostats.report import answers as page_answers
+
+    monkeypatch.setattr(page_answers, "MAX_NAMED", 1)
+    text = _said(compare_model)["How long does a round last?"]
+    turns = compare_model.measures["round_turns"].summaries
+    for n in compare_model.players:
+        cells = [c for c in compare_model.cells if c.players == n]
+        lo = min(cells, key=lambda c: turns[c.key].mean.value)
+        hi = max(cells, key=lambda c: turns[c.key].mean.value)
+        assert (f"At {n} players a round is shortest under {lo.label}: "
+                f"{fmt_said(turns[lo.key].mean, unit='turns')}; longest under {hi.label}: "
+                f"{fmt_said(turns[hi.key].mean, unit='turns')}") in text
+    assert "Under " not in text  # no sentence per variant

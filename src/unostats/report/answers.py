@@ -34,7 +34,8 @@ class Answer:
     sentences: tuple[str, ...]
 
 
-def answers(model: ReportModel, section_views: Mapping[str, Any] = {}) -> tuple[Answer, ...]:
+def answers(model: ReportModel, section_views: Mapping[str, Any] | None = None
+            ) -> tuple[Answer, ...]:
     """The answers of ``model``; ``section_views``: each present section's view (its
     ``"answers"``, if any, follow the games' own)."""
     out: list[Answer] = []
@@ -50,7 +51,7 @@ def answers(model: ReportModel, section_views: Mapping[str, Any] = {}) -> tuple[
                 out.append(Answer(question, sentences))
         if model.ablation:
             out.append(Answer("Which rules matter most?", tuple(_ablation(model))))
-    for view in section_views.values():
+    for view in (section_views or {}).values():
         for question, sentences in (view or {}).get("answers", ()):
             out.append(Answer(question, tuple(sentences)))
     return tuple(out)
@@ -141,14 +142,12 @@ def _first_player(model: ReportModel, main: Sequence[str], named: bool) -> list[
             p = pos.get(key)
             if p is None:
                 continue
-            said = (f"{fmt_said(p.excess, 'diff_rate')} of rounds won at {key.players} players "
-                    f"({fmt_pct(p.rates[0].value)} against a fair {fmt_pct(p.fair)}"
-                    f"{_chance(p.excess)})")
+            said = (f"{fmt_said(p.excess, 'diff_rate')}{'' if parts else ' of rounds won'} at "
+                    f"{key.players} players ({fmt_pct(p.rates[0].value)} against a fair "
+                    f"{fmt_pct(p.fair)}{_chance(p.excess)})")
             if base is not None and base != key and base in pos:
                 said += f", against {fmt_said(pos[base].excess, 'diff_rate')} under " \
                         f"{model.base_label}"
-            if parts:  # "of rounds won" and the table size once
-                said = said.replace(" of rounds won at ", " at ", 1)
             parts.append(said)
         if parts:
             out.append(f"Under {label} acting first is worth {'; '.join(parts)}.")
