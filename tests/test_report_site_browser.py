@@ -95,3 +95,15 @@ def test_site_report_fits_answers_first_and_draws_with_the_shared_plotly(
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / shot.name)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_site_index_fits_and_lists_the_reports(browser, site, width):
+    _at_width(browser, width)
+    index = site["compare"].parent / "index.html"
+    browser.navigate(index.resolve().as_uri())
+    assert browser.evaluate("document.scrollingElement.scrollWidth") <= width
+    links = browser.evaluate(
+        "Array.from(document.querySelectorAll('#reports a')).map(a => a.getAttribute('href'))")
+    assert sorted(links) == sorted(p.name for p in site.values())
+    assert browser.console_problems() == []
