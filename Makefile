@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.unostats-installed
 help:  ## list the targets
 	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test, ray and docs extras"
 	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
-	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write reports/ (GAMES=N per cell)"
+	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write the reports site reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
 	@echo "make docs    regenerate the generated pages (rules, CLI, scenario files, store) and build the site into site/ (strict)"
 	@echo "make clean   remove build artefacts, caches (Python, the compiled engine, the report template, pytest) and the install stamp"
@@ -32,12 +32,13 @@ test: $(STAMP)
 	exit $$rc
 
 # Every bundled scenario, one run each, into ./unostats.duckdb (kept between demos; each demo
-# adds runs), then one report per scenario in reports/ with reports/index.html. GAMES=N
+# adds runs), then one report per scenario in the site folder reports/ (reports/<scenario>.html,
+# the one plotly.js they share and reports/index.html: copy the folder to publish it). GAMES=N
 # overrides the files' games per cell. Ctrl-C keeps what is stored and prints how to resume.
 demo: $(STAMP)
 	@set -e; for s in scenarios/*.yaml; do \
 	  $(VENV)/bin/unostats simulate $$s --db unostats.duckdb $(if $(GAMES),--games $(GAMES)); \
-	  $(VENV)/bin/unostats report --db unostats.duckdb --out reports/$$(basename $$s .yaml).html; \
+	  $(VENV)/bin/unostats report --db unostats.duckdb --site reports; \
 	done
 
 # The site: docs/ built by MkDocs (Material theme, no network) into site/, strict (a broken link

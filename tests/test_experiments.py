@@ -291,7 +291,8 @@ def test_the_report_of_a_sweep_draws_it_and_lists_the_compare_rows(tmp_path):
     assert 'id="sweep"' in html and "UNO sweep report: sweep-test" in html
     for stat in compare.STATISTICS:  # two keys: a heat map per statistic
         assert f'id="fig-sweep-0-{stat}"' in html
-    assert 'id="fig-sweep-1"' in html  # one key: lines against it
+    for stat in compare.STATISTICS:  # one key: a chart of lines against it per statistic
+        assert f'id="fig-sweep-1-{stat}"' in html
     assert 'id="table-compare-paired"' in html
     # the cells with forget_uno 0 never forget: the penalty changes nothing, paired exactly
     assert "base uno_penalty=4 forget_uno=0.0" in html and "100%" in html

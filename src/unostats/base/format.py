@@ -1,6 +1,7 @@
 """The report's numbers as text: counts, percentages, p-values and times, estimates with their
-intervals (precision from the interval's width), test results; and the escape of text placed in
-plotly's HTML labels. Shared by the page (``render``), the charts and every report section."""
+intervals (precision from the interval's width) for a table's cells or inside a sentence, test
+results; and the escape of text placed in plotly's HTML labels. Shared by the page (``render``),
+its answers, the charts and every report section."""
 
 from __future__ import annotations
 
@@ -72,6 +73,20 @@ def fmt_estimate(est: Estimate, kind: str = "mean") -> dict[str, str]:
         "method": est.method,
         "p": fmt_p(est.p_value),
     }
+
+
+def fmt_said(est: Estimate, kind: str = "mean", unit: str = "") -> str:
+    """An estimate inside a sentence, its unit after the value: "68.4 turns [67.8, 69.1]",
+    "26.8% [24.1%, 29.6%]", "+1.8 points [+1.2, +2.4]" (a rate difference in percentage
+    points)."""
+    e = fmt_estimate(est, kind)
+    value, interval = e["value"], e["interval"]
+    if kind == "diff_rate":
+        value, unit = value.removesuffix(" pp"), unit or "points"
+    elif kind == "rate" and interval != "—":
+        lo, hi = interval[1:-1].split(", ")
+        interval = f"[{lo}%, {hi}%]"
+    return f"{value}{' ' + unit if unit else ''} {interval}"
 
 
 def _fixed(x: float, digits: int, signed: bool) -> str:

@@ -26,30 +26,43 @@ from .common import (
 
   unostats report
   unostats report 1a2b3c4d --out reports/extreme.html --title "UNO-Extreme, rule by rule"
+  unostats report --site public/reports
 
-Prints the report's path; reports/index.html (next to the report) is refreshed to list every
-report in that folder, if unostats wrote it (your own index.html is left alone, with a note).
-OUT is replaced if it is a report unostats wrote; any other file only with --overwrite, and
-never the results database or a file that is not a regular one (a FIFO, a device).""")
+The report opens with "The answers": a few sentences per question the scenario asks (round and
+game length, what acting first is worth, which rules matter; a sweep's, a tournament's or a
+league's own), each number with its 95% interval.
+
+Prints the report's path; index.html (next to the report) is refreshed to list every report in
+that folder, if unostats wrote it (your own index.html is left alone, with a note). With --out
+the report is one self-contained file (plotly.js inside, ~5 MB); with --site DIR it is
+DIR/<scenario>.html and loads plotly.js from one plotly-<version>.min.js file the folder's
+reports share, so a folder of reports stays a few MB. A file is replaced if unostats wrote it;
+any other file only with --overwrite, and never the results database or a file that is not a
+regular one (a FIFO, a device).""")
 def report(
     run_refs: Annotated[list[str] | None, typer.Argument(
         metavar="[RUN]...", help="Run ids or unique prefixes (default: the latest run).")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", dir_okay=False,
-        help="HTML file to write (default: reports/<scenario>.html).")] = None,
+        help="HTML file to write, self-contained (default: reports/<scenario>.html).")] = None,
+    site: Annotated[Path | None, typer.Option(
+        "--site", file_okay=False,
+        help="Folder to write the report into, with the plotly.js its reports share and "
+             "the index (not with --out).")] = None,
     title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
     db: DbOption = Path(DEFAULT_DB),
     store: StoreOption = None,
     overwrite: OverwriteOption = False,
 ) -> None:
-    """Write one self-contained HTML report (round length, scoring spread, first-player
-    advantage, variants compared, with 95% intervals) from the stored runs."""
+    """Write the HTML report of stored runs: the answers in sentences first, then round length,
+    scoring spread, first-player advantage and the variants compared, with 95% intervals."""
     from ..report.build import build_report
 
     db = target(db, store)
     with expected_errors():
         path = build_report(db_path=db, run_ids=run_refs or None, out=out, title=title,
-                            overwrite=overwrite, notify=lambda text: err(f"note: {text}"))
+                            overwrite=overwrite, notify=lambda text: err(f"note: {text}"),
+                            site=site)
     write(f"{path}\n")
 
 

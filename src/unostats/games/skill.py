@@ -66,6 +66,8 @@ class MixedTable:
         return (self.players - self.best.seats) / self.players
 
 
+# The mixed tables the report's answers speak of (the first ones).
+ANSWERED = 3
 # The most mixed tables the section shows (a chart bar group and two tables each): the first
 # ones in the store's order; past it the section says how many it leaves out.
 MAX_TABLES = 100
@@ -253,7 +255,12 @@ def view(section: SkillSection) -> dict[str, Any]:
             "weaker": {"games": fmt_estimate(t.weaker_games, "rate"),
                        "rounds": fmt_estimate(t.weaker_rounds, "rate"),
                        "fair": fmt_pct(t.weaker_fair)}})
+    said = [_sentence(t) for t in section.tables[:ANSWERED]]
+    if len(section.tables) > ANSWERED:
+        said.append(f"The section below has the other {len(section.tables) - ANSWERED:,} mixed "
+                    "tables.")
     left_out = (f"The runs have {section.mixed:,} mixed tables; this section shows the first "
                 f"{len(tables):,} and leaves out the other {section.mixed - len(tables):,}: "
                 "query the store for the rest.") if section.mixed else ""
-    return {"tables": tables, "left_out": left_out}
+    return {"tables": tables, "left_out": left_out,
+            "answers": [("Skill or luck?", said)] if said else []}

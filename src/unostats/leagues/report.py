@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from ..ratings import METHOD
-from ..base.format import esc, fmt_estimate, fmt_number, fmt_pct
+from ..base.format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_said
 from ..base.plotting import new_subplots
 from ..stats import Estimate, wilson_interval
 from .spec import tables as league_store
@@ -131,4 +131,19 @@ def view(section: LeagueSection) -> dict[str, Any]:
             for t in section.tables if (t.run_id, t.variant) == (run_id, variant)]
         leagues.append({"run_id": run_id, "variant": variant, "figure": f"fig-league-{i}",
                         "tables": tables})
-    return {"leagues": leagues, "method": METHOD}
+    return {"leagues": leagues, "method": METHOD, "answers": _answers(section)}
+
+
+def _answers(section: LeagueSection) -> list[tuple[str, list[str]]]:
+    """Per league and table size, the best- and the worst-rated policy."""
+    said = []
+    for t in section.tables:
+        if len(t.rated) < 2:
+            continue
+        best, worst = t.rated[0], t.rated[-1]
+        said.append(
+            f"At tables of {t.players} under {t.variant}, {best.policy} is rated "
+            f"{fmt_said(best.rating)} and wins {fmt_said(best.win_rate, 'rate')} of its games "
+            f"(fair {fmt_pct(1 / t.players)}); {worst.policy} is rated "
+            f"{fmt_said(worst.rating)} and wins {fmt_said(worst.win_rate, 'rate')}.")
+    return [("Which policy is best?", said)] if said else []

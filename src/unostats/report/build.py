@@ -4,10 +4,12 @@
     path = build_report(db_path="unostats.duckdb")                   # latest run
     path = build_report(db_path="u.duckdb", run_ids=["3fa2", "9b1c"], out="reports/cmp.html",
                         title="Standard vs house rules")
+    path = build_report(db_path="u.duckdb", site="site/reports")     # a site's page
     build_index("reports")                                            # reports/index.html
 
-Publishing means copying the ``reports/`` folder: every report is one self-contained file and
-``index.html`` lists them all.
+Publishing means copying the folder: ``index.html`` lists every report in it. A report written
+with ``out`` is one self-contained file (plotly.js inside, ~5 MB); a site's reports (``site``)
+load one shared ``plotly-<version>.min.js`` beside them, so each is a few hundred kB.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .. import store
 from ..store.files import is_regular, read_head
 from .figures import build_figures
 from .model import ReportModel, load_model
-from .render import read_meta, render_index, render_report
+from .render import read_meta, render_index, render_report, write_plotly_js
 
 DEFAULT_DIR = Path("reports")
 INDEX_NAME = "index.html"
@@ -36,10 +38,13 @@ MAX_DEFAULT_STEM = 120  # bytes; file systems allow 255 per name
 def build_report(*, db_path: str | os.PathLike, run_ids: Sequence[str] | None = None,
                  out: str | os.PathLike | None = None, title: str | None = None,
                  index: bool = True, overwrite: bool = False,
-                 notify: Callable[[str], None] | None = None) -> Path:
+                 notify: Callable[[str], None] | None = None,
+                 site: str | os.PathLike | None = None) -> Path:
     """Write the HTML report of ``run_ids`` (ids or unique prefixes; default the latest run).
 
     ``out`` defaults to ``reports/<scenario name>.html`` (relative to the working directory);
+    with ``site`` (a folder; not with ``out``) the report is ``site/<scenario name>.html`` and
+    loads plotly.js from the one file the folder's reports share (``render.write_plotly_js``);
     an existing ``out`` is replaced if it is a report unostats wrote, another file only with
     ``overwrite``, the results store or a non-regular file never (``store.check_output``).
     With ``index`` (the default) the index of ``out``'s folder is rebuilt too. Returns the path
@@ -48,6 +53,9 @@ def build_report(*, db_path: str | os.PathLike, run_ids: Sequence[str] | None = 
     ``model.DETAIL_CELLS``) and what the index leaves out (the user's own index.html, a file
     that is not a regular one).
     """
+    if out is not None and site is not None:
+        raise store.OutputRefused("--out and --site: give one (--site writes the report into "
+                                  "the folder under its scenario's name)")
     if out is not None:  # refused before the report is computed
         _check_out(Path(out), overwrite)
     con = store.open_store(db_path, read_only=True)
@@ -57,9 +65,13 @@ def build_report(*, db_path: str | os.PathLike, run_ids: Sequence[str] | None = 
         con.close()
     if model.left_out and notify is not None:
         notify(model.left_out)
-    path = Path(out) if out is not None else default_out(model)
+    path = Path(out) if out is not None else \
+        default_out(model, DEFAULT_DIR if site is None else site)
     _check_out(path, overwrite)
-    html = render_report(model, build_figures(model), path.name)
+    plotly_src = None
+    if site is not None:
+        plotly_src = write_plotly_js(path.parent, overwrite=overwrite).name
+    html = render_report(model, build_figures(model), path.name, plotly_src=plotly_src)
     # never a half-written report for the index to list
     store.write_output(path, html, what="the report", overwrite=overwrite, ours=is_report)
     if index:

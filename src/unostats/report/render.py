@@ -1,9 +1,11 @@
-"""Report model + figures -> one self-contained HTML file (jinja2), and the folder's index.
+"""Report model + figures -> one HTML file (jinja2), and the folder's index.
 
-The page works offline: plotly.js is embedded once in a <script> in the head and every figure is
-a ``fig.to_html(include_plotlyjs=False, full_html=False, div_id=...)`` fragment with a stable id.
-The template autoescapes everything; the only unescaped inserts are plotly's own fragments (whose
-JSON escapes ``<``) and the plotly.js bundle.
+The page works offline: plotly.js is embedded once in a <script> in the head (a self-contained
+page), or, for a site (``plotly_src``), loaded from one shared file beside the pages
+(``write_plotly_js``); every figure is a ``fig.to_html(include_plotlyjs=False, full_html=False,
+div_id=...)`` fragment with a stable id. The page opens with its answers (``answers``), then the
+key table, folded per variant when it is long. The template autoescapes everything; the only
+unescaped inserts are plotly's own fragments (whose JSON escapes ``<``) and the plotly.js bundle.
 
 Each report carries its own index entry as JSON in
 ``<script type="application/json" id="unostats-report-meta">``, so ``render_index`` builds
@@ -27,12 +29,14 @@ import plotly
 import plotly.offline
 from markupsafe import Markup
 
-from .. import stats
+from .. import stats, store
 from ..engine._cache import base_dir as cache_base_dir
 from ..store.files import read_head
 from ..version import __version__
-from .figures import Figure, colours
 from ..base.format import fmt_estimate, fmt_number, fmt_p, fmt_pct, fmt_test, fmt_when
+from .answers import answers as page_answers
+from .answers import sample_sentence
+from .figures import Figure, colours
 from .model import CellKey, ReportModel
 
 META_ID = "unostats-report-meta"
@@ -40,6 +44,12 @@ META_RE = re.compile(
     r'<script type="application/json" id="' + META_ID + r'">(.*?)</script>', re.DOTALL)
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True,
                  "toImageButtonOptions": {"format": "png", "scale": 2}}
+# The key table folds its rows per variant past this many rows (one a cell), the first
+# OPEN_VARIANTS variants that are not an ablation's "without" open.
+FOLD_ROWS = 8
+OPEN_VARIANTS = 3
+# The first line of the shared plotly.js a site's pages load: the mark of a file unostats wrote.
+PLOTLY_MARK = "/* unostats: plotly.js for the reports in this folder */"
 
 
 class _TemplateCache(jinja2.FileSystemBytecodeCache):
@@ -113,7 +123,10 @@ def report_meta(model: ReportModel, out_name: str) -> dict[str, Any]:
     }
 
 
-def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: str) -> str:
+def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: str,
+                  plotly_src: str | None = None) -> str:
+    """The page; ``plotly_src``: the shared plotly.js file it loads (a site's page), else
+    plotly.js is embedded."""
     cell_label = {c.key: c.label for c in model.cells}
 
     def row(key: CellKey) -> dict[str, Any]:
@@ -205,9 +218,14 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
 
     colour = colours(model.labels)
     meta = report_meta(model, out_name)
+    views = {s.section.name: None if s.data is None else s.section.view(s.data)
+             for s in model.sections}
     return _env().get_template("report.html.j2").render(
         model=model, meta_json=_meta_json(meta), meta_id=META_ID,
-        plotly_js=Markup(_plotly_js()), plotly_version=plotly.__version__,
+        plotly_js=Markup("" if plotly_src else _plotly_js()), plotly_src=plotly_src,
+        plotly_version=plotly.__version__,
+        answers=page_answers(model, {k: v for k, v in views.items() if v is not None}),
+        sample=sample_sentence(model),
         figs={k: {"html": figure_html(f), "caption": f.caption} for k, f in figures.items()},
         measures=measures, round_positions=positions(model.round_positions),
         game_positions=positions(model.game_positions), findings=findings,
@@ -215,9 +233,7 @@ def render_report(model: ReportModel, figures: Mapping[str, Figure], out_name: s
         durations=durations,
         rule_changes=model.rule_changes, colour=colour, version=__version__,
         games=fmt_number(model.games), rounds=fmt_number(model.rounds),
-        max_players=max(model.players),
-        **{s.section.name: None if s.data is None else s.section.view(s.data)
-           for s in model.sections})
+        max_players=max(model.players), **views)
 
 
 def _findings_table(model: ReportModel) -> dict[str, Any]:
@@ -238,7 +254,40 @@ def _findings_table(model: ReportModel) -> dict[str, Any]:
         cells.setdefault(f.cell, {})[f.group] = {**e, "extra": " · ".join(extra)}
     rows = [{"label": c.label, "players": c.players, "values": cells.get(c.key, {})}
             for c in model.cells if c.key in cells]
-    return {"columns": list(columns.values()), "rows": rows}
+    described = {c.label: c.description for c in model.cells}
+    groups: dict[str, list] = {}
+    for r in rows:
+        groups.setdefault(r["label"], []).append(r)
+    main = [label for label in groups if label not in model.ablation_labels][:OPEN_VARIANTS]
+    return {"columns": list(columns.values()), "rows": rows, "folded": len(rows) > FOLD_ROWS,
+            "groups": [{"label": label, "rows": rs, "open": label in main,
+                        "description": described.get(label, "")}
+                       for label, rs in groups.items()]}
+
+
+def plotly_file_name() -> str:
+    """The shared plotly.js of a site: one file per plotly version."""
+    return f"plotly-{plotly.__version__}.min.js"
+
+
+def write_plotly_js(folder: Path, overwrite: bool = False) -> Path:
+    """``folder``/``plotly_file_name()``, written unless unostats wrote it already (a file
+    there that unostats did not write is replaced only with ``overwrite``)."""
+    path = folder / plotly_file_name()
+    text = PLOTLY_MARK + "\n" + plotly.offline.get_plotlyjs()
+    head = read_head(path, len(PLOTLY_MARK.encode()) + 1)
+    if head is not None and head.decode("utf-8", "replace").startswith(PLOTLY_MARK) and \
+            path.stat().st_size == len(text.encode()):
+        return path
+    store.write_output(path, text, what="the reports' plotly.js", overwrite=overwrite,
+                       ours=is_plotly_js, option="--site")
+    return path
+
+
+def is_plotly_js(path: Path) -> bool:
+    """Whether ``path`` is a plotly.js that unostats wrote for a site."""
+    head = read_head(path, len(PLOTLY_MARK.encode()))
+    return head is not None and head.decode("utf-8", "replace") == PLOTLY_MARK
 
 
 @lru_cache(maxsize=1)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from .. import stats
-from ..base.format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_test
+from ..base.format import esc, fmt_estimate, fmt_number, fmt_pct, fmt_said, fmt_test
 from ..base.plotting import new_subplots
 from ..stats import Estimate, TestResult
 
@@ -503,4 +503,23 @@ def view(section: TournamentSection) -> dict[str, Any]:
             "decided": decided, "champion_lot": fmt_estimate(f.champion_by_lot, "rate"),
             "lone": lone})
     return {"fields": fields, "colour": profile_colours(section),
-            "lone": [f for f in fields if f["lone"]]}
+            "lone": [f for f in fields if f["lone"]], "answers": _answers(section)}
+
+
+def _answers(section: TournamentSection) -> list[tuple[str, list[str]]]:
+    """Per field: the strongest profile's chance to win and how long an evening lasts."""
+    said = []
+    for f in section.fields:
+        if not f.profiles:
+            continue
+        p = f.profiles[0]
+        who = (f"one {f.lone.profile} among {f.lone.field_entrants - 1} {f.lone.against}"
+               if f.lone is not None and f.lone.profile == p.profile
+               else f"an entrant of {p.profile}")
+        said.append(f"In {f.label} ({f.entrants} entrants at tables of {f.table_size}, "
+                    f"{f.tournaments:,} tournaments) {who} wins {fmt_said(p.win, 'rate')} of "
+                    f"the championships, {fmt_said(p.edge)} times the fair "
+                    f"{fmt_pct(1 / f.entrants)}. An evening lasts "
+                    f"{fmt_said(f.evening_hours, unit='hours')} at {f.seconds_per_turn:g} s a "
+                    "turn.")
+    return [("Who wins the championship?", said)] if said else []
