@@ -120,6 +120,12 @@ def test_report_writes_the_html_report_under_the_output_rule(tiny_run, tmp_path)
         results.report(mine)
     assert mine.read_text(encoding="utf-8") == "mine"
     assert results.report(mine, overwrite=True) == mine
+    site = results.report(site=tmp_path / "site", runs=[tiny_run.id])
+    assert site.parent == tmp_path / "site" and site.suffix == ".html"
+    shared = sorted((tmp_path / "site").glob("plotly-*.min.js"))
+    assert len(shared) == 1 and shared[0].name in site.read_text(encoding="utf-8")
+    with pytest.raises(unostats.UnostatsError, match="give one"):
+        results.report(tmp_path / "x.html", site=tmp_path / "site")
 
 
 def test_a_bad_mapping_raises_the_cli_message(tmp_path, invoke):

@@ -224,18 +224,21 @@ class Results:
         return pl.DataFrame([row.values() for c in results for row in c.rows],
                             schema=list(COLUMNS), orient="row", infer_schema_length=None)
 
-    def report(self, out: str | os.PathLike, *, runs: Sequence[str] | None = None,
+    def report(self, out: str | os.PathLike | None = None, *,
+               runs: Sequence[str] | None = None, site: str | os.PathLike | None = None,
                title: str | None = None, overwrite: bool = False) -> Path:
-        """Write the HTML report of ``unostats report`` to ``out`` and return its path: the
-        latest run unless ``runs``; ``out`` replaced if unostats wrote it, another file only
-        with ``overwrite``."""
+        """Write the HTML report of ``unostats report`` and return its path: the latest run
+        unless ``runs``; into the file ``out`` (plotly.js inside), or with ``site`` into that
+        folder under the scenario's name, beside the plotly.js its reports share; ``out``
+        replaced if unostats wrote it, another file only with ``overwrite``."""
         import sys
 
         from .report.build import build_report
 
         with expected_errors():
             return build_report(db_path=self.db, run_ids=list(runs) if runs else None,
-                                out=Path(out), title=title, overwrite=overwrite,
+                                out=None if out is None else Path(out), site=site, title=title,
+                                overwrite=overwrite,
                                 notify=lambda text: print(f"note: {text}", file=sys.stderr))
 
 
