@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..design.spec.plan import DesignSpec
 from ..durations import SECONDS_PER_TURN_DEFAULT
 from ..leagues.spec.seatings import LeagueSpec
 from ..rules import RuleSet
@@ -116,6 +117,10 @@ class Scenario:
     precision: tuple[tuple[str, float], ...] = ()
     # The pace that turns turns into minutes (durations.py); it changes no game, only durations.
     seconds_per_turn: float = SECONDS_PER_TURN_DEFAULT
+    # A design scenario: its one variant is the base the search changes, ``players`` the
+    # design's, ``games`` the most a candidate gets; its cells are the candidates the run
+    # proposes as it goes (``cells`` yields none ahead).
+    design: DesignSpec | None = None
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -129,6 +134,8 @@ class Scenario:
             for point in self.points:
                 for n in point.players:
                     yield Cell(point.variant, n, point.seats_for(n), point.sweep_of(n))
+            return
+        if self.design is not None:
             return
         for variant in self.variants:
             for n in self.players:
@@ -163,6 +170,9 @@ class Scenario:
         if self.league is not None:  # players and seats follow from the league
             del out["players"], out["seats"]
             out["league"] = self.league.resolved()
+        if self.design is not None:  # players and games are the design's
+            del out["players"], out["games"]
+            out["design"] = self.design.resolved()
         return out
 
     def canonical_json(self) -> str:
