@@ -175,8 +175,10 @@ class _Design:
             why = self._out(estimates)
             if why or n == spec.games:
                 shown = "; ".join(f"{a.goal} {estimates[a.goal].format()}" for a in spec.aims)
-                self.progress.log(f"{label}: {n:,} games: {shown}; "
-                                  f"{why or 'in contention to the cap'}")
+                met = all(a.met(estimates[a.goal]) for a in spec.constraints)
+                self.progress.log(f"{label}: {n:,} games: {shown}; {why or 'played to the cap, '}"
+                                  + ("" if why else "meets every constraint" if met
+                                     else "a constraint's interval not inside its bounds"))
                 return estimates
         raise AssertionError("the last look is the cap")
 
