@@ -140,6 +140,15 @@ def test_a_design_round_trips_through_its_canonical_form():
     assert list(scenario.cells()) == []  # the candidates are proposed as the run goes
 
 
+def test_games_caps_each_candidate_and_is_stored_with_the_design():
+    from unostats.runs.simulate import prepare
+
+    scenario, _ = prepare(load_text(SMALL, "d.yaml"), games=250)
+    assert scenario.design.games == 250 and scenario.design.candidates == 6
+    assert load_text(scenario.canonical_json(), "stored").hash() == scenario.hash()
+    assert scenario.hash() != load_text(SMALL, "d.yaml").hash()
+
+
 def test_the_pareto_set_keeps_what_meets_the_constraints_and_is_not_beaten():
     def e(value, half=1.0):
         return Estimate(value, value - half, value + half, 100, "test")

@@ -129,7 +129,8 @@ class Scenario:
 
     def cells(self) -> Iterator[Cell]:
         """Every variant x player count. In a tournament scenario these are the cells its table
-        games are stored in (one per table size) and their seats are empty: they vary by table."""
+        games are stored in (one per table size) and their seats are empty: they vary by table.
+        A design's cells are the candidates its run proposes: none ahead."""
         if self.points:
             for point in self.points:
                 for n in point.players:
@@ -144,6 +145,11 @@ class Scenario:
 
     def with_seed(self, seed: int) -> Scenario:
         return replace(self, seed=seed)
+
+    def with_games(self, games: int) -> Scenario:
+        """Games per cell set (``--games``); a design's are the most a candidate gets."""
+        return replace(self, games=games, design=None if self.design is None
+                       else replace(self.design, games=games))
 
     def resolved(self) -> dict[str, Any]:
         """Canonical form: every default resolved; what the hash identifies."""
