@@ -236,3 +236,26 @@ def test_design_refuses_a_file_without_a_design_section(tmp_path, invoke):
     path.write_text("name: plain\ngames: 10\nplayers: 4\nvariants:\n  - name: base\n")
     result = invoke("design", path, "--db", tmp_path / "d.duckdb")
     assert result.exit_code == 2 and "has no design: section" in result.stderr
+
+
+def test_a_combination_the_rules_refuse_is_skipped_and_the_rest_is_played(tmp_path):
+    from unostats.base.progress import Progress
+
+    class Lines(Progress):
+        def __init__(self):
+            self.lines = []
+
+        def log(self, text):
+            self.lines.append(text)
+
+    text = SMALL.replace("rules.hand_size: {from: 5, to: 9}",
+                         "rules.stack_draw_two: [none, sum]\n    "
+                         "rules.reverse_deflects: [none, extreme]")
+    progress = Lines()
+    outcome = _run(text, tmp_path / "d.duckdb", progress=progress)
+    assert outcome.status == "complete"
+    _, candidates, best = _answer(tmp_path / "d.duckdb", outcome.run_id)
+    assert len(candidates) == 3 and best
+    assert "reverse_deflects=extreme stack_draw_two=sum" not in [n for n, _, _ in candidates]
+    skipped = [line for line in progress.lines if "not playable" in line]
+    assert len(skipped) == 1 and "reverse_deflects=extreme stack_draw_two=sum" in skipped[0]
