@@ -231,11 +231,19 @@ def test_the_pareto_set_is_written_as_a_scenario_that_loads(tmp_path, invoke):
     assert "Pareto set" in again.stderr
 
 
-def test_design_refuses_a_file_without_a_design_section(tmp_path, invoke):
+def test_design_refuses_a_file_or_a_run_without_a_design(tmp_path, invoke):
     path = tmp_path / "plain.yaml"
     path.write_text("name: plain\ngames: 10\nplayers: 4\nvariants:\n  - name: base\n")
-    result = invoke("design", path, "--db", tmp_path / "d.duckdb")
+    db = tmp_path / "d.duckdb"
+    result = invoke("design", path, "--db", db)
     assert result.exit_code == 2 and "has no design: section" in result.stderr
+    stop = StopRequest()
+    stop.request()
+    run = simulate(scenario=load_scenario(path), db=db, stop=stop)
+    assert run.status == "interrupted"
+    result = invoke("design", "--resume", run.run_id, "--db", db)
+    assert result.exit_code == 2 and "is not a design run; resume it with `unostats " \
+        f"simulate --resume {run.run_id}`" in result.stderr
 
 
 def test_a_combination_the_rules_refuse_is_skipped_and_the_rest_is_played(tmp_path):

@@ -96,6 +96,8 @@ def design(
             elif set_ or seed is not None:
                 fail("--set and --seed describe FILE; with --resume and no FILE the stored "
                      "scenario is used as it is", 2)
+            else:
+                _check_design_run(resume, db)
             job = Job(scenario, resume=resume)
         elif scenario is None:
             fail("give a scenario FILE with a design: section (or --resume RUN_ID)", 2)
@@ -106,8 +108,6 @@ def design(
                                    progress=progress)
         if code or not outcomes or outcomes[0].status != "complete":
             raise typer.Exit(code or 1)
-        if outcomes[0].scenario.design is None:
-            fail(f"run {outcomes[0].run_id} is not a design run", 2)
         result, = design_results(db=db, run_ids=[outcomes[0].run_id])
         table = format_design(result, fmt.value, width=stdout_width() if out else None)
         text = scenario_yaml(result)
@@ -118,6 +118,22 @@ def design(
             write(table)
             write_output(out, text, what="the Pareto set's scenario", overwrite=overwrite)
             progress.log(f"wrote the Pareto set ({len(result.pareto)} variants) to {out}")
+
+
+def _check_design_run(ref: str, db: Path) -> None:
+    """The run ``--resume`` names is a design run (any other resumes with `simulate`)."""
+    from .. import store
+    from ..base.session import check_db, resolve_run, stored_scenario
+
+    check_db(db, resume=True)
+    con = store.open_store(db, read_only=True)
+    try:
+        run_id = resolve_run(con, ref)
+        if stored_scenario(store.run_info(con, run_id)).design is None:
+            fail(f"run {run_id} is not a design run; resume it with `unostats simulate "
+                 f"--resume {run_id}`", 2)
+    finally:
+        con.close()
 
 
 def _command_line(file: Path, *, seed: int | None, db: Path, threads: int | None,
