@@ -105,6 +105,8 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
 
 
 class _Design:
+    """One session of a design: the optimiser's proposals judged one after the other."""
+
     def __init__(self, con, outcome: RunOutcome, *, threads: int | None, batch: int,
                  progress: Progress, stop: StopRequest) -> None:
         self.con, self.outcome, self.threads, self.batch = con, outcome, threads, batch
@@ -144,8 +146,6 @@ class _Design:
                 return False
             self.found[name] = estimates
             tell(estimates)
-        else:
-            return True
         if tried < wanted:
             self.progress.log(f"the optimiser proposed {tried} distinct candidates in "
                               f"{REPEATS_MAX * spec.candidates} proposals; the design ends "
