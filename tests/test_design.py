@@ -178,6 +178,12 @@ def test_a_small_design_finds_the_shortest_rounds(tmp_path):
     assert games["hand_size=5"] == 400
     assert min(games.values()) < 400  # a candidate out of contention stopped at a look
     assert outcome.games_completed == sum(games.values())
+    # a candidate's stored game is recomputed and checked by the referee like any cell's
+    from unostats.runs.replay import replay
+
+    checked = replay(run=outcome.run_id, db=db, variant="hand_size=5", game=7)
+    assert checked.referee_error is None and checked.mismatches == []
+    assert checked.trace_text
 
 
 def test_the_same_seed_gives_the_same_candidates_and_a_stop_resumes_to_them(tmp_path,

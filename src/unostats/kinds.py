@@ -99,6 +99,9 @@ class RunKind:
     # why ``tune`` has no seat to tune in its scenarios, after "NAME is " (None: it tunes a seat
     # of the scenario's first cell)
     untunable: str | None = None
+    # (con, run_id, scenario) -> the cells a run stored, for a kind whose cells are made as it
+    # plays (a design's candidates; None: the scenario's cells)
+    stored_cells: Callable[[duckdb.DuckDBPyConnection, str, Scenario], list[Cell]] | None = None
 
 
 GAMES = RunKind(
@@ -145,7 +148,8 @@ DESIGNS = RunKind(
     games_requested=design.games_requested, plan=design.plan, outline=design.plan,
     record=None, play=design.play, replay_args=design.replay_args,
     summary=design_summary.summary_text,
-    untunable="a design scenario: its candidates are proposed as the run goes")
+    untunable="a design scenario: its candidates are proposed as the run goes",
+    stored_cells=design.stored_cells)
 
 RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES, DESIGNS)
 

@@ -20,6 +20,7 @@ it is still in contention, and its goals' intervals are told back to the optimis
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 import time
@@ -31,7 +32,7 @@ from ..base.engine_cache import prepare_engine
 from ..base.progress import Progress
 from ..base.session import RunOutcome, Tally, cell_label, playing
 from ..base.signals import StopRequest
-from ..rules import RuleError
+from ..rules import RuleError, RuleSet
 from ..scenario import Cell, Scenario, Variant, point_text
 from ..seats import Seat
 from ..stats import Estimate
@@ -80,6 +81,15 @@ def replay_args(con, run_id: str, scenario: Scenario, cell: Cell,
                 game: int) -> tuple[tuple[Seat, ...], int, int]:
     """How stored game ``game`` of a candidate is recomputed: (seats, seed, game index)."""
     return cell.seats, scenario.seed, game
+
+
+def stored_cells(con, run_id: str, scenario: Scenario) -> list[Cell]:
+    """The candidates a design run stored, as cells (for replay), in the order proposed."""
+    rows = con.execute("SELECT variant, players, rules_json, sweep FROM variants WHERE "
+                       "run_id = ? ORDER BY rowid", [run_id]).fetchall()
+    return [Cell(Variant(name, "", RuleSet.from_mapping(json.loads(rules))), players,
+                 scenario.seats_for(players), json.loads(sweep))
+            for name, players, rules, sweep in rows]
 
 
 def tally(outcome: RunOutcome) -> Tally:
