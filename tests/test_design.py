@@ -273,3 +273,30 @@ def test_a_combination_the_rules_refuse_is_skipped_and_the_rest_is_played(tmp_pa
     assert "reverse_deflects=extreme stack_draw_two=sum" not in [n for n, _, _ in candidates]
     skipped = [line for line in progress.lines if "not playable" in line]
     assert len(skipped) == 1 and "reverse_deflects=extreme stack_draw_two=sum" in skipped[0]
+
+
+def test_ctrl_c_then_design_resume_gives_the_same_pareto_set(tmp_path, cli_process, invoke):
+    import signal
+
+    path = tmp_path / "design.yaml"
+    path.write_text(SEARCHED)
+    whole = invoke("design", path, "--db", tmp_path / "whole.duckdb", "-q", "--out",
+                   tmp_path / "whole.yaml", "--format", "csv")
+    assert whole.exit_code == 0, whole.output
+    db = tmp_path / "stopped.duckdb"
+    proc = cli_process.start_simulate(path, db, batch_games=50)
+    cli_process.wait_for_stored_batch(proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=180)
+    assert proc.returncode == 130, err
+    run_id = err.split("Resume with: unostats simulate --resume ")[1].split()[0]
+    resumed = invoke("design", "--resume", run_id, "--db", db, "-q", "--out",
+                     tmp_path / "resumed.yaml", "--format", "csv")
+    assert resumed.exit_code == 0, resumed.output
+
+    def rows(text):  # the run id aside, the same rows
+        return [line.split(",", 1)[1] for line in text.splitlines()[1:]]
+
+    assert rows(resumed.stdout) == rows(whole.stdout) and rows(whole.stdout)
+    assert [v.rules for v in load_scenario(tmp_path / "resumed.yaml").variants] == \
+        [v.rules for v in load_scenario(tmp_path / "whole.yaml").variants]
