@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from unostats.base.signals import StopRequest
+from unostats.design.driver import plan
 from unostats.design.spec.plan import Aim, pareto
 from unostats.design.summary import design_results, scenario_yaml
 from unostats.runs.simulate import resume, simulate
@@ -300,3 +301,15 @@ def test_ctrl_c_then_design_resume_gives_the_same_pareto_set(tmp_path, cli_proce
     assert rows(resumed.stdout) == rows(whole.stdout) and rows(whole.stdout)
     assert [v.rules for v in load_scenario(tmp_path / "resumed.yaml").variants] == \
         [v.rules for v in load_scenario(tmp_path / "whole.yaml").variants]
+
+
+def test_several_objectives_search_with_nsga_ii_and_repeat_with_the_seed(tmp_path):
+    text = SEARCHED.replace("turns_per_round: minimize",
+                            "turns_per_round: minimize\n    points_per_round: maximize") \
+        .replace("games: 300", "games: 200")
+    assert "with NSGA-II" in plan(load_text(text, "d.yaml"))
+    first = _run(text, tmp_path / "a.duckdb")
+    second = _run(text, tmp_path / "b.duckdb")
+    answer = _answer(tmp_path / "a.duckdb", first.run_id)
+    assert len(answer[1]) == 6 and answer[2]
+    assert _answer(tmp_path / "b.duckdb", second.run_id)[1:] == answer[1:]
