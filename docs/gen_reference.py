@@ -18,6 +18,9 @@ from unostats import cards, durations, rules, seats, store
 from unostats.cli import app
 from unostats.scenario import GAMES_MAX, PRECISION_STATS, bundled_presets, bundled_scenarios
 from unostats.checking import values
+from unostats.design.spec import goals as design_goals
+from unostats.design.spec import plan as design_plan
+from unostats.design.spec import section as design_section
 from unostats.leagues.spec import section as league_section
 from unostats.scenario import resolve, sweep
 from unostats.tournaments.spec import section as tournament_section
@@ -104,7 +107,7 @@ TOP = {
              "table size, rounded up to whole cycles of the seatings, with `league`.",
     "players": f"the player counts, one integer or a list, each from {resolve.PLAYERS_RANGE[0]} "
                f"to {resolve.PLAYERS_RANGE[1]}; every variant is played at each (one cell each). "
-               "Not used by a tournament or a league.",
+               "Not used by a tournament, a league or a design.",
     "seats": "the seats' play policy and behaviour: one mapping for every seat, or a list with "
              "one mapping per seat (at least as long as the largest player count; a table of n "
              "uses the first n). See [Seats](#seats).",
@@ -112,6 +115,8 @@ TOP = {
                 "others are compared with. See [Variants](#variants-extends-and-presets).",
     "tournament": "play whole championships instead of games. See [Tournament](#tournament).",
     "league": "seat a list of policies against each other and rate them. See [League](#league).",
+    "design": "search the rules for a table's goals instead of playing fixed variants. See "
+              "[Design](#design).",
     durations.KEY: f"the all-in pace of play in seconds per turn, from "
                    f"{durations.SECONDS_PER_TURN_RANGE[0]:g} to "
                    f"{durations.SECONDS_PER_TURN_RANGE[1]:g} (default "
@@ -198,6 +203,35 @@ LEAGUE = {
                   f"{league_section.TABLE_SIZE_RANGE[1]} and at most the number of policies; at "
                   f"most {league_section.MAX_SEATINGS:,} seatings over the sizes.",
     "behaviour": "every seat's behaviour (optional; as under `seats`).",
+}
+
+DESIGN = {
+    "players": f"the player count, from {design_section.PLAYERS_RANGE[0]} to "
+               f"{design_section.PLAYERS_RANGE[1]}.",
+    "search": "what may change: rule paths `rules.NAME` or `rules.deck.KIND`, each mapped to a "
+              "list of values or an integer range (below); each value is checked against the "
+              "rule table and, alone, on the file's one variant (the base) at `players`. At most "
+              f"{design_section.VALUES_MAX:,} values a key.",
+    "goals": "statistics mapped to a constraint (met when the 95% interval lies inside) or an "
+             "objective; at least one objective. Constraints: "
+             + ", ".join(f"`{{{c}: ...}}`" for c in design_plan.CONSTRAINTS)
+             + " (`between` takes `[lo, hi]`); objectives: "
+             + ", ".join(f"`{o}`" for o in design_plan.OBJECTIVES) + ".",
+    "budget": "how much the search may play (below).",
+}
+
+DESIGN_RANGE = {
+    "from": "the first value, an integer within the rule's range.",
+    "to": "the last value (if the steps reach it), an integer, at least `from`.",
+    "step": "the step, an integer of at least 1 (default 1).",
+}
+
+DESIGN_BUDGET = {
+    "candidates": f"the settings the optimiser tries, from 1 to "
+                  f"{design_section.CANDIDATES_MAX:,} (a space with no more points than this "
+                  "is played whole, each point once).",
+    "games": f"the most games one candidate gets, from 1 to {design_section.GAMES_MAX:,} "
+             "(candidates out of contention stop at an earlier look).",
 }
 
 EXAMPLES = {
@@ -301,6 +335,22 @@ tournament:
       entrants: 12
       mix: {shark: 1, casual: rest}
 """,
+    "design": """
+name: design-example
+seed: 7
+variants:
+  - name: house                     # the base the search changes
+design:
+  players: 4
+  search:
+    rules.stack_draw_two: [none, sum]
+    rules.hand_size: {from: 5, to: 9}
+  goals:
+    minutes_per_game: {between: [20, 30]}
+    first_player_excess: {at_most: 0.02}
+    turns_per_round: minimize
+  budget: {candidates: 20, games: 4000}
+""",
     "league": """
 name: league-example
 games: 500                          # per table size, rounded up to whole cycles
@@ -331,7 +381,8 @@ def scenario_page() -> str:
          "is loaded by the real loader in the test suite.\n\n",
          "## Top-level keys\n\n",
          _keys(TOP, resolve.TOP_KEYS, resolve.REQUIRED_TOP_KEYS, "top level"),
-         f"\nA tournament or a league needs only {', '.join(f'`{k}`' for k in resolve.REQUIRED_TOURNAMENT_TOP_KEYS)}.\n\n",
+         f"\nA tournament or a league needs only {', '.join(f'`{k}`' for k in resolve.REQUIRED_TOURNAMENT_TOP_KEYS)}; "
+         f"a design {', '.join(f'`{k}`' for k in resolve.REQUIRED_DESIGN_TOP_KEYS)}.\n\n",
          _example("A complete file:", EXAMPLES["top"]),
          "## Variants, extends and presets\n\n",
          _keys(VARIANT, resolve.VARIANT_KEYS, ("name",), "variants[]"),
@@ -374,7 +425,22 @@ def scenario_page() -> str:
          _keys(LEAGUE, league_section.LEAGUE_KEYS, league_section.REQUIRED_LEAGUE_KEYS, "league"),
          "\n`players`, `seats`, `precision` and `sweep` are refused in a league. See "
          "[Leagues](guide/leagues.md).\n\n",
-         _example("A complete example:", EXAMPLES["league"])]
+         _example("A complete example:", EXAMPLES["league"]),
+         "## Design\n\n",
+         _keys(DESIGN, design_section.DESIGN_KEYS, design_section.DESIGN_KEYS, "design"),
+         "\nA range of values:\n\n",
+         _keys(DESIGN_RANGE, design_section.RANGE_KEYS, ("from", "to"), "design.search range"),
+         "\nThe budget:\n\n",
+         _keys(DESIGN_BUDGET, design_section.BUDGET_KEYS, design_section.BUDGET_KEYS,
+               "design.budget"),
+         "\nThe statistics a goal names:\n\n"
+         + "\n".join(f"- `{g.name}`: {g.title} ("
+                     + (f"at least {g.possible[0]:g}" if g.possible[1] == float("inf") else
+                        f"from {g.possible[0]:g} to {g.possible[1]:g}") + ")"
+                     for g in design_goals.GOALS.values()) + "\n",
+         "\nA design has one variant, the base its search changes; `players`, `games`, "
+         "`precision` and `sweep` are refused. See [Designing a rule set](guide/design.md).\n\n",
+         _example("A complete example:", EXAMPLES["design"])]
     return "".join(p).rstrip() + "\n"
 
 

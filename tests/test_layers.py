@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ("unostats.executors",)),
     ("kinds", "each kind's package (plain games, tournaments, leagues): its driver, summary "
      "and report sections (and the write of whole tournaments, which writes games)",
-     ("unostats.games", "unostats.tournaments", "unostats.leagues")),
+     ("unostats.games", "unostats.tournaments", "unostats.leagues", "unostats.design")),
     ("base", "what every kind of run shares: the session of play, signals, progress, the "
      "engine cache, hand-over and memory, precision looks, compare and query; the report's "
      "number formatting and chart look",
@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("kinds' specs", "each kind's scenario section and store tables, and its pure part (a "
      "championship's bracket, a league's seatings), in the kind's ``spec`` folder, which the "
      "loader and the store read",
-     ("unostats.tournaments.spec", "unostats.leagues.spec")),
+     ("unostats.tournaments.spec", "unostats.leagues.spec", "unostats.design.spec")),
     ("checking and SQL", "what the sections and tables share with the scenario loader and the "
      "store: scenario problems and value checks, the store's errors and SQL helpers (the "
      "Wilson macros, turns as minutes)",

@@ -88,7 +88,7 @@ def test_a_bundled_scenario_loads_by_name_from_any_folder(tmp_path, monkeypatch)
     assert load_scenario("extreme").name == "mine"  # a path that exists wins over a name
     with pytest.raises(ScenarioError) as e:
         locate_scenario("extrem")
-    assert "did you mean 'extreme'?" in str(e.value) and "championship, extreme" in str(e.value)
+    assert "did you mean 'extreme'?" in str(e.value) and "championship, design, extreme" in str(e.value)
     with pytest.raises(ScenarioError) as e:
         locate_scenario("scenarios/standard.yaml")
     assert "`unostats simulate standard`" in str(e.value)

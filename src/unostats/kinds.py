@@ -1,7 +1,8 @@
 """The kinds of run unostats plays, listed in one place: ``RUN_KINDS``.
 
 A kind of run is a package of its own - ``games`` (plain games), ``tournaments`` (whole
-championships), ``leagues`` (policies rated in balanced seatings): its driver, its summary and
+championships), ``leagues`` (policies rated in balanced seatings), ``design`` (a search of
+house rules for goals): its driver, its summary and
 its report section - that plugs into the base code through ``RunKind``, the one declared
 interface, the way sqlite-utils' plugins implement its hook specifications: the base code looks
 a run's kind up here and calls its parts, and never imports a kind's modules itself.
@@ -25,7 +26,7 @@ on the kind's pure part (the bracket, the seatings) and on helpers below the bas
 (``checking``, ``sql``), and the kind's package ``__init__`` imports nothing, so the base
 reaches them without the kind's driver.
 
-A new kind of run is a package beside the three and a ``RunKind`` added to ``RUN_KINDS``.
+A new kind of run is a package beside the four and a ``RunKind`` added to ``RUN_KINDS``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from typing import Any
 
 import duckdb
 
+from .design import driver as design
+from .design import summary as design_summary
 from .games import driver as games
 from .games import skill as skill_report
 from .games import summary
@@ -96,10 +99,14 @@ class RunKind:
     # why ``tune`` has no seat to tune in its scenarios, after "NAME is " (None: it tunes a seat
     # of the scenario's first cell)
     untunable: str | None = None
+    # (con, run_id, scenario) -> the cells a run stored, for a kind whose cells are made as it
+    # plays (a design's candidates; None: the scenario's cells)
+    stored_cells: Callable[[duckdb.DuckDBPyConnection, str, Scenario], list[Cell]] | None = None
 
 
 GAMES = RunKind(
-    name="games", claims=lambda scenario: scenario.tournament is None and scenario.league is None,
+    name="games", claims=lambda scenario: scenario.tournament is None and scenario.league is None
+    and scenario.design is None,
     section=None, label="run", games_label="games",
     games_requested=games.games_requested, plan=games.plan, outline=games.outline, record=None,
     play=games.play, replay_args=games.replay_args, summary=summary.summary_text,
@@ -135,7 +142,16 @@ LEAGUES = RunKind(
         name="league", title="UNO league report: ", load=league_report.load_leagues,
         figures=league_report.league_figures, view=league_report.view),))
 
-RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES)
+DESIGNS = RunKind(
+    name="design", claims=lambda scenario: scenario.design is not None,
+    section="design", label="design run", games_label="games",
+    games_requested=design.games_requested, plan=design.plan, outline=design.plan,
+    record=None, play=design.play, replay_args=design.replay_args,
+    summary=design_summary.summary_text,
+    untunable="a design scenario: its candidates are proposed as the run goes",
+    stored_cells=design.stored_cells)
+
+RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES, DESIGNS)
 
 
 def kind_of(scenario: Scenario) -> RunKind:

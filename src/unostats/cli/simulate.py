@@ -68,7 +68,8 @@ def simulate(
     games: Annotated[int | None, typer.Option(
         "--games", "-n", min=1, max=GAMES_MAX, help="Games per cell, instead of the file's "
         "`games` (a tournament scenario: whole tournaments per variant and field; a league: "
-        "games per table size, rounded up to whole cycles of its seatings); at most "
+        "games per table size, rounded up to whole cycles of its seatings; a design: the most "
+        "games one candidate gets); at most "
         "10^12, as in a file.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, max=2**63 - 1,

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import codes, store
 from ..kinds import kind_of
-from ..scenario import Cell, Scenario
+from ..scenario import Cell
 from ..base.engine_cache import prepare_engine
 from ..base.progress import Progress
 from ..base.session import RunError, cell_label, locate, resolve_run, stored_scenario
@@ -37,7 +37,10 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
         run_id = resolve_run(con, run)
         info = store.run_info(con, run_id)
         scenario = stored_scenario(info)
-        cell = _pick_cell(scenario, run_id, variant, players)
+        kind = kind_of(scenario)
+        cells = (list(scenario.cells()) if kind.stored_cells is None
+                 else kind.stored_cells(con, run_id, scenario))
+        cell = _pick_cell(cells, run_id, variant, players)
         stored_games = next((c["games_completed"] for c in info["cells"]
                              if c["variant"] == cell.variant.name
                              and c["players"] == cell.players), 0)
@@ -48,7 +51,7 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
                            f"run {run_id} has no stored games for {cell_label(cell)}",
                            exit_code=2)
         stored = _stored_game(con, run_id, cell, game)
-        seats, seed, index = kind_of(scenario).replay_args(con, run_id, scenario, cell, game)
+        seats, seed, index = kind.replay_args(con, run_id, scenario, cell, game)
     finally:
         con.close()
 
@@ -78,9 +81,8 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
     return result
 
 
-def _pick_cell(scenario: Scenario, run_id: str, variant: str | None,
+def _pick_cell(cells: list[Cell], run_id: str, variant: str | None,
                players: int | None) -> Cell:
-    cells = list(scenario.cells())
     chosen = [c for c in cells if (variant is None or c.variant.name == variant)
               and (players is None or c.players == players)]
     if len(chosen) == 1:

@@ -28,7 +28,6 @@ How a run goes:
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import secrets
 from collections.abc import Iterator
@@ -68,7 +67,7 @@ def prepare(scenario: Scenario, *, seed: int | None = None, games: int | None = 
         if not 1 <= games <= GAMES_MAX:
             raise RunError(f"--games must be from 1 to {GAMES_MAX:,} (10^12), got {games:,}",
                            exit_code=2)
-        scenario = dataclasses.replace(scenario, games=games)
+        scenario = scenario.with_games(games)
     chosen = False
     if seed is None:
         seed = scenario.seed

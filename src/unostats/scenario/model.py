@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..design.spec.plan import DesignSpec
 from ..durations import SECONDS_PER_TURN_DEFAULT
 from ..leagues.spec.seatings import LeagueSpec
 from ..rules import RuleSet
@@ -116,6 +117,10 @@ class Scenario:
     precision: tuple[tuple[str, float], ...] = ()
     # The pace that turns turns into minutes (durations.py); it changes no game, only durations.
     seconds_per_turn: float = SECONDS_PER_TURN_DEFAULT
+    # A design scenario: its one variant is the base the search changes, ``players`` the
+    # design's, ``games`` the most a candidate gets; its cells are the candidates the run
+    # proposes as it goes (``cells`` yields none ahead).
+    design: DesignSpec | None = None
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -124,11 +129,14 @@ class Scenario:
 
     def cells(self) -> Iterator[Cell]:
         """Every variant x player count. In a tournament scenario these are the cells its table
-        games are stored in (one per table size) and their seats are empty: they vary by table."""
+        games are stored in (one per table size) and their seats are empty: they vary by table.
+        A design's cells are the candidates its run proposes: none ahead."""
         if self.points:
             for point in self.points:
                 for n in point.players:
                     yield Cell(point.variant, n, point.seats_for(n), point.sweep_of(n))
+            return
+        if self.design is not None:
             return
         for variant in self.variants:
             for n in self.players:
@@ -137,6 +145,11 @@ class Scenario:
 
     def with_seed(self, seed: int) -> Scenario:
         return replace(self, seed=seed)
+
+    def with_games(self, games: int) -> Scenario:
+        """Games per cell set (``--games``); a design's are the most a candidate gets."""
+        return replace(self, games=games, design=None if self.design is None
+                       else replace(self.design, games=games))
 
     def resolved(self) -> dict[str, Any]:
         """Canonical form: every default resolved; what the hash identifies."""
@@ -163,6 +176,9 @@ class Scenario:
         if self.league is not None:  # players and seats follow from the league
             del out["players"], out["seats"]
             out["league"] = self.league.resolved()
+        if self.design is not None:  # players and games are the design's
+            del out["players"], out["games"]
+            out["design"] = self.design.resolved()
         return out
 
     def canonical_json(self) -> str:

@@ -22,6 +22,7 @@ from ..checking.problems import (
 )
 from ..checking.values import Checker, behaviour_defaults, make_seat
 from ..defaults import GAMES_MAX
+from ..design.spec.section import DesignSection
 from ..leagues.spec.section import LeagueSection
 from ..tournaments.spec.section import TournamentSection
 from .bundled import bundled_presets, locate_scenario
@@ -32,12 +33,13 @@ from .sweep import expand as expand_sweep
 from .yaml_lines import parse_yaml
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
-            "league", durations.KEY, "sweep", "precision")
+            "league", "design", durations.KEY, "sweep", "precision")
 # ``precision: {STAT: H}``: play each cell until the 95% half-width of STAT is at most H
 PRECISION_STATS = ("turns_per_round", "rounds_per_game", "points_per_round",
                    "first_player_share")
 REQUIRED_TOP_KEYS = ("name", "games", "players", "variants")
 REQUIRED_TOURNAMENT_TOP_KEYS = ("name", "games", "variants")
+REQUIRED_DESIGN_TOP_KEYS = ("name", "variants", "design")
 VARIANT_KEYS = ("name", "description", "extends", "rules")
 PLAYERS_RANGE = (2, 10)  # rule S1
 SEED_MAX = 2**63 - 1
@@ -64,8 +66,13 @@ class _Resolver(Checker):
             return None
         is_tournament = "tournament" in raw
         is_league = "league" in raw and not is_tournament
-        self.report.keys(raw, (), TOP_KEYS, REQUIRED_TOURNAMENT_TOP_KEYS
-                         if is_tournament or is_league else REQUIRED_TOP_KEYS)
+        is_design = "design" in raw and not is_tournament and not is_league
+        if "design" in raw and not is_design:
+            self.add(("design",), "a scenario is a tournament, a league or a design, one of "
+                                  "them; remove the other sections")
+        self.report.keys(raw, (), TOP_KEYS, REQUIRED_DESIGN_TOP_KEYS if is_design
+                         else REQUIRED_TOURNAMENT_TOP_KEYS if is_tournament or is_league
+                         else REQUIRED_TOP_KEYS)
         out: dict[str, Any] = {
             "name": self._string(raw, "name", ()) if "name" in raw else None,
             "description": self._string(raw, "description", (), default=""),
@@ -74,11 +81,12 @@ class _Resolver(Checker):
             "players": None,
             "tournament": None,
             "league": None,
+            "design": None,
         }
         if raw.get("seed") is not None:
             out["seed"] = self._int(raw["seed"], ("seed",), 0, SEED_MAX,
                                     f"an integer from 0 to {SEED_MAX}")
-        if "games" in raw:
+        if "games" in raw and not is_design:
             out["games"] = self._int(raw["games"], ("games",), 1, GAMES_MAX,
                                      "an integer >= 1 (tournaments per variant and field)"
                                      if is_tournament else "an integer >= 1 (games per table "
@@ -108,6 +116,8 @@ class _Resolver(Checker):
             return out
         if is_league:
             return self.league_scenario(raw, out)
+        if is_design:
+            return self.design_scenario(raw, out)
         out["players"] = self.players(raw["players"]) if "players" in raw else None
         out["seats"] = self.seats(raw.get("seats"), out["players"])
         out["precision"] = self.precision(raw.get("precision"))
@@ -127,6 +137,26 @@ class _Resolver(Checker):
         if out["league"] is not None:
             out["players"] = out["league"].table_sizes
         out["seats"] = make_seat("random", behaviour_defaults())  # unused placeholder
+        return out
+
+    def design_scenario(self, raw: dict, out: dict[str, Any]) -> dict[str, Any]:
+        """The top level of a design: its players and games come from ``design:``, its one
+        variant is the base the search changes."""
+        for key, why in (("players", "it plays design.players"),
+                         ("games", "design.budget.games caps each candidate's games"),
+                         ("precision", "each candidate plays until it is out of contention"),
+                         ("sweep", "design.search says what changes")):
+            if key in raw:
+                self.add((key,), f"not used in a design scenario: {why}; remove it")
+        variants = out["variants"]
+        if variants is not None and len(variants) != 1:
+            self.add(("variants",), f"{len(variants)} variants: a design searches from one "
+                                    "(the base rules its search changes); keep one")
+        base = variants[0].rules if variants is not None and len(variants) == 1 else None
+        out["design"] = DesignSection(self.report).design(raw["design"], base)
+        if out["design"] is not None:
+            out["players"], out["games"] = (out["design"].players,), out["design"].games
+        out["seats"] = self.seats(raw.get("seats"), out["players"])
         return out
 
     def precision(self, value: Any) -> tuple[tuple[str, float], ...] | None:
@@ -438,7 +468,8 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
     parts = resolve(raw, origins, report)
     required = ("name", "description", "games", "players", "seats", "variants")
     grids, points = (), ()
-    if isinstance(raw, dict) and raw.get("sweep") is not None and parts is not None:
+    if isinstance(raw, dict) and raw.get("sweep") is not None and parts is not None \
+            and "design" not in raw:  # a design's sweep is refused with its section
         if parts["tournament"] is not None:
             report.add(("sweep",), "not used in a tournament scenario (its cells are variants "
                                    "x fields); sweep a scenario of plain games")
@@ -459,4 +490,5 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         overrides=tuple(overrides), tournament=parts["tournament"], league=parts["league"],
         sweep=grids, points=points,
         precision=parts.get("precision") or (), seconds_per_turn=parts[durations.KEY],
+        design=parts["design"],
     )

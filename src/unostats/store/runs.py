@@ -126,17 +126,24 @@ def start_run(
              as_json_text(scenario_json), scenario_hash,
              *(versions.get(k) for k in VERSION_KEYS), os.getpid()],
         )
-        for v in variants:
-            sweep = v.get("sweep")
-            con.execute(
-                "INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [run_id, v["variant"], v["players"], as_json_text(v["rules_json"]),
-                 v["rules_hash"], v.get("description"),
-                 None if sweep is None else json.dumps(sweep, separators=(", ", ": "))],
-            )
+        add_cells(con, run_id, variants)
         if on_start is not None:
             on_start(con, run_id)
     return run_id
+
+
+def add_cells(con: duckdb.DuckDBPyConnection, run_id: str,
+              variants: Sequence[Mapping[str, Any]]) -> None:
+    """Record cells of a run (``start_run``'s ``variants`` items), in the caller's transaction
+    or on their own: a design run adds each candidate when the search proposes it."""
+    for v in variants:
+        sweep = v.get("sweep")
+        con.execute(
+            "INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [run_id, v["variant"], v["players"], as_json_text(v["rules_json"]),
+             v["rules_hash"], v.get("description"),
+             None if sweep is None else json.dumps(sweep, separators=(", ", ": "))],
+        )
 
 
 def _new_run_id(con: duckdb.DuckDBPyConnection) -> str:
