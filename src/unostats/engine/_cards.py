@@ -17,7 +17,7 @@ from ._policies import choose_colour, if_playable, prefer
 from ._rng import bounded
 from ._table import (
     BLACK, FIRST_BLACK, NT, colour_of, ev, in_round, next_in_cycle, next_seat, rank_of, skip_seat,
-    step, trace_draw,
+    step, trace_draw, uno_stop,
 )
 
 
@@ -110,9 +110,10 @@ def draw_traced(st, s, count, reason, state, tracing):
         drawn += 1
     # The round's largest penalty drawn at once: one call draws one whole penalty (a paid
     # stack, an escalation, a challenge, an UNO penalty, ...), as penalty_cards counts them.
-    if (got > st.largest_penalty and reason != C.DRAW_NORMAL and reason != C.DRAW_COVER
-            and reason != C.DRAW_REFILL):
-        st.largest_penalty = got
+    if reason != C.DRAW_NORMAL and reason != C.DRAW_COVER and reason != C.DRAW_REFILL:
+        st.largest_penalty = max(st.largest_penalty, got)
+        if got > 0:
+            uno_stop(st, s, st.hsize[s] - got)
     return card, state
 
 
