@@ -5,7 +5,9 @@ one row per statistic: A's value, B's, ``diff`` = B - A with its 95% interval, t
 whether the difference was paired.
 
 Every statistic is a ratio of sums over a cell's games (turns / rounds, rounds / games, points /
-won rounds, rounds won by position 0 / won rounds), estimated as the ratio of the totals with a
+won rounds, rounds won by position 0 / won rounds, and how the variant plays: lead changes /
+games, comebacks, drama and decisiveness / won games, hand leader changes / rounds, ...:
+``RATIOS``), estimated as the ratio of the totals with a
 delta-method standard error over games (each game's residual ``(y - R x) / mean(x)``), so the
 rounds of one game are never taken as independent.
 
@@ -33,10 +35,21 @@ from .. import store
 from ..stats import Z95, two_sided_p
 from .session import RunError, locate, resolve_run
 
-STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
-# statistic -> (numerator, denominator) of the per-game totals
+# statistic -> (numerator, denominator) of the per-game totals; after the first four, how a
+# variant plays (games/plays.py; balance, a gap between seats, is no ratio of a game's totals)
 RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", "one"),
-          "points_per_round": ("points", "won"), "first_player_share": ("p0", "won")}
+          "points_per_round": ("points", "won"), "first_player_share": ("p0", "won"),
+          "lead_changes_per_game": ("lead_changes", "one"),
+          "comeback_share": ("comeback", "won_game"),
+          "drama_share": ("drama_share", "won_game"),
+          "decisiveness": ("decisiveness", "won_game"),
+          "hand_leader_changes_per_round": ("hand_leader_changes", "rounds"),
+          "winner_largest_deficit": ("winner_deficit", "won"),
+          "decision_share": ("decision_turns", "turns"),
+          "legal_cards_per_decision": ("legal_cards_on_decisions", "decision_turns"),
+          "uno_stops_per_round": ("uno_stops", "rounds"),
+          "uno_stops_still_won_share": ("uno_stops_still_won", "uno_stops")}
+STATISTICS = tuple(RATIOS)
 COLUMNS = ("a_cell", "b_cell", "statistic", "a", "b", "diff", "lo", "hi", "method", "paired",
            "games", "narrowing")
 PAIRED_METHOD = "paired over games, ratio delta method ± 1.96 SE"
@@ -60,7 +73,7 @@ class CellGames:
     seed: int
     engine_version: str
     deal: tuple[Any, ...]  # (hand size, deck): the same values deal game i alike
-    totals: dict[str, np.ndarray]  # game, rounds, turns, won, points, p0, dealer, one
+    totals: dict[str, np.ndarray]  # _GAME_COLUMNS and one
 
 
 @dataclass(frozen=True)
@@ -95,13 +108,28 @@ class Comparison:
 _TOTALS_SQL = """
 WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
                        unnest($players) AS players)
-SELECT run_id, variant, players, game, count(*) AS rounds, sum(turns) AS turns,
-  count(*) FILTER (WHERE ended_by = 'win') AS won,
-  coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
-  count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
-  min(dealer_seat) FILTER (WHERE round = 1) AS dealer
-FROM rounds JOIN wanted USING (run_id, variant, players)
-GROUP BY ALL ORDER BY ALL
+SELECT * FROM (
+  SELECT run_id, variant, players, game, count(*) AS rounds, sum(turns) AS turns,
+    count(*) FILTER (WHERE ended_by = 'win') AS won,
+    coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
+    count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
+    min(dealer_seat) FILTER (WHERE round = 1) AS dealer,
+    sum(hand_leader_changes) AS hand_leader_changes,
+    coalesce(sum(winner_largest_deficit), 0) AS winner_deficit,
+    sum(decision_turns) AS decision_turns,
+    sum(legal_cards_on_decisions) AS legal_cards_on_decisions,
+    sum(uno_stops) AS uno_stops, sum(uno_stops_still_won) AS uno_stops_still_won
+  FROM rounds JOIN wanted USING (run_id, variant, players)
+  GROUP BY ALL
+) JOIN (
+  SELECT run_id, variant, players, game, lead_changes,
+    CAST(winner_seat IS NOT NULL AS INTEGER) AS won_game,
+    coalesce(CAST(comeback AS INTEGER), 0) AS comeback,
+    coalesce(drama_share, 0) AS drama_share, coalesce(decisiveness, 0) AS decisiveness
+  FROM (""" + store.game_measures_sql(
+    "cell IN (SELECT cell FROM cells WHERE list_contains($runs, run_id))") + """)
+) USING (run_id, variant, players, game)
+ORDER BY ALL
 """
 _INFO_SQL = """
 WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
@@ -109,7 +137,9 @@ WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
 SELECT run_id, variant, players, r.seed, r.engine_version, v.rules_json
 FROM runs r JOIN variants v USING (run_id) JOIN wanted USING (run_id, variant, players)
 """
-_GAME_COLUMNS = ("game", "rounds", "turns", "won", "points", "p0", "dealer")
+_GAME_COLUMNS = tuple(dict.fromkeys((
+    "game", "rounds", "turns", "won", "points", "p0", "dealer",
+    *(column for pair in RATIOS.values() for column in pair if column != "one"))))
 
 
 def parse_cell(con, text: str) -> CellRef:

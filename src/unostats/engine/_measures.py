@@ -7,70 +7,157 @@ on one card skipped or made to draw a penalty. docs/guide/how-it-plays.md define
 measure; engine/referee recomputes them from the trace.
 """
 
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from .. import cards
+from .. import cards as K
+from .. import rules as R
 from ._jit import kernel
 from ._layout import (
     RO_DECISION_TURNS, RO_HAND_LEADER_CHANGES, RO_LEGAL_CARDS_ON_DECISIONS, RO_UNO_STOPS,
     RO_UNO_STOPS_STILL_WON, RO_WINNER_LARGEST_DEFICIT,
 )
-from ._table import BLACK, FIRST_BLACK, NT, holds_colour, is_restricted
+from ._table import FIRST_BLACK, NT, WD4, holds_colour
 
 
 @kernel(inline=True)
 def start_measures(st):
     """A round's measures before its deal: no hand leader yet, nothing counted."""
     st.leader = -1
+    st.stale = 1
     st.leader_changes = 0
     st.decision_turns = 0
     st.legal_on_decisions = 0
     for s in range(st.n):
+        st.held[s] = 0  # the hands are empty (finish_round emptied the last round's)
         st.deficit[s] = 0
         st.stops[s] = 0
 
 
-@kernel(inline=True)
-def sample_hands(st):
-    """At a turn's start: the hand leader is the seat in the round that alone holds the fewest
-    cards (a tie leaves the lead where it was); a new leader after the first is a change. Each
-    seat in the round keeps its largest deficit to the fewest held."""
-    fewest = 1 << 40
-    holder = -1
+@intrinsic
+def _popcount(typingctx, x):
+    """The bits set in int64 ``x`` (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+def _legal_masks() -> np.ndarray:
+    """LEGAL[colour, rank]: the bit mask of the card types P1 lets a seat play on that colour
+    (4: none) and rank, as ``_table.is_legal`` says (every black type, the colour's, the
+    rank's)."""
+    colour, rank = cards.TYPE_COLOUR, cards.TYPE_RANK
+    out = np.zeros((cards.N_COLOURS + 1, int(rank.max()) + 1), dtype=np.int64)
+    for c in range(out.shape[0]):
+        for r in range(out.shape[1]):
+            for t in range(NT):
+                if t >= FIRST_BLACK or colour[t] == c or rank[t] == r:
+                    out[c, r] |= 1 << t
+    return out
+
+
+_LEGAL = _legal_masks()
+
+
+@kernel
+def _scan_hands(st):
+    """The fewest cards a seat in the round holds, how many seats hold them and which (the
+    last), found afresh (a seat that has finished, R9, counts as holding 2**20 cards)."""
+    fewest = 1 << 20
+    holders = 0
+    holder = 0
     for s in range(st.n):
-        h = st.hsize[s]
-        if (st.out >> s) & 1 == 0:
-            if h < fewest:
-                fewest = h
-                holder = s
-            elif h == fewest:
-                holder = -1
-    if holder >= 0 and holder != st.leader:
+        h = st.hsize[s] + (((st.out >> s) & 1) << 20)
+        below = h < fewest
+        holders = 1 if below else holders + (h == fewest)
+        holder = s if below or h == fewest else holder
+        fewest = min(fewest, h)
+    st.fewest = fewest
+    st.n_fewest = holders
+    st.holder = holder
+    st.stale = 0
+
+
+@kernel(inline=True)
+def sample_hands(st, p):
+    """At the start of seat p's turn: the hand leader is the seat in the round that alone holds
+    the fewest cards (a tie leaves the lead where it was); a new leader after the first is a
+    change; seat p's deficit to the fewest held. ``_cards.add`` and ``remove`` keep the fewest
+    up to date as cards move and mark it stale when they cannot (a seat at the fewest drew):
+    a scan of the seats every turn cost a sixth of the kernel's time."""
+    if st.stale:
+        _scan_hands(st)
+    st.deficit[p] = max(st.deficit[p], st.hsize[p] - st.fewest)
+    if st.n_fewest == 1 and st.holder != st.leader:
+        st.leader_changes += st.leader >= 0
+        st.leader = st.holder
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """The bits set in int64 ``x`` (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+def _legal_masks() -> np.ndarray:
+    """LEGAL[colour, rank]: the bit mask of the card types P1 lets a seat play on that colour
+    (4: none) and rank, as ``_table.is_legal`` says (every black type, the colour's, the
+    rank's)."""
+    colour, rank = cards.TYPE_COLOUR, cards.TYPE_RANK
+    out = np.zeros((cards.N_COLOURS + 1, int(rank.max()) + 1), dtype=np.int64)
+    for c in range(out.shape[0]):
+        for r in range(out.shape[1]):
+            for t in range(NT):
+                if t >= FIRST_BLACK or colour[t] == c or rank[t] == r:
+                    out[c, r] |= 1 << t
+    return out
+
+
+_LEGAL = _legal_masks()
+
+
+@kernel(inline=True)
+def sample_hands(st, p):
+    """At the start of seat p's turn: the hand leader is the seat in the round that alone holds
+    the fewest cards (a tie leaves the lead where it was); a new leader after the first is a
+    change. Seat p's deficit to the fewest held is sampled in its own turns. One pass over the
+    seats without a store or a branch (this runs every turn): a seat that has finished (R9)
+    counts as holding 2**20 cards."""
+    fewest = 1 << 20
+    holders = 0
+    holder = 0
+    for s in range(st.n):
+        h = st.hsize[s] + (((st.out >> s) & 1) << 20)
+        below = h < fewest
+        holders = 1 if below else holders + (h == fewest)
+        holder = s if below else holder
+        fewest = min(fewest, h)
+    st.deficit[p] = max(st.deficit[p], st.hsize[p] - fewest)
+    if holders == 1 and holder != st.leader:
         st.leader_changes += st.leader >= 0
         st.leader = holder
-    for s in range(st.n):
-        d = st.hsize[s] - fewest
-        if (st.out >> s) & 1 == 0 and d > st.deficit[s]:
-            st.deficit[s] = d
 
 
 @kernel(inline=True)
 def count_decision(st, opt, p):
     """Before seat p chooses the card of its turn: the distinct card types it may play (P1 with
-    the P2/P3 restrictions, no bluff; 13 ranks per colour, black types last); more than one
+    the P2/P3 restrictions, no bluff), from the types it holds (``st.held``); more than one
     makes the turn a decision."""
-    col = st.col
-    rank = st.rank
-    n = 0
-    if col < BLACK:
-        for r in range(13):
-            n += st.hand[p, col * 13 + r] > 0
-    if rank < 13:
-        for c in range(4):
-            n += (c != col) & (st.hand[p, c * 13 + rank] > 0)
-    free = not holds_colour(st, p, col)
-    for t in range(FIRST_BLACK, NT):
-        n += (st.hand[p, t] > 0) & (free or not is_restricted(opt, t))
-    if n > 1:
-        st.decision_turns += 1
-        st.legal_on_decisions += n
+    legal = st.held[p] & _LEGAL[st.col, st.rank]
+    barred = 0
+    if opt.wild_draw_four == R.WILD_DRAW_FOUR_NO_MATCHING_COLOUR:
+        barred |= 1 << WD4
+    if opt.wild == R.WILD_NO_MATCHING_COLOUR:
+        barred |= 1 << K.WILD
+    legal &= ~(barred * holds_colour(st, p, st.col))
+    k = _popcount(legal)
+    many = k > 1
+    st.decision_turns += many
+    st.legal_on_decisions += k * many
 
 
 @kernel(inline=True)

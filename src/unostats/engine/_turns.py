@@ -109,7 +109,7 @@ def _round_loop(level):
                     if not answering:
                         continue  # paid, without a turn
                 turns += 1
-                sample_hands(st)
+                sample_hands(st, p)
                 if tracing:
                     ev(st, C.EV_TURN, p, -1, -1)
                 if hooked and opt.silence != R.SILENCE_NONE:

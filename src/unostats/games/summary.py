@@ -10,10 +10,14 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+import duckdb
+
 from .. import store
 from ..output import format_interval, format_rows
 from ..base.session import RunError, locate, stored_scenario
+from ..sql import first_line
 from ..stats import mean_interval, wilson_interval
+from . import plays
 
 SUMMARY_COLUMNS = (
     "run_id", "scenario", "variant", "players", "games", "rounds",
@@ -144,10 +148,12 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
                  width: int | None = None) -> str:
     """The summary of finished runs as ``simulate`` prints it. The table keeps its natural width
     (``width`` is not applied to it, unlike the tournament summary's). A precision-targeted
-    run adds, in a table, each cell's stop: games played of the cap, the half-width reached."""
+    run adds, in a table, each cell's stop: games played of the cap, the half-width reached.
+    Below the table, how each cell plays (``plays_text``)."""
     text = format_summary(summaries(db=db, run_ids=run_ids), fmt)
     if fmt != "table":
         return text
+    text += "\n\n" + plays_text(db=db, run_ids=run_ids)
     con = store.open_store(locate(db), read_only=True)
     try:
         rows = [row for rid in run_ids for row in precision_rows(con, rid)]
@@ -161,6 +167,19 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
               r["statistic"], f"{r['half_width']:.4g}", f"{r['target']:g}",
               "yes" if r["met"] else "no (cap)"] for r in rows]
     return text + "\n" + format_rows(columns, table, "table")
+
+
+def plays_text(*, db: str | os.PathLike, run_ids: Sequence[str]) -> str:
+    """The "how it plays" block of the runs' cells (games/plays.py), read with the summary's
+    memory limit; if DuckDB cannot compute it there, a line saying where to find it."""
+    con = store.open_store(locate(db), read_only=True, memory_limit=SUMMARY_MEMORY_LIMIT)
+    try:
+        return plays.block(plays.load_plays(con, run_ids))
+    except duckdb.Error as e:
+        return (f"How it plays: not computed here ({first_line(str(e))}); "
+                "`unostats query \"SELECT * FROM how_it_plays\"` reads it")
+    finally:
+        con.close()
 
 
 PRECISION_SQL = """

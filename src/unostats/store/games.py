@@ -242,25 +242,32 @@ def _ratio(name: str, y: str, x: str, yy: str, xy: str, xx: str) -> str:
     and products ``yy``, ``xy``, ``xx`` summed over the rounds."""
     se = (f"sqrt(greatest({yy} - 2 * {name} * {xy} + {name} * {name} * {xx}, 0) "
           f"/ (n_rounds * (n_rounds - 1))) / ({x} / n_rounds)")
-    return (f"{name}, {name} - {{z}} * {se} AS {name}_lo, "
-            f"{name} + {{z}} * {se} AS {name}_hi")
+    return f"{name}, {name} - {Z95} * {se} AS {name}_lo, {name} + {Z95} * {se} AS {name}_hi"
 
 
-# How a game plays (docs/guide/how-it-plays.md), from the standings after each round: a seat's
-# standing is its total, or minus it where the lowest total is best (R3/R4 own points). The
-# leader is the seat alone at the top (a tie leaves the lead where it was: only rounds with one
-# leader are compared), the last the seat alone at the bottom. Per game with a winner: comeback
-# (its winner stood last after some round), drama (its winner's largest deficit to the top, in
-# points and as a share of the target), decisiveness (the share of its rounds played after its
-# winner led for good); lead_changes for every game.
-MEASURES_DDL = [
-    """CREATE OR REPLACE VIEW game_measures AS
-WITH rules AS (
+def _mean(name: str) -> str:
+    """``name`` and its 95% bounds from ``name_se`` (the normal interval of a mean)."""
+    return (f"{name}, {name} - {Z95} * {name}_se AS {name}_lo, "
+            f"{name} + {Z95} * {name}_se AS {name}_hi")
+
+
+def game_measures_sql(cells: str = "TRUE") -> str:
+    """How each game played (the view ``game_measures``) for the cells where ``cells`` (an SQL
+    condition on ``cell``) holds: readers of a few runs filter before the window functions.
+
+    From the standings after each round: a seat's standing is its total, or minus it where the
+    lowest total is best (R3/R4 own points). The leader is the seat alone at the top (a tie
+    leaves the lead where it was: only rounds with one leader are compared), the last the seat
+    alone at the bottom. Per game: lead_changes; with a winner, comeback (its winner stood last
+    after some round), drama (its winner's largest deficit to the top, in points, and as a share
+    of the target: drama_share) and decisiveness (the share of its rounds played after its
+    winner led for good)."""
+    return f"""WITH rules AS (
   SELECT c.cell,
     CASE WHEN v.rules_json->>'scoring' IN ('own_points_low_wins', 'own_points_lose_at')
       THEN -1 ELSE 1 END AS sign,
     CAST(v.rules_json->>'target_score' AS DOUBLE) AS target
-  FROM cells c JOIN variants v USING (run_id, variant, players)
+  FROM cells c JOIN variants v USING (run_id, variant, players) WHERE {cells}
 ), standing AS (
   SELECT rs.cell, rs.game, rs.round, rs.seat, r.sign * rs.score_after AS v,
     max(r.sign * rs.score_after) OVER p AS best, min(r.sign * rs.score_after) OVER p AS worst
@@ -294,18 +301,22 @@ SELECT c.run_id, c.variant, c.players, g.game, g.rounds, g.winner_seat,
   CASE WHEN g.winner_seat IS NOT NULL THEN p.drama / r.target END AS drama_share,
   CASE WHEN g.winner_seat IS NOT NULL
     THEN greatest(g.rounds - p.not_led - 1, 0) / g.rounds END AS decisiveness
-FROM games_by_cell g JOIN cells c USING (cell) JOIN rules r USING (cell)
-  LEFT JOIN per_game p USING (cell, game) LEFT JOIN changes ch USING (cell, game)""",
-    # Per cell, every measure of how it plays with its 95% interval (z = stats.Z95): a share
-    # of games by Wilson; a mean over games or rounds by the normal interval (se = sd/sqrt(n));
-    # a ratio of sums over rounds (decisions per turn, legal cards per decision, stops still won
-    # per stop) by the normal interval of a ratio estimator, rounds as the units; balance (1 -
-    # the largest gap between positions' game win rates) by the normal interval of the gap
-    # between the two positions at the extremes (picked after looking: it leans narrow).
-    f"""CREATE OR REPLACE VIEW how_it_plays AS
-WITH g AS (
-  SELECT run_id, variant, players, count(*) AS n_games,
-    count(winner_seat) AS n_won_games,
+FROM games_by_cell g JOIN rules r USING (cell) JOIN cells c USING (cell)
+  LEFT JOIN per_game p USING (cell, game) LEFT JOIN changes ch USING (cell, game)"""
+
+
+def how_it_plays_sql(cells: str = "TRUE") -> str:
+    """Every measure of how it plays per cell (the view ``how_it_plays``) with its 95% interval,
+    for the cells where ``cells`` holds (as ``game_measures_sql``): a share of games by Wilson;
+    a mean over games or rounds by the normal interval (se = sd / sqrt(n)); a ratio of sums
+    over rounds (decisions per turn, legal cards per decision, stops still won per stop) by
+    the normal interval of a ratio estimator, rounds as the units; balance (1 - the largest
+    gap between the positions' game win rates, a position being a seat's in round 1) by the
+    normal interval of the gap between the two positions at the extremes (picked after
+    looking, so it leans narrow)."""
+    return f"""WITH gm AS ({game_measures_sql(cells)}
+), g AS (
+  SELECT run_id, variant, players, count(*) AS n_games, count(winner_seat) AS n_won_games,
     avg(lead_changes) AS lead_changes,
     stddev_samp(lead_changes) / sqrt(count(*)) AS lead_changes_se,
     count(*) FILTER (WHERE comeback) AS comebacks,
@@ -314,7 +325,7 @@ WITH g AS (
     stddev_samp(drama_share) / sqrt(count(drama_share)) AS drama_share_se,
     avg(decisiveness) AS decisiveness,
     stddev_samp(decisiveness) / sqrt(count(decisiveness)) AS decisiveness_se
-  FROM game_measures GROUP BY run_id, variant, players
+  FROM gm GROUP BY run_id, variant, players
 ), sums AS (
   SELECT cell, count(*) AS n_rounds,
     avg(hand_leader_changes) AS hand_leader_changes,
@@ -333,46 +344,51 @@ WITH g AS (
     sum(uno_stops::DOUBLE * uno_stops) AS uu,
     sum(uno_stops_still_won::DOUBLE * uno_stops_still_won) AS ww,
     sum(uno_stops::DOUBLE * uno_stops_still_won) AS uw
-  FROM rounds_by_cell GROUP BY cell
+  FROM rounds_by_cell WHERE {cells} GROUP BY cell
 ), r AS (
   SELECT c.run_id, c.variant, c.players, s.*,
     d / nullif(t, 0) AS decision_share, l / nullif(d, 0) AS legal_cards_per_decision,
     w / nullif(u, 0) AS uno_stops_still_won_share
   FROM sums s JOIN cells c USING (cell)
+), won AS (
+  SELECT cell, count(winner_seat) AS n FROM games_by_cell WHERE {cells} GROUP BY cell
+), wins AS (
+  SELECT g.cell, rs.position, count(*) AS wins
+  FROM games_by_cell g JOIN round_seats_by_cell rs
+    ON rs.cell = g.cell AND rs.game = g.game AND rs.round = 1 AND rs.seat = g.winner_seat
+  WHERE g.cell IN (SELECT cell FROM won) GROUP BY ALL
+), slots AS (
+  SELECT w.cell, w.n, unnest(range(c.players)) AS position
+  FROM won w JOIN cells c USING (cell) WHERE w.n > 0
 ), b AS (
-  SELECT run_id, variant, players, max(rate) AS hi_rate, min(rate) AS lo_rate, max(n) AS n
-  FROM game_win_rate_by_position WHERE n > 0 GROUP BY run_id, variant, players
+  SELECT c.run_id, c.variant, c.players, any_value(s.n) AS n,
+    max(coalesce(x.wins, 0) / s.n) AS hi_rate, min(coalesce(x.wins, 0) / s.n) AS lo_rate
+  FROM slots s LEFT JOIN wins x USING (cell, position) JOIN cells c USING (cell)
+  GROUP BY ALL
 )
 SELECT run_id, variant, players, n_games, n_won_games, n_rounds,
-  lead_changes, lead_changes - {{z}} * lead_changes_se AS lead_changes_lo,
-  lead_changes + {{z}} * lead_changes_se AS lead_changes_hi,
+  {_mean("lead_changes")},
   comebacks / nullif(n_won_games, 0) AS comeback_share,
   wilson_lo(comebacks, n_won_games) AS comeback_share_lo,
   wilson_hi(comebacks, n_won_games) AS comeback_share_hi,
-  drama, drama - {{z}} * drama_se AS drama_lo, drama + {{z}} * drama_se AS drama_hi,
-  drama_share, drama_share - {{z}} * drama_share_se AS drama_share_lo,
-  drama_share + {{z}} * drama_share_se AS drama_share_hi,
-  decisiveness, decisiveness - {{z}} * decisiveness_se AS decisiveness_lo,
-  decisiveness + {{z}} * decisiveness_se AS decisiveness_hi,
+  {_mean("drama")}, {_mean("drama_share")}, {_mean("decisiveness")},
   1 - (hi_rate - lo_rate) AS balance,
-  1 - (hi_rate - lo_rate) - {{z}} * sqrt((hi_rate + lo_rate - (hi_rate - lo_rate) ** 2) / n)
+  1 - (hi_rate - lo_rate) - {Z95} * sqrt((hi_rate + lo_rate - (hi_rate - lo_rate) ** 2) / n)
     AS balance_lo,
-  least(1, 1 - (hi_rate - lo_rate) + {{z}} * sqrt((hi_rate + lo_rate - (hi_rate - lo_rate) ** 2)
-    / n)) AS balance_hi,
-  hand_leader_changes,
-  hand_leader_changes - {{z}} * hand_leader_changes_se AS hand_leader_changes_lo,
-  hand_leader_changes + {{z}} * hand_leader_changes_se AS hand_leader_changes_hi,
-  winner_largest_deficit,
-  winner_largest_deficit - {{z}} * winner_largest_deficit_se AS winner_largest_deficit_lo,
-  winner_largest_deficit + {{z}} * winner_largest_deficit_se AS winner_largest_deficit_hi,
+  least(1, 1 - (hi_rate - lo_rate)
+    + {Z95} * sqrt((hi_rate + lo_rate - (hi_rate - lo_rate) ** 2) / n)) AS balance_hi,
+  {_mean("hand_leader_changes")}, {_mean("winner_largest_deficit")},
   {_ratio("decision_share", "d", "t", "dd", "td", "tt")},
   {_ratio("legal_cards_per_decision", "l", "d", "ll", "dl", "dd")},
-  uno_stops, uno_stops - {{z}} * uno_stops_se AS uno_stops_lo,
-  uno_stops + {{z}} * uno_stops_se AS uno_stops_hi,
+  {_mean("uno_stops")},
   {_ratio("uno_stops_still_won_share", "w", "u", "ww", "uw", "uu")}
 FROM g FULL JOIN r USING (run_id, variant, players) LEFT JOIN b USING (run_id, variant, players)
-ORDER BY run_id, variant, players""".replace("{z}", str(Z95)),
-]
+ORDER BY run_id, variant, players"""
+
+
+# How it plays (docs/guide/how-it-plays.md): per game, and per cell with intervals.
+MEASURES_DDL = [f"CREATE OR REPLACE VIEW game_measures AS\n{game_measures_sql()}",
+                f"CREATE OR REPLACE VIEW how_it_plays AS\n{how_it_plays_sql()}"]
 
 
 VIEWS = ("round_length", "win_rate_by_position", "game_win_rate_by_position", "score_spread",

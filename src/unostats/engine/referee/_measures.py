@@ -18,12 +18,13 @@ class Measures:
         self.leader: int | None = None
         self.measures = dict.fromkeys(("hand_leader_changes", "decision_turns",
                                        "legal_cards_on_decisions"), 0)
-        self.deficit = [0] * n  # each seat's largest deficit to the fewest cards held
+        self.deficit = [0] * n  # each seat's largest deficit to the fewest held, in its turns
         self.stops = [0] * n  # UNO stops each seat suffered
 
-    def _sample_hands(self) -> None:
-        """A turn starts: the seat in the round holding alone the fewest cards leads (ties leave
-        the lead as it was); a leader after the first one is a change."""
+    def _sample_hands(self, seat: int) -> None:
+        """The seat's turn starts: the seat in the round holding alone the fewest cards leads
+        (ties leave the lead as it was; a leader after the first one is a change); the seat's
+        own deficit to the fewest held."""
         sizes = {s: self.table.hand_size(s) for s in range(self.players) if self.in_round[s]}
         fewest = min(sizes.values())
         holders = [s for s, h in sizes.items() if h == fewest]
@@ -31,8 +32,7 @@ class Measures:
             if self.leader is not None:
                 self.measures["hand_leader_changes"] += 1
             self.leader = holders[0]
-        for s, h in sizes.items():
-            self.deficit[s] = max(self.deficit[s], h - fewest)
+        self.deficit[seat] = max(self.deficit[seat], sizes[seat] - fewest)
 
     def _count_decision(self, seat: int) -> None:
         """The seat chooses the card of its turn among its distinct legal cards (no bluffs)."""

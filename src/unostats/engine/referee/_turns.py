@@ -230,7 +230,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
                          f"{', '.join(_card(t) for t in answers)})")
         self._take(codes.EV_TURN, expected, seat)
         self.count["turns"] += 1
-        self._sample_hands()
+        self._sample_hands(seat)
         self._turn_start(seat)
         if answers:
             answers = self._answers(seat)  # N5/U2: cards drawn at the turn's start may answer
