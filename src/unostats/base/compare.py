@@ -49,7 +49,10 @@ RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", 
           "legal_cards_per_decision": ("legal_cards_on_decisions", "decision_turns"),
           "uno_stops_per_round": ("uno_stops", "rounds"),
           "uno_stops_still_won_share": ("uno_stops_still_won", "uno_stops")}
-STATISTICS = tuple(RATIOS)
+# The four the report's tables and a sweep's heat maps show; ``unostats compare`` prints every one.
+STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
+PLAY_STATISTICS = tuple(stat for stat in RATIOS if stat not in STATISTICS)
+ALL_STATISTICS = STATISTICS + PLAY_STATISTICS
 COLUMNS = ("a_cell", "b_cell", "statistic", "a", "b", "diff", "lo", "hi", "method", "paired",
            "games", "narrowing")
 PAIRED_METHOD = "paired over games, ratio delta method ± 1.96 SE"
@@ -233,11 +236,13 @@ def _var_of_mean(u: np.ndarray) -> float:
     return float(u.var(ddof=1) / u.size) if u.size > 1 else math.nan
 
 
-def compare_cells(a: CellGames, b: CellGames) -> Comparison:
+def compare_cells(a: CellGames, b: CellGames,
+                  statistics: Sequence[str] = STATISTICS) -> Comparison:
+    """B minus A on each of ``statistics`` (``RATIOS``' keys), paired where the deals agree."""
     pairs, why = pairing(a, b)
     rows = []
     narrowings = []
-    for stat in STATISTICS:
+    for stat in statistics:
         ra, ua = _ratio(a.totals, stat, None if pairs is None else pairs[0])
         rb, ub = _ratio(b.totals, stat, None if pairs is None else pairs[1])
         se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
@@ -266,7 +271,8 @@ def compare_cells(a: CellGames, b: CellGames) -> Comparison:
 
 def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
             ) -> list[Comparison]:
-    """Cell ``a`` against each cell of ``b`` (``RUN/VARIANT/PLAYERS`` each)."""
+    """Cell ``a`` against each cell of ``b`` (``RUN/VARIANT/PLAYERS`` each), on every
+    statistic (``ALL_STATISTICS``)."""
     con = store.open_store(locate(db), read_only=True)
     try:
         ref_a = parse_cell(con, a)
@@ -282,7 +288,7 @@ def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
                 if cell.totals["game"].size < 2:
                     raise RunError(f"cell {cell.ref} has {cell.totals['game'].size} stored "
                                    "games; at least 2 are needed for an interval")
-            out.append(compare_cells(cell_a, cell_b))
+            out.append(compare_cells(cell_a, cell_b, ALL_STATISTICS))
         return out
     finally:
         con.close()

@@ -23,33 +23,21 @@ from ._table import (
 
 @kernel(inline=True)
 def add(st, s, t):
-    """Seat s takes card t (and the measures their bookkeeping: _measures)."""
+    """Seat s takes card t (``held``: the types it holds, for _measures)."""
     st.hand[s, t] += 1
     st.held[s] |= 1 << t
     st.hcol[s, colour_of(t)] += 1
-    h = st.hsize[s]
-    st.hsize[s] = h + 1
-    if h == st.fewest:  # a seat at the fewest drew: a tie stays one if two others hold them
-        st.n_fewest -= 1
-        st.stale |= st.n_fewest < 2
+    st.hsize[s] += 1
 
 
 @kernel(inline=True)
 def remove(st, s, t):
-    """Seat s gives up card t (and the measures their bookkeeping: _measures)."""
+    """Seat s gives up card t (``held``: the types it holds, for _measures)."""
     st.hand[s, t] -= 1
     if st.hand[s, t] == 0:
         st.held[s] ^= 1 << t
     st.hcol[s, colour_of(t)] -= 1
-    h = st.hsize[s] - 1
-    st.hsize[s] = h
-    if h <= st.fewest:
-        if h < st.fewest:  # alone below every other seat
-            st.fewest = h
-            st.n_fewest = 1
-            st.holder = s
-        else:
-            st.n_fewest += 1
+    st.hsize[s] -= 1
 
 
 @kernel(inline=True)
@@ -216,7 +204,6 @@ def exchange_hands(st, a, b):
         st.hcol[a, c], st.hcol[b, c] = st.hcol[b, c], st.hcol[a, c]
     st.hsize[a], st.hsize[b] = st.hsize[b], st.hsize[a]
     st.held[a], st.held[b] = st.held[b], st.held[a]
-    st.stale = 1  # who holds the fewest may have changed
 
 
 # ---------------------------------------------------------------- the deal

@@ -105,10 +105,6 @@ TABLE = np.dtype([
     # How the round plays (_measures): the hand leader (-1: none yet) and its changes, each
     # seat's largest deficit to the fewest cards held, decisions and UNO stops per seat.
     ("leader", np.int64),
-    ("fewest", np.int64),  # the fewest cards a seat in the round holds (while not ``stale``)
-    ("n_fewest", np.int64),  # the seats holding them
-    ("holder", np.int64),  # one of them (the only one when n_fewest is 1)
-    ("stale", np.int64),  # 1: the three above must be found afresh (_measures._scan_hands)
     ("leader_changes", np.int64),
     ("decision_turns", np.int64),
     ("legal_on_decisions", np.int64),

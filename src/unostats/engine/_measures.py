@@ -26,7 +26,6 @@ from ._table import FIRST_BLACK, NT, WD4, holds_colour
 def start_measures(st):
     """A round's measures before its deal: no hand leader yet, nothing counted."""
     st.leader = -1
-    st.stale = 1
     st.leader_changes = 0
     st.decision_turns = 0
     st.legal_on_decisions = 0
@@ -61,72 +60,13 @@ def _legal_masks() -> np.ndarray:
 _LEGAL = _legal_masks()
 
 
-@kernel
-def _scan_hands(st):
-    """The fewest cards a seat in the round holds, how many seats hold them and which (the
-    last), found afresh (a seat that has finished, R9, counts as holding 2**20 cards)."""
-    fewest = 1 << 20
-    holders = 0
-    holder = 0
-    for s in range(st.n):
-        h = st.hsize[s] + (((st.out >> s) & 1) << 20)
-        below = h < fewest
-        holders = 1 if below else holders + (h == fewest)
-        holder = s if below or h == fewest else holder
-        fewest = min(fewest, h)
-    st.fewest = fewest
-    st.n_fewest = holders
-    st.holder = holder
-    st.stale = 0
-
-
 @kernel(inline=True)
 def sample_hands(st, p):
     """At the start of seat p's turn: the hand leader is the seat in the round that alone holds
     the fewest cards (a tie leaves the lead where it was); a new leader after the first is a
-    change; seat p's deficit to the fewest held. ``_cards.add`` and ``remove`` keep the fewest
-    up to date as cards move and mark it stale when they cannot (a seat at the fewest drew):
-    a scan of the seats every turn cost a sixth of the kernel's time."""
-    if st.stale:
-        _scan_hands(st)
-    st.deficit[p] = max(st.deficit[p], st.hsize[p] - st.fewest)
-    if st.n_fewest == 1 and st.holder != st.leader:
-        st.leader_changes += st.leader >= 0
-        st.leader = st.holder
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """The bits set in int64 ``x`` (LLVM's ctpop: one instruction)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.int64(types.int64), codegen
-
-
-def _legal_masks() -> np.ndarray:
-    """LEGAL[colour, rank]: the bit mask of the card types P1 lets a seat play on that colour
-    (4: none) and rank, as ``_table.is_legal`` says (every black type, the colour's, the
-    rank's)."""
-    colour, rank = cards.TYPE_COLOUR, cards.TYPE_RANK
-    out = np.zeros((cards.N_COLOURS + 1, int(rank.max()) + 1), dtype=np.int64)
-    for c in range(out.shape[0]):
-        for r in range(out.shape[1]):
-            for t in range(NT):
-                if t >= FIRST_BLACK or colour[t] == c or rank[t] == r:
-                    out[c, r] |= 1 << t
-    return out
-
-
-_LEGAL = _legal_masks()
-
-
-@kernel(inline=True)
-def sample_hands(st, p):
-    """At the start of seat p's turn: the hand leader is the seat in the round that alone holds
-    the fewest cards (a tie leaves the lead where it was); a new leader after the first is a
-    change. Seat p's deficit to the fewest held is sampled in its own turns. One pass over the
-    seats without a store or a branch (this runs every turn): a seat that has finished (R9)
-    counts as holding 2**20 cards."""
+    change; seat p's deficit to the fewest held. One pass over the seats without a store or a
+    branch (a seat that has finished, R9, counts as holding 2**20 cards). Keeping the fewest
+    up to date as cards move instead (in ``_cards.add`` and ``remove``) cost as much."""
     fewest = 1 << 20
     holders = 0
     holder = 0

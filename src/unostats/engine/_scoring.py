@@ -44,7 +44,6 @@ def _hand_emptied(st, opt, s, state):
         st.bonus[s] = _h2o_bonus(top_card(st))
         st.out |= 1 << s
         st.left -= 1
-        st.stale = 1  # the fewest cards held are among the seats left (engine/_measures.py)
         if st.silence_owner == s:
             st.silence_owner = -1
         if st.tracing:
