@@ -133,3 +133,21 @@ def test_the_summary_block_and_compare_show_the_measures(con):
         compare.load_cell(con, ref), compare.load_cell(con, ref), compare.ALL_STATISTICS).rows}
     assert rows["decision_share"].a == pytest.approx(70 / 140)
     assert rows["comeback_share"].a == 0.5 and rows["lead_changes_per_game"].a == 1.5
+
+
+def test_the_report_section_puts_the_variants_side_by_side(con):
+    from unostats.kinds import report_sections
+
+    section = next(s for s in report_sections() if s.name == "plays")
+    data = section.load(con, ["plays"])
+    assert [c.variant for c in data.cells] == ["high", "low"]
+    (div, fig, caption), = section.figures(data)
+    assert div == "fig-plays" and len(fig.data) == len(plays.MEASURES)
+    comebacks = fig.data[[m.key for m in plays.MEASURES].index("comeback_share")]
+    assert list(comebacks.x) == [50.0, 100.0]  # in %: high 1 of 2 games, low 1 of 1
+    assert "higher means" in caption
+    view = section.view(data)
+    assert view["labels"] == ["high, 3p", "low, 2p"]
+    game_rows = view["tables"][0]["rows"]
+    assert game_rows[1]["measure"].startswith("comebacks")
+    assert game_rows[1]["cells"][0]["value"].startswith("50") and game_rows[1]["cells"][0]["n"] == "2"

@@ -183,6 +183,8 @@ def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
                            "[%{customdata[0]:.3g}, %{customdata[1]:.3g}], "
                            "n=%{customdata[2]:,}<extra>%{y}</extra>"),
             showlegend=False), row=i // cols + 1, col=i % cols + 1)
+        if scale == 100:
+            fig.update_xaxes(ticksuffix="%", row=i // cols + 1, col=i % cols + 1)
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(title="How it plays: the variants side by side",
                       height=max(420, rows * (70 + 26 * len(labels))))
