@@ -149,6 +149,12 @@ def _cell_text(e: Estimate | None, m: Measure) -> str:
     return format_interval(e.value, e.lo, e.hi)
 
 
+_AXIS = {"lead_changes": "changes (per game)", "comeback_share": "games won (%)",
+         "drama_share": "deficit (% of the target)", "decisiveness": "rounds (% of the game)",
+         "balance": "balance (%)", "hand_leader_changes": "changes (per round)",
+         "winner_largest_deficit": "cards (per won round)", "decision_share": "turns (%)",
+         "legal_cards_per_decision": "cards (per decision)", "uno_stops": "stops (per round)",
+         "uno_stops_still_won_share": "stops (%)"}
 _COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
             "#000000")
 
@@ -164,7 +170,7 @@ def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
     cols = 2
     rows = (len(MEASURES) + cols - 1) // cols
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[m.title for m in MEASURES],
-                        horizontal_spacing=0.25, vertical_spacing=0.35 / rows)
+                        horizontal_spacing=0.25, vertical_spacing=0.7 / rows)
     base = new_figure()
     fig.update_layout(base.layout)
     for i, m in enumerate(MEASURES):
@@ -183,11 +189,13 @@ def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
                            "[%{customdata[0]:.3g}, %{customdata[1]:.3g}], "
                            "n=%{customdata[2]:,}<extra>%{y}</extra>"),
             showlegend=False), row=i // cols + 1, col=i % cols + 1)
-        if scale == 100:
-            fig.update_xaxes(ticksuffix="%", row=i // cols + 1, col=i % cols + 1)
+        at = {"row": i // cols + 1, "col": i % cols + 1}
+        fig.update_xaxes(title_text=_AXIS[m.key], ticksuffix="%" if scale == 100 else None,
+                         **at)
+        fig.update_yaxes(title_text="variant (players)" if i % cols == 0 else None, **at)
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(title="How it plays: the variants side by side",
-                      height=max(420, rows * (70 + 26 * len(labels))))
+                      height=max(480, rows * (130 + 26 * len(labels))))
     caption = ("Each panel one measure, each dot a variant with its 95% interval (shares in %). "
                + "; ".join(f"{m.title}: higher means {m.higher}" for m in MEASURES) + ".")
     return [("fig-plays", fig, caption)]
