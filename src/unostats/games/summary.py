@@ -150,10 +150,12 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
     (``width`` is not applied to it, unlike the tournament summary's). A precision-targeted
     run adds, in a table, each cell's stop: games played of the cap, the half-width reached.
     Below the table, how each cell plays (``plays_text``)."""
-    text = format_summary(summaries(db=db, run_ids=run_ids), fmt)
+    rows = summaries(db=db, run_ids=run_ids)
+    text = format_summary(rows, fmt)
     if fmt != "table":
         return text
-    text += "\n\n" + plays_text(db=db, run_ids=run_ids)
+    text += "\n\n" + plays_text(db=db, run_ids=run_ids,
+                                order=[(r["run_id"], r["variant"], r["players"]) for r in rows])
     con = store.open_store(locate(db), read_only=True)
     try:
         rows = [row for rid in run_ids for row in precision_rows(con, rid)]
@@ -169,12 +171,17 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
     return text + "\n" + format_rows(columns, table, "table")
 
 
-def plays_text(*, db: str | os.PathLike, run_ids: Sequence[str]) -> str:
-    """The "how it plays" block of the runs' cells (games/plays.py), read with the summary's
-    memory limit; if DuckDB cannot compute it there, a line saying where to find it."""
+def plays_text(*, db: str | os.PathLike, run_ids: Sequence[str],
+               order: Sequence[tuple[str, str, int]] = ()) -> str:
+    """The "how it plays" block of the runs' cells (games/plays.py) in the summary's ``order``
+    of (run, variant, players), read with the summary's memory limit; if DuckDB cannot compute
+    it there, a line saying where to find it."""
     con = store.open_store(locate(db), read_only=True, memory_limit=SUMMARY_MEMORY_LIMIT)
+    place = {cell: i for i, cell in enumerate(order)}
     try:
-        return plays.block(plays.load_plays(con, run_ids))
+        cells = plays.load_plays(con, run_ids)
+        cells.sort(key=lambda c: place.get((c.run_id, c.variant, c.players), len(place)))
+        return plays.block(cells)
     except duckdb.Error as e:
         return (f"How it plays: not computed here ({first_line(str(e))}); "
                 "`unostats query \"SELECT * FROM how_it_plays\"` reads it")
