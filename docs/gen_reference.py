@@ -476,6 +476,13 @@ TABLES = {
     "game_win_rate_by_position": "the same for games, by the position of the first round.",
     "score_spread": "points per won round per cell: mean and spread.",
     "game_length": "rounds and turns per game per cell.",
+    "game_measures": "how each game played, from the standings after each round: lead changes, "
+                     "comeback (its winner stood last), drama (its winner's largest deficit, in "
+                     "points and as a share of the target) and decisiveness "
+                     "([How it plays](guide/how-it-plays.md)).",
+    "how_it_plays": "every measure of how a cell plays (lead changes, comebacks, drama, "
+                    "decisiveness, balance; hand leader changes, the winner's deficit, decisions, "
+                    "UNO stops) with its 95% interval (`_lo`, `_hi`).",
     "durations": "minutes per round and per game per cell at the scenario's pace, with a 95% interval.",
     "league_ratings": "each league policy's rating with its 95% bootstrap interval, games, wins, win rate and fair share.",
     "tournament_profile_wins": "per profile and field: titles and win chance per entrant, with the fair share.",
@@ -555,6 +562,15 @@ COLUMNS = {
         "loser_seat": "the round's loser where the mode names one (`lazy`, `to_the_last`), else null.",
         "largest_penalty": "the stack total: the most penalty cards one seat drew at once "
                            "(a paid +2 +2 is 4; 0 without penalties).",
+        "hand_leader_changes": "changes of the seat alone holding the fewest cards, at the "
+                               "turns' starts and the round's end "
+                               "([How it plays](guide/how-it-plays.md)).",
+        "winner_largest_deficit": "the round winner's largest card deficit to the fewest held, "
+                                  "at its turns' starts (null when capped).",
+        "decision_turns": "turns with more than one distinct legal card.",
+        "legal_cards_on_decisions": "the distinct legal cards of those turns, summed.",
+        "uno_stops": "seats on one card skipped or made to draw a penalty.",
+        "uno_stops_still_won": "those stops of the round's winner.",
     },
     "round_seats": {
         **CELL, "game": "the game's index.", "round": "the round's number.", "seat": "the seat.",

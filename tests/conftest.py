@@ -176,7 +176,7 @@ def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: i
     import numpy as np
     import polars as pl
 
-    from unostats.codes import COUNTER_NAMES
+    from unostats.codes import COUNTER_NAMES, MEASURE_NAMES
 
     rng = np.random.default_rng(seed + first)
     game_ids = np.arange(first, first + n_games, dtype=np.int64)
@@ -201,9 +201,10 @@ def make_batch(first: int, n_games: int, *, players: int = 4, rounds_per_game: i
         "ended_by": np.where(capped, "cap", "win"),
         "loser_seat": None,
         "largest_penalty": rng.integers(0, 9, n_rounds),
+        **{name: rng.integers(0, 9, n_rounds) for name in MEASURE_NAMES},
     }).with_columns(
         pl.when(pl.col("winner_seat") < 0).then(None).otherwise(pl.col(c)).alias(c)
-        for c in ("winner_seat", "winner_position")
+        for c in ("winner_seat", "winner_position", "winner_largest_deficit")
     )
     seat = np.tile(np.arange(players), n_rounds)
     round_seats = pl.DataFrame({

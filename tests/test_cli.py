@@ -70,7 +70,11 @@ def test_simulate_table_summary_and_stderr_log(invoke, tmp_path, tiny):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("run       variant   players  games  rounds  turns/round")
-    assert set(lines[1]) == {"-", " "} and len(lines) == 2 + 4
+    table = lines[:lines.index("")]  # then how each cell plays (games/plays.py)
+    assert set(table[1]) == {"-", " "} and len(table) == 2 + 4
+    for level in ("game", "round"):
+        head = lines.index(f"How it plays, per {level} (95% CI):")
+        assert len(lines[head:]) >= 1 + 2 + 4 and lines[head + 1].startswith("run ")
     assert "seed 5" in result.stderr and "complete: 12 games" in result.stderr
     con = duckdb.connect(str(db), read_only=True)
     stored = con.execute("SELECT seed, games_requested, command FROM runs").fetchall()

@@ -22,7 +22,7 @@ def test_every_enum_value_has_the_code_of_its_index_named_by_its_key_and_value()
 def test_codes_holds_no_rule_value():
     """Every constant of codes.py is of a kind it declares (no rule value left over there)."""
     kinds = ("POLICY_", "F_", "FEATURE_", "B_", "N_", "EV_", "EVENT_", "DRAW_", "SLAP_",
-             "ROUND_END_", "GAME_END_", "C_", "COUNTER_")
+             "ROUND_END_", "GAME_END_", "C_", "COUNTER_", "MEASURE_")
     names = [n for n in dir(codes) if re.fullmatch(r"[A-Z0-9_]+", n)]
     assert [n for n in names if not n.startswith(kinds)] == []
     assert not set(names) & set(rules.VALUE_CODES)

@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from unostats import codes
 from unostats.engine.referee import check_trace
 from unostats.engine.simulate import simulate_batches, trace_game
 from unostats.rules import RuleSet
@@ -49,7 +50,8 @@ def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name,
                         "cards_played", "cards_drawn", "normal_draws", "penalty_cards",
                         "reshuffles", "direction_changes", "challenges", "challenges_won",
                         "uno_penalties", "skips", "jump_ins", "slaps", "silence_breaks",
-                        "mistakes", "points", "ended_by", "largest_penalty"):
+                        "mistakes", "points", "ended_by", "largest_penalty",
+                        *codes.MEASURE_NAMES):
                 assert row[key] == getattr(ref, key), (g, row["round"], key)
             seats_rows = round_seats.filter((pl.col("game") == g) & (pl.col("round") == row["round"]))
             assert tuple(seats_rows.sort("seat")["hand_points"]) == ref.hand_points
@@ -75,6 +77,7 @@ _ENDLESS_COVERS = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from engine_cases import RULE_SETS, mixed_seats, play
+from unostats import codes
 from unostats.engine.referee import check_trace
 from unostats.engine.simulate import trace_game
 from unostats.rules import RuleSet
@@ -112,10 +115,15 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
 
 @pytest.mark.parametrize(("rules", "players", "seats"), list(bundled_cells()))
 def test_every_bundled_scenario_cell_passes_the_referee_and_the_invariants(rules, players, seats):
-    for game in range(2):
-        check_trace(trace_game(rules=rules, players=players, seats=seats, seed=5, game=game))
     frames = [pl.concat(f) for f in zip(*simulate_batches(rules=rules, players=players,
                                                           seats=seats, games=30, seed=5))]
+    for game in range(2):
+        result = check_trace(trace_game(rules=rules, players=players, seats=seats, seed=5,
+                                        game=game))
+        stored = frames[2].filter(pl.col("game") == game).sort("round")
+        for row, ref in zip(stored.iter_rows(named=True), result.rounds, strict=True):
+            for name in codes.MEASURE_NAMES:  # how the round played, counted twice
+                assert row[name] == getattr(ref, name), (game, row["round"], name)
     assert_invariants(rules, players, 30, *frames)
 
 

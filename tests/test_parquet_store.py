@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from unostats import store
+from unostats.base.compare import ALL_STATISTICS
 from unostats.base.signals import StopRequest
 from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_scenario
@@ -146,7 +147,7 @@ def test_every_reader_command_reads_the_store(invoke, runs, tmp_path):
     r = invoke("compare", "latest/standard/2", "latest/short house/2", "--store", spec,
                "-f", "csv")
     assert r.exit_code == 0, r.output
-    assert len(r.stdout.splitlines()) == 1 + 4
+    assert len(r.stdout.splitlines()) == 1 + len(ALL_STATISTICS)
     out = tmp_path / "report.html"
     r = invoke("report", "--store", spec, "--out", out)
     assert r.exit_code == 0, r.output
@@ -174,7 +175,7 @@ def test_simulate_on_the_command_line_and_its_resume_hint(invoke, runs, tmp_path
     folder = tmp_path / "cli store"
     r = invoke("simulate", runs["path"], "--store", f"parquet:{folder}", "-f", "csv")
     assert r.exit_code == 0, r.output
-    assert len(r.stdout.splitlines()) == 1 + 4
+    assert len(r.stdout.splitlines()) == 1 + len(ALL_STATISTICS)
     assert f"--store 'parquet:{folder}'" in snapshot_command(folder)
     assert_same(snapshot(store.parquet_location(str(folder))), runs["ref"])
 

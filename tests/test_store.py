@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 
 from unostats import stats, store
-from unostats.codes import COUNTER_NAMES
+from unostats.codes import COUNTER_NAMES, MEASURE_NAMES
 from unostats.store.packing import WORDS
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -228,6 +228,7 @@ def tiny_batch() -> SimpleNamespace:
         "winner_seat": [0, 0, None, 1], "winner_position": [0, 2, None, 0],
         **counters, "points": [100, 50, 0, 30], "ended_by": ["win", "win", "cap", "win"],
         "loser_seat": [None, None, None, None], "largest_penalty": [0, 4, 2, 0],
+        **{n: [0, 0, 0, 0] for n in MEASURE_NAMES}, "winner_largest_deficit": [1, 0, None, 2],
     })
     rs = []
     for g, r, first in [(0, 1, 0), (0, 2, 1), (0, 3, 2), (1, 1, 1)]:

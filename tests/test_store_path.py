@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 
 from unostats import store
+from unostats.codes import MEASURE_NAMES
 from unostats.engine import _parts
 from unostats.engine.simulate import simulate_batches, simulate_arrow
 from unostats.rules import RuleSet
@@ -35,8 +36,8 @@ variants:
     rules: {stack_draw_two: sum, stack_draw_four: sum, draw_two_on_draw_four: true}
 """
 # The digest of MIX's stored games, game_seats, rounds and round_seats (every column but run_id
-# and the later rounds.largest_penalty, rows sorted), as stored by main before this storage
-# path, with batches of 40 games.
+# and the later rounds.largest_penalty and how a round played, codes.MEASURE_NAMES; rows
+# sorted), as stored by main before this storage path, with batches of 40 games.
 MAIN_DIGEST = "881778f3fe9c0879"
 
 
@@ -48,7 +49,7 @@ def digest(db: Path, tables: tuple[str, ...]) -> str:
             cols = [c for (c,) in con.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
                 "ORDER BY ordinal_position", [table]).fetchall()
-                if c not in ("run_id", "largest_penalty")]
+                if c not in ("run_id", "largest_penalty", *MEASURE_NAMES)]
             for row in con.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL"
                                    ).fetchall():
                 h.update(repr(row).encode())

@@ -182,3 +182,13 @@ COUNTER_NAMES = (
     "silence_breaks",
     "mistakes",
 )
+# How a round played (engine/_measures.py, docs/guide/how-it-plays.md): round columns after the
+# counters and largest_penalty, which the referee recomputes from the trace.
+MEASURE_NAMES = (
+    "hand_leader_changes",  # the seat alone holding the fewest cards changed
+    "winner_largest_deficit",  # the winner's largest card deficit to the fewest held (null: none)
+    "decision_turns",  # turns with more than one distinct legal card
+    "legal_cards_on_decisions",  # distinct legal cards summed over those turns
+    "uno_stops",  # a seat on one card skipped or made to draw a penalty
+    "uno_stops_still_won",  # those of the round's winner
+)

@@ -40,6 +40,7 @@ import duckdb
 from .design import driver as design
 from .design import summary as design_summary
 from .games import driver as games
+from .games import plays as plays_report
 from .games import skill as skill_report
 from .games import summary
 from .leagues import driver as leagues
@@ -116,7 +117,10 @@ GAMES = RunKind(
                       figures=sweep_report.sweep_figures, view=sweep_report.view),
         ReportSection(name="skill", title="UNO skill-and-luck report: ",
                       load=skill_report.load_skill, figures=skill_report.skill_figures,
-                      view=skill_report.view)))
+                      view=skill_report.view),
+        # the default title: a plain run's report is a rules report that also tells how it plays
+        ReportSection(name="plays", title="UNO rules report: ", load=plays_report.load_section,
+                      figures=plays_report.plays_figures, view=plays_report.view)))
 
 TOURNAMENTS = RunKind(
     name="tournaments", claims=lambda scenario: scenario.tournament is not None,

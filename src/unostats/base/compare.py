@@ -5,7 +5,9 @@ one row per statistic: A's value, B's, ``diff`` = B - A with its 95% interval, t
 whether the difference was paired.
 
 Every statistic is a ratio of sums over a cell's games (turns / rounds, rounds / games, points /
-won rounds, rounds won by position 0 / won rounds), estimated as the ratio of the totals with a
+won rounds, rounds won by position 0 / won rounds, and how the variant plays: lead changes /
+games, comebacks, drama and decisiveness / won games, hand leader changes / rounds, ...:
+``RATIOS``), estimated as the ratio of the totals with a
 delta-method standard error over games (each game's residual ``(y - R x) / mean(x)``), so the
 rounds of one game are never taken as independent.
 
@@ -38,14 +40,38 @@ from ..output import Numeral, fixed, format_interval, format_rows, interval_digi
 from ..stats import Z95, two_sided_p
 from .session import RunError, locate, resolve_run
 
-STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
-# statistic -> (numerator, denominator) of the per-game totals
+# statistic -> (numerator, denominator) of the per-game totals; after the first four, how a
+# variant plays (games/plays.py; balance, a gap between seats, is no ratio of a game's totals)
 RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", "one"),
-          "points_per_round": ("points", "won"), "first_player_share": ("p0", "won")}
-# The words of the table and the notes for each statistic and its scale (the share in percent).
+          "points_per_round": ("points", "won"), "first_player_share": ("p0", "won"),
+          "lead_changes_per_game": ("lead_changes", "one"),
+          "comeback_share": ("comeback", "won_game"),
+          "drama_share": ("drama_share", "won_game"),
+          "decisiveness": ("decisiveness", "won_game"),
+          "hand_leader_changes_per_round": ("hand_leader_changes", "rounds"),
+          "winner_largest_deficit": ("winner_deficit", "won"),
+          "decision_share": ("decision_turns", "turns"),
+          "legal_cards_per_decision": ("legal_cards_on_decisions", "decision_turns"),
+          "uno_stops_per_round": ("uno_stops", "rounds"),
+          "uno_stops_still_won_share": ("uno_stops_still_won", "uno_stops")}
+# The four the report's tables and a sweep's heat maps show; ``unostats compare`` prints every one.
+STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
+PLAY_STATISTICS = tuple(stat for stat in RATIOS if stat not in STATISTICS)
+ALL_STATISTICS = STATISTICS + PLAY_STATISTICS
+# The words of the table and the notes for each statistic and its scale (shares in percent).
 LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/game", 1.0),
           "points_per_round": ("points/round", 1.0),
-          "first_player_share": ("pos-0 round wins (%)", 100.0)}
+          "first_player_share": ("pos-0 round wins (%)", 100.0),
+          "lead_changes_per_game": ("lead changes/game", 1.0),
+          "comeback_share": ("comebacks (% of games)", 100.0),
+          "drama_share": ("drama (% of target)", 100.0),
+          "decisiveness": ("decisiveness (%)", 100.0),
+          "hand_leader_changes_per_round": ("hand-leader changes/round", 1.0),
+          "winner_largest_deficit": ("winner's card deficit", 1.0),
+          "decision_share": ("decision turns (%)", 100.0),
+          "legal_cards_per_decision": ("legal cards/decision", 1.0),
+          "uno_stops_per_round": ("UNO stops/round", 1.0),
+          "uno_stops_still_won_share": ("stopped, still won (%)", 100.0)}
 COLUMNS = ("a_cell", "b_cell", "statistic", "a", "b", "diff", "lo", "hi", "method", "paired",
            "games", "narrowing")
 PAIRED_METHOD = "paired over games, ratio delta method ± 1.96 SE"
@@ -69,7 +95,7 @@ class CellGames:
     seed: int
     engine_version: str
     deal: tuple[Any, ...]  # (hand size, deck): the same values deal game i alike
-    totals: dict[str, np.ndarray]  # game, rounds, turns, won, points, p0, dealer, one
+    totals: dict[str, np.ndarray]  # _GAME_COLUMNS and one
 
 
 @dataclass(frozen=True)
@@ -104,13 +130,28 @@ class Comparison:
 _TOTALS_SQL = """
 WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
                        unnest($players) AS players)
-SELECT run_id, variant, players, game, count(*) AS rounds, sum(turns) AS turns,
-  count(*) FILTER (WHERE ended_by = 'win') AS won,
-  coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
-  count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
-  min(dealer_seat) FILTER (WHERE round = 1) AS dealer
-FROM rounds JOIN wanted USING (run_id, variant, players)
-GROUP BY ALL ORDER BY ALL
+SELECT * FROM (
+  SELECT run_id, variant, players, game, count(*) AS rounds, sum(turns) AS turns,
+    count(*) FILTER (WHERE ended_by = 'win') AS won,
+    coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
+    count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
+    min(dealer_seat) FILTER (WHERE round = 1) AS dealer,
+    sum(hand_leader_changes) AS hand_leader_changes,
+    coalesce(sum(winner_largest_deficit), 0) AS winner_deficit,
+    sum(decision_turns) AS decision_turns,
+    sum(legal_cards_on_decisions) AS legal_cards_on_decisions,
+    sum(uno_stops) AS uno_stops, sum(uno_stops_still_won) AS uno_stops_still_won
+  FROM rounds JOIN wanted USING (run_id, variant, players)
+  GROUP BY ALL
+) JOIN (
+  SELECT run_id, variant, players, game, lead_changes,
+    CAST(winner_seat IS NOT NULL AS INTEGER) AS won_game,
+    coalesce(CAST(comeback AS INTEGER), 0) AS comeback,
+    coalesce(drama_share, 0) AS drama_share, coalesce(decisiveness, 0) AS decisiveness
+  FROM (""" + store.game_measures_sql(
+    "cell IN (SELECT cell FROM cells WHERE list_contains($runs, run_id))") + """)
+) USING (run_id, variant, players, game)
+ORDER BY ALL
 """
 _INFO_SQL = """
 WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
@@ -118,7 +159,9 @@ WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
 SELECT run_id, variant, players, r.seed, r.engine_version, v.rules_json
 FROM runs r JOIN variants v USING (run_id) JOIN wanted USING (run_id, variant, players)
 """
-_GAME_COLUMNS = ("game", "rounds", "turns", "won", "points", "p0", "dealer")
+_GAME_COLUMNS = tuple(dict.fromkeys((
+    "game", "rounds", "turns", "won", "points", "p0", "dealer",
+    *(column for pair in RATIOS.values() for column in pair if column != "one"))))
 
 
 def parse_cell(con, text: str) -> CellRef:
@@ -212,11 +255,13 @@ def _var_of_mean(u: np.ndarray) -> float:
     return float(u.var(ddof=1) / u.size) if u.size > 1 else math.nan
 
 
-def compare_cells(a: CellGames, b: CellGames) -> Comparison:
+def compare_cells(a: CellGames, b: CellGames,
+                  statistics: Sequence[str] = STATISTICS) -> Comparison:
+    """B minus A on each of ``statistics`` (``RATIOS``' keys), paired where the deals agree."""
     pairs, why = pairing(a, b)
     rows = []
     narrowings = []
-    for stat in STATISTICS:
+    for stat in statistics:
         ra, ua = _ratio(a.totals, stat, None if pairs is None else pairs[0])
         rb, ub = _ratio(b.totals, stat, None if pairs is None else pairs[1])
         se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
@@ -246,7 +291,8 @@ def compare_cells(a: CellGames, b: CellGames) -> Comparison:
 
 def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
             ) -> list[Comparison]:
-    """Cell ``a`` against each cell of ``b`` (``RUN/VARIANT/PLAYERS`` each)."""
+    """Cell ``a`` against each cell of ``b`` (``RUN/VARIANT/PLAYERS`` each), on every
+    statistic (``ALL_STATISTICS``)."""
     con = store.open_store(locate(db), read_only=True)
     try:
         ref_a = parse_cell(con, a)
@@ -262,7 +308,7 @@ def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
                 if cell.totals["game"].size < 2:
                     raise RunError(f"cell {cell.ref} has {cell.totals['game'].size} stored "
                                    "games; at least 2 are needed for an interval")
-            out.append(compare_cells(cell_a, cell_b))
+            out.append(compare_cells(cell_a, cell_b, ALL_STATISTICS))
         return out
     finally:
         con.close()

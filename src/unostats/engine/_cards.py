@@ -17,20 +17,25 @@ from ._policies import choose_colour, if_playable, prefer
 from ._rng import bounded
 from ._table import (
     BLACK, FIRST_BLACK, NT, colour_of, ev, in_round, next_in_cycle, next_seat, rank_of, skip_seat,
-    step, trace_draw,
+    step, trace_draw, uno_stop,
 )
 
 
 @kernel(inline=True)
 def add(st, s, t):
+    """Seat s takes card t (``held``: the types it holds, for _measures)."""
     st.hand[s, t] += 1
+    st.held[s] |= 1 << t
     st.hcol[s, colour_of(t)] += 1
     st.hsize[s] += 1
 
 
 @kernel(inline=True)
 def remove(st, s, t):
+    """Seat s gives up card t (``held``: the types it holds, for _measures)."""
     st.hand[s, t] -= 1
+    if st.hand[s, t] == 0:
+        st.held[s] ^= 1 << t
     st.hcol[s, colour_of(t)] -= 1
     st.hsize[s] -= 1
 
@@ -110,9 +115,10 @@ def draw_traced(st, s, count, reason, state, tracing):
         drawn += 1
     # The round's largest penalty drawn at once: one call draws one whole penalty (a paid
     # stack, an escalation, a challenge, an UNO penalty, ...), as penalty_cards counts them.
-    if (got > st.largest_penalty and reason != C.DRAW_NORMAL and reason != C.DRAW_COVER
-            and reason != C.DRAW_REFILL):
-        st.largest_penalty = got
+    if reason != C.DRAW_NORMAL and reason != C.DRAW_COVER and reason != C.DRAW_REFILL:
+        st.largest_penalty = max(st.largest_penalty, got)
+        if got > 0:
+            uno_stop(st, s, st.hsize[s] - got)
     return card, state
 
 
@@ -197,6 +203,7 @@ def exchange_hands(st, a, b):
     for c in range(5):
         st.hcol[a, c], st.hcol[b, c] = st.hcol[b, c], st.hcol[a, c]
     st.hsize[a], st.hsize[b] = st.hsize[b], st.hsize[a]
+    st.held[a], st.held[b] = st.held[b], st.held[a]
 
 
 # ---------------------------------------------------------------- the deal

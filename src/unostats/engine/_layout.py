@@ -102,6 +102,15 @@ TABLE = np.dtype([
     ("left", np.int64),  # R9: seats in the round
     ("counters", np.int64, (codes.N_COUNTERS,)),  # the round's counters (codes.C_*)
     ("largest_penalty", np.int64),  # the most penalty cards one seat drew at once this round
+    # How the round plays (_measures): the hand leader (-1: none yet) and its changes, each
+    # seat's largest deficit to the fewest cards held, decisions and UNO stops per seat.
+    ("leader", np.int64),
+    ("leader_changes", np.int64),
+    ("decision_turns", np.int64),
+    ("legal_on_decisions", np.int64),
+    ("deficit", np.int64, (MAX_SEATS,)),
+    ("stops", np.int64, (MAX_SEATS,)),
+    ("held", np.int64, (MAX_SEATS,)),  # the card types each seat holds, a bit each (_cards.add)
     ("ring", np.int64, (RING, 4)),  # trace rows (kind, seat, a, b) not yet flushed
 ], align=True)
 
@@ -122,7 +131,8 @@ GAME_SETUP = np.dtype([
 DRAW_PILE = 0
 DISCARDS = 1
 
-# Columns of the round output (the counters, then the largest penalty, at the end).
+# Columns of the round output (the counters, then the largest penalty and how the round played,
+# at the end).
 RO_GAME = 0
 RO_ROUND = 1
 RO_DEALER = 2
@@ -134,7 +144,13 @@ RO_POINTS = 7
 RO_LOSER = 8  # R6 lazy, R9 to_the_last: the round's loser (-1: none)
 RO_COUNTERS = 9
 RO_LARGEST_PENALTY = RO_COUNTERS + codes.N_COUNTERS  # most penalty cards drawn at once
-N_RO = RO_LARGEST_PENALTY + 1
+RO_HAND_LEADER_CHANGES = RO_LARGEST_PENALTY + 1  # _measures: how the round played
+RO_WINNER_LARGEST_DEFICIT = RO_HAND_LEADER_CHANGES + 1  # -1: no winner
+RO_DECISION_TURNS = RO_WINNER_LARGEST_DEFICIT + 1
+RO_LEGAL_CARDS_ON_DECISIONS = RO_DECISION_TURNS + 1
+RO_UNO_STOPS = RO_LEGAL_CARDS_ON_DECISIONS + 1
+RO_UNO_STOPS_STILL_WON = RO_UNO_STOPS + 1
+N_RO = RO_UNO_STOPS_STILL_WON + 1
 
 # Columns of the round-seat output [round, seat, col].
 RS_POSITION = 0

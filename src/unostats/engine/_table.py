@@ -150,12 +150,20 @@ def trace_draw(st, s, card, moved, reason):
 
 
 @kernel(inline=True)
+def uno_stop(st, s, held):
+    """A seat that held ``held`` cards is skipped or made to draw a penalty: an UNO stop (a
+    measure of how the round plays, engine/_measures.py) if it held one."""
+    st.stops[s] += held == 1
+
+
+@kernel(inline=True)
 def skip_seat_traced(st, s, tracing):
     """A1: seat s misses its turn; returns the seat after it. Traced if ``tracing`` (the turn
     loop's flag: a constant in its untraced version, so the checks fold away)."""
     if tracing:
         ev(st, C.EV_SKIP, s, -1, -1)
     st.counters[C.C_SKIPS] += 1
+    uno_stop(st, s, st.hsize[s])
     return next_seat(st, s)
 
 

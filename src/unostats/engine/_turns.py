@@ -40,6 +40,7 @@ from ._cards import (
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
 from ._layout import RO_LOSER
+from ._measures import count_decision, sample_hands, start_measures, write_measures
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
 from ._penalties import answer_pending, pay_unless_answered
 from ._policies import choose_card, if_playable
@@ -108,6 +109,7 @@ def _round_loop(level):
                     if not answering:
                         continue  # paid, without a turn
                 turns += 1
+                sample_hands(st, p)
                 if tracing:
                     ev(st, C.EV_TURN, p, -1, -1)
                 if hooked and opt.silence != R.SILENCE_NONE:
@@ -118,6 +120,8 @@ def _round_loop(level):
                     answer, state = answer_pending(st, opt, p, state)
             card = answer
             if answer < 0:
+                if not covering:
+                    count_decision(st, opt, p)
                 card, threat, state = choose_card(st, opt, p, state)
                 if card < 0 and covering:  # N6: draw until it can cover
                     eight = top_card(st)
@@ -283,6 +287,7 @@ def _game_loop(level):
                     return gi, g_start
                 if st.tracing:
                     ev(st, C.EV_ROUND_START, dealer, r, -1)
+                start_measures(st)
                 top, state = new_round(st, opt, dealer, state)
                 p = first_player
                 if opt.first_card != R.FIRST_CARD_NUMBER_ONLY and rank_of(top) >= K.SKIP:
@@ -297,6 +302,7 @@ def _game_loop(level):
                     turns, state = _round_move_end_hook(st, opt, p, trace, state)
                 else:
                     turns, state = _round_without_hooks(st, opt, p, trace, state)
+                write_measures(st, round_out, r_pos)
                 finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
                              round_seat_out, r_pos)
                 if st.tracing:

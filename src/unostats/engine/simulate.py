@@ -23,7 +23,9 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
   ended_by ("win" | "cap"),
   loser_seat (R6 lazy, R9 to_the_last; null otherwise), largest_penalty (the most penalty cards
   one seat drew at once in the round, 0 if none: docs/engine.md "What each round, game and seat
-  records")
+  records"), then how the round played (``codes.MEASURE_NAMES``: hand_leader_changes,
+  winner_largest_deficit (null when capped), decision_turns, legal_cards_on_decisions, uno_stops,
+  uno_stops_still_won; docs/guide/how-it-plays.md)
 - round_seats: game, round, seat, position (seat offset from the round's first player),
   cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round),
   finish_place (R9 to_the_last: 1, 2, ... in finishing order, the seat left last n; 1 for the

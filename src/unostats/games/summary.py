@@ -10,10 +10,14 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+import duckdb
+
 from .. import store
 from ..output import Column, Numeral, format_rows, format_table, interval_cell
 from ..base.session import RunError, locate, stored_scenario
+from ..sql import first_line
 from ..stats import mean_interval, wilson_interval
+from . import plays
 
 SUMMARY_COLUMNS = (
     "run_id", "scenario", "variant", "players", "games", "rounds",
@@ -146,12 +150,15 @@ def format_summary(rows: Sequence[dict[str, Any]], fmt: str = "table",
 
 def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
                  width: int | None = None) -> str:
-    """The summary of finished runs as ``simulate`` prints it, its table fitted to ``width``
+    """The summary of finished runs as ``simulate`` prints it, its tables fitted to ``width``
     when given. A precision-targeted run adds, in a table, each cell's stop: games played of
-    the cap, the half-width reached."""
-    text = format_summary(summaries(db=db, run_ids=run_ids), fmt, width=width)
+    the cap, the half-width reached. Below the table, how each cell plays (``plays_text``)."""
+    rows = summaries(db=db, run_ids=run_ids)
+    text = format_summary(rows, fmt, width=width)
     if fmt != "table":
         return text
+    text += "\n\n" + plays_text(db=db, run_ids=run_ids, width=width,
+                                order=[(r["run_id"], r["variant"], r["players"]) for r in rows])
     con = store.open_store(locate(db), read_only=True)
     try:
         rows = [row for rid in run_ids for row in precision_rows(con, rid)]
@@ -176,6 +183,24 @@ PRECISION_TABLE = (
     Column("target", 1, lambda r: Numeral(f"{r['target']:g}")),
     Column("met", 0, lambda r: "yes" if r["met"] else "no (cap)"),
 )
+
+
+def plays_text(*, db: str | os.PathLike, run_ids: Sequence[str],
+               order: Sequence[tuple[str, str, int]] = (), width: int | None = None) -> str:
+    """The "how it plays" block of the runs' cells (games/plays.py) in the summary's ``order``
+    of (run, variant, players), read with the summary's memory limit; if DuckDB cannot compute
+    it there, a line saying where to find it."""
+    con = store.open_store(locate(db), read_only=True, memory_limit=SUMMARY_MEMORY_LIMIT)
+    place = {cell: i for i, cell in enumerate(order)}
+    try:
+        cells = plays.load_plays(con, run_ids)
+        cells.sort(key=lambda c: place.get((c.run_id, c.variant, c.players), len(place)))
+        return plays.block(cells, width)
+    except duckdb.Error as e:
+        return (f"How it plays: not computed here ({first_line(str(e))}); "
+                "`unostats query \"SELECT * FROM how_it_plays\"` reads it")
+    finally:
+        con.close()
 
 
 PRECISION_SQL = """

@@ -115,7 +115,8 @@ def _stored_game(con, run_id: str, cell: Cell, game: int) -> dict[str, list[dict
 
 
 _ROUND_FIELDS = ("dealer_seat", "first_seat", "winner_seat", "winner_position",
-                 *codes.COUNTER_NAMES, "points", "ended_by", "largest_penalty")
+                 *codes.COUNTER_NAMES, "points", "ended_by", "largest_penalty",
+                 *codes.MEASURE_NAMES)
 
 
 def compare_game(result: Any, stored: dict[str, list[dict[str, Any]]]) -> list[str]:

@@ -53,7 +53,9 @@ from ..sql import StoreError, UnknownRunError
 from .database import SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import OutputRefused, check_output, write_output, write_problem
 from .frames import FRAME_COLUMNS, RESULT_KEYS
-from .games import BY_CELL, VIEWS, completed_games, duplicate_keys
+from .games import (
+    BY_CELL, VIEWS, completed_games, duplicate_keys, game_measures_sql, how_it_plays_sql,
+)
 from .parquet import (
     ParquetLocation,
     ParquetWriter,
@@ -85,6 +87,7 @@ __all__ = [
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
     "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
     "add_cells", "check_output", "completed_games", "duplicate_keys", "export_run", "finish_run",
+    "game_measures_sql", "how_it_plays_sql",
     "is_memory", "latest_run_id", "list_runs", "open_store", "record_looks", "query", "resolve_run_id", "resume_run", "run_info",
     "sql_relation", "sql_rows", "start_run", "write_batch", "write_problem", "is_parquet",
     "OutputRefused", "check_output", "write_output",

@@ -32,8 +32,10 @@ from . import durations, games, runs
 # per BIGINT (``packing.WORDS``: game and round in one, two counters in one ...), encoded with
 # numpy; 11: the seats' policies coded in game_seats' word (names in the table ``policies``), and
 # the words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
-# rows by cell id, ``games.BY_CELL``), which the standard views and the report read.
-SCHEMA_VERSION = 12
+# rows by cell id, ``games.BY_CELL``), which the standard views and the report read; 13: how a
+# round plays (rounds.hand_leader_changes ... ``codes.MEASURE_NAMES``) and the views
+# ``game_measures`` and ``how_it_plays``.
+SCHEMA_VERSION = 13
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
 # (at least one): parallel inserts split row groups, cost CPU and grow the file, and the engine's
@@ -56,6 +58,7 @@ WRITER_SETTINGS = (("max_vacuum_tasks", "0"), ("block_allocator_memory", f"'{WRI
 # read).
 SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *leagues.TABLES_DDL,
               *MACROS_DDL, *games.CELL_VIEWS_DDL, *games.BY_CELL_VIEWS_DDL, *games.VIEWS_DDL,
+              *games.MEASURES_DDL,
               *tournaments.VIEWS_DDL, *leagues.VIEWS_DDL, *durations.VIEWS_DDL)
 
 

@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..sql import StoreError, first_line, first_row, table_ddl, transaction
+from ..stats import Z95
 from .frames import FRAME_COLUMNS, NAMES, RESULT_KEYS
 from .packing import POLICY, POLICY_BITS, decode, stored_columns, stored_frame
 from .runs import no_run
@@ -235,8 +236,163 @@ SELECT run_id, variant, players,
 FROM games
 GROUP BY run_id, variant, players""",
 ]
+def _ratio(name: str, y: str, x: str, yy: str, xy: str, xx: str) -> str:
+    """``name`` = sum(y) / sum(x) over rounds, and its 95% bounds ``name_lo``/``_hi`` from the
+    ratio estimator's se: sqrt(sum((y - R x)^2) / (n (n - 1))) / mean(x), the sums of squares
+    and products ``yy``, ``xy``, ``xx`` summed over the rounds."""
+    se = (f"sqrt(greatest({yy} - 2 * {name} * {xy} + {name} * {name} * {xx}, 0) "
+          f"/ (n_rounds * (n_rounds - 1))) / ({x} / n_rounds)")
+    return f"{name}, {name} - {Z95} * {se} AS {name}_lo, {name} + {Z95} * {se} AS {name}_hi"
+
+
+def _mean(name: str) -> str:
+    """``name`` and its 95% bounds from ``name_se`` (the normal interval of a mean)."""
+    return (f"{name}, {name} - {Z95} * {name}_se AS {name}_lo, "
+            f"{name} + {Z95} * {name}_se AS {name}_hi")
+
+
+def game_measures_sql(cells: str = "TRUE") -> str:
+    """How each game played (the view ``game_measures``) for the cells where ``cells`` (an SQL
+    condition on ``cell``) holds: readers of a few runs filter before the window functions.
+
+    From the standings after each round: a seat's standing is its total, or minus it where the
+    lowest total is best (R3/R4 own points). The leader is the seat alone at the top (a tie
+    leaves the lead where it was: only rounds with one leader are compared), the last the seat
+    alone at the bottom. Per game: lead_changes; with a winner, comeback (its winner stood last
+    after some round), drama (its winner's largest deficit to the top, in points, and as a share
+    of the target: drama_share) and decisiveness (the share of its rounds played after its
+    winner led for good)."""
+    return f"""WITH rules AS (
+  SELECT c.cell,
+    CASE WHEN v.rules_json->>'scoring' IN ('own_points_low_wins', 'own_points_lose_at')
+      THEN -1 ELSE 1 END AS sign,
+    CAST(v.rules_json->>'target_score' AS DOUBLE) AS target
+  FROM cells c JOIN variants v USING (run_id, variant, players) WHERE {cells}
+), standing AS (
+  SELECT rs.cell, rs.game, rs.round, rs.seat, r.sign * rs.score_after AS v,
+    max(r.sign * rs.score_after) OVER p AS best, min(r.sign * rs.score_after) OVER p AS worst
+  FROM round_seats_by_cell rs JOIN rules r USING (cell)
+  WINDOW p AS (PARTITION BY rs.cell, rs.game, rs.round)
+), per_round AS (
+  SELECT s.cell, s.game, s.round, any_value(g.winner_seat) AS winner,
+    CASE WHEN count(*) FILTER (WHERE s.v = s.best) = 1
+      THEN min(s.seat) FILTER (WHERE s.v = s.best) END AS leader,
+    CASE WHEN count(*) FILTER (WHERE s.v = s.worst) = 1
+      THEN min(s.seat) FILTER (WHERE s.v = s.worst) END AS last_seat,
+    max(s.best - s.v) FILTER (WHERE s.seat = g.winner_seat) AS winner_deficit
+  FROM standing s JOIN games_by_cell g USING (cell, game)
+  GROUP BY s.cell, s.game, s.round
+), leads AS (
+  SELECT cell, game, leader <> lag(leader) OVER (PARTITION BY cell, game ORDER BY round) AS change
+  FROM per_round WHERE leader IS NOT NULL
+), changes AS (
+  SELECT cell, game, count(*) FILTER (WHERE change) AS lead_changes FROM leads GROUP BY ALL
+), per_game AS (
+  SELECT cell, game,
+    bool_or(last_seat = winner) AS comeback,
+    max(winner_deficit) AS drama,
+    coalesce(max(round) FILTER (WHERE leader IS DISTINCT FROM winner), 0) AS not_led
+  FROM per_round GROUP BY ALL
+)
+SELECT c.run_id, c.variant, c.players, g.game, g.rounds, g.winner_seat,
+  coalesce(ch.lead_changes, 0) AS lead_changes,
+  CASE WHEN g.winner_seat IS NOT NULL THEN p.comeback END AS comeback,
+  CASE WHEN g.winner_seat IS NOT NULL THEN p.drama END AS drama,
+  CASE WHEN g.winner_seat IS NOT NULL THEN p.drama / r.target END AS drama_share,
+  CASE WHEN g.winner_seat IS NOT NULL
+    THEN greatest(g.rounds - p.not_led - 1, 0) / g.rounds END AS decisiveness
+FROM games_by_cell g JOIN rules r USING (cell) JOIN cells c USING (cell)
+  LEFT JOIN per_game p USING (cell, game) LEFT JOIN changes ch USING (cell, game)"""
+
+
+def how_it_plays_sql(cells: str = "TRUE") -> str:
+    """Every measure of how it plays per cell (the view ``how_it_plays``) with its 95% interval,
+    for the cells where ``cells`` holds (as ``game_measures_sql``): a share of games by Wilson;
+    a mean over games or rounds by the normal interval (se = sd / sqrt(n)); a ratio of sums
+    over rounds (decisions per turn, legal cards per decision, stops still won per stop) by
+    the normal interval of a ratio estimator, rounds as the units; balance (1 - the largest
+    gap between the positions' game win rates, a position being a seat's in round 1) by the
+    normal interval of the gap between the two positions at the extremes (picked after
+    looking, so it leans narrow)."""
+    return f"""WITH gm AS ({game_measures_sql(cells)}
+), g AS (
+  SELECT run_id, variant, players, count(*) AS n_games, count(winner_seat) AS n_won_games,
+    avg(lead_changes) AS lead_changes,
+    stddev_samp(lead_changes) / sqrt(count(*)) AS lead_changes_se,
+    count(*) FILTER (WHERE comeback) AS comebacks,
+    avg(drama) AS drama, stddev_samp(drama) / sqrt(count(drama)) AS drama_se,
+    avg(drama_share) AS drama_share,
+    stddev_samp(drama_share) / sqrt(count(drama_share)) AS drama_share_se,
+    avg(decisiveness) AS decisiveness,
+    stddev_samp(decisiveness) / sqrt(count(decisiveness)) AS decisiveness_se
+  FROM gm GROUP BY run_id, variant, players
+), sums AS (
+  SELECT cell, count(*) AS n_rounds,
+    avg(hand_leader_changes) AS hand_leader_changes,
+    stddev_samp(hand_leader_changes) / sqrt(count(*)) AS hand_leader_changes_se,
+    avg(winner_largest_deficit) AS winner_largest_deficit,
+    stddev_samp(winner_largest_deficit) / sqrt(count(winner_largest_deficit))
+      AS winner_largest_deficit_se,
+    avg(uno_stops) AS uno_stops, stddev_samp(uno_stops) / sqrt(count(*)) AS uno_stops_se,
+    sum(turns)::DOUBLE AS t, sum(decision_turns)::DOUBLE AS d,
+    sum(legal_cards_on_decisions)::DOUBLE AS l, sum(uno_stops)::DOUBLE AS u,
+    sum(uno_stops_still_won)::DOUBLE AS w,
+    sum(turns::DOUBLE * turns) AS tt, sum(decision_turns::DOUBLE * decision_turns) AS dd,
+    sum(turns::DOUBLE * decision_turns) AS td,
+    sum(legal_cards_on_decisions::DOUBLE * legal_cards_on_decisions) AS ll,
+    sum(decision_turns::DOUBLE * legal_cards_on_decisions) AS dl,
+    sum(uno_stops::DOUBLE * uno_stops) AS uu,
+    sum(uno_stops_still_won::DOUBLE * uno_stops_still_won) AS ww,
+    sum(uno_stops::DOUBLE * uno_stops_still_won) AS uw
+  FROM rounds_by_cell WHERE {cells} GROUP BY cell
+), r AS (
+  SELECT c.run_id, c.variant, c.players, s.*,
+    d / nullif(t, 0) AS decision_share, l / nullif(d, 0) AS legal_cards_per_decision,
+    w / nullif(u, 0) AS uno_stops_still_won_share
+  FROM sums s JOIN cells c USING (cell)
+), won AS (
+  SELECT cell, count(winner_seat) AS n FROM games_by_cell WHERE {cells} GROUP BY cell
+), wins AS (
+  SELECT g.cell, rs.position, count(*) AS wins
+  FROM games_by_cell g JOIN round_seats_by_cell rs
+    ON rs.cell = g.cell AND rs.game = g.game AND rs.round = 1 AND rs.seat = g.winner_seat
+  WHERE g.cell IN (SELECT cell FROM won) GROUP BY ALL
+), slots AS (
+  SELECT w.cell, w.n, unnest(range(c.players)) AS position
+  FROM won w JOIN cells c USING (cell) WHERE w.n > 0
+), b AS (
+  SELECT c.run_id, c.variant, c.players, any_value(s.n) AS n,
+    max(coalesce(x.wins, 0) / s.n) AS hi_rate, min(coalesce(x.wins, 0) / s.n) AS lo_rate
+  FROM slots s LEFT JOIN wins x USING (cell, position) JOIN cells c USING (cell)
+  GROUP BY ALL
+)
+SELECT run_id, variant, players, n_games, n_won_games, n_rounds,
+  {_mean("lead_changes")},
+  comebacks / nullif(n_won_games, 0) AS comeback_share,
+  wilson_lo(comebacks, n_won_games) AS comeback_share_lo,
+  wilson_hi(comebacks, n_won_games) AS comeback_share_hi,
+  {_mean("drama")}, {_mean("drama_share")}, {_mean("decisiveness")},
+  1 - (hi_rate - lo_rate) AS balance,
+  1 - (hi_rate - lo_rate) - {Z95} * sqrt((hi_rate + lo_rate - (hi_rate - lo_rate) ** 2) / n)
+    AS balance_lo,
+  least(1, 1 - (hi_rate - lo_rate)
+    + {Z95} * sqrt((hi_rate + lo_rate - (hi_rate - lo_rate) ** 2) / n)) AS balance_hi,
+  {_mean("hand_leader_changes")}, {_mean("winner_largest_deficit")},
+  {_ratio("decision_share", "d", "t", "dd", "td", "tt")},
+  {_ratio("legal_cards_per_decision", "l", "d", "ll", "dl", "dd")},
+  {_mean("uno_stops")},
+  {_ratio("uno_stops_still_won_share", "w", "u", "ww", "uw", "uu")}
+FROM g FULL JOIN r USING (run_id, variant, players) LEFT JOIN b USING (run_id, variant, players)
+ORDER BY run_id, variant, players"""
+
+
+# How it plays (docs/guide/how-it-plays.md): per game, and per cell with intervals.
+MEASURES_DDL = [f"CREATE OR REPLACE VIEW game_measures AS\n{game_measures_sql()}",
+                f"CREATE OR REPLACE VIEW how_it_plays AS\n{how_it_plays_sql()}"]
+
+
 VIEWS = ("round_length", "win_rate_by_position", "game_win_rate_by_position", "score_spread",
-         "game_length")
+         "game_length", "game_measures", "how_it_plays")
 
 
 def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,

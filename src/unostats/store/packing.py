@@ -46,7 +46,8 @@ _INT = 32  # the bits of an INTEGER field
 # word; the others (turns, cards, points ...), which vary and which readers read most, stay
 # INTEGER columns of their own.
 _QUIET_PAIRS = (("challenges", "challenges_won"), ("uno_penalties", "jump_ins"),
-                ("hand_swaps", "card_swaps"), ("slaps", "silence_breaks"))
+                ("hand_swaps", "card_swaps"), ("slaps", "silence_breaks"),
+                ("uno_stops", "uno_stops_still_won"))
 WORDS: dict[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
     "games": (("slots", (("first_seat", 4), ("winner_seat", 4), ("ended_by", 1))),),
     "game_seats": (("slots", (("seat", 4), ("rank", 4), ("is_winner", 1), ("is_loser", 1),

@@ -16,11 +16,11 @@ key).
 Its modules mirror the kernel's rule families: ``_turns`` is the flow of a game, its rounds and
 turns (a turn, or a penalty drawn without one; its plays; UNO and a win; the jump-ins that
 follow; then the effects), into which ``_cards``, ``_policies``, ``_penalties``, ``_actions``,
-``_jump_ins``, ``_numbers``, ``_uno_call`` and ``_scoring`` mix their checks; ``_model`` is the
-table it keeps. Three pieces of state carry from one turn to the next: a pending penalty
-(A3-A6), the +2/Reverse sequence (A6 extreme) and the Skip run (A7). What the referee cannot
-see (the slowest seat of a slap, who breaks a silence, who errs, a random policy's gift) it
-accepts from any seat that could have done it. The text of events (``format_trace``) is
+``_jump_ins``, ``_numbers``, ``_uno_call`` and ``_scoring`` mix their checks (``_measures``: how
+a round played, counted again); ``_model`` is the table it keeps. Three pieces of state carry
+from one turn to the next: a pending penalty (A3-A6), the +2/Reverse sequence (A6 extreme) and
+the Skip run (A7). What the referee cannot see (the slowest seat of a slap, who breaks a
+silence, who errs, a random policy's gift) it accepts from any seat that could have done it. The text of events (``format_trace``) is
 ``unostats.event_text``.
 """
 

@@ -106,6 +106,7 @@ class Actions:
     def _skip(self, seat: int, because: str) -> None:
         self._take(codes.EV_SKIP, f"skip of seat {seat} ({because})", seat)
         self.count["skips"] += 1
+        self._stopped(seat, self.table.hand_size(seat))
 
     def _reverse(self, because: str) -> None:
         self.table.direction = -self.table.direction

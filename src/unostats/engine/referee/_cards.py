@@ -189,6 +189,7 @@ class Cards:
             drawn.append(card)
         if reason not in (codes.DRAW_NORMAL, codes.DRAW_COVER, codes.DRAW_REFILL):
             self.largest_penalty = max(self.largest_penalty, len(drawn))
+        self._penalty_drawn(seat, reason, len(drawn))
         return drawn
 
     def _draw_one(self, seat: int, reason: int, which: str) -> int | None:

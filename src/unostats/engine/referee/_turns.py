@@ -18,6 +18,7 @@ from ...event_text import (
 from ._actions import Actions
 from ._cards import Cards
 from ._jump_ins import JumpIns
+from ._measures import Measures
 from ._model import (
     _COLOUR, _CoversCapped, _Event, _Move, _number, _Penalty, _Played, _RoundWon, _rows, _Table,
     GameResult, RefereeError, RoundResult,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ..simulate import Trace
 
 
-class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, Scoring):
+class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, Scoring, Measures):
     """One traced game replayed (``check_trace``)."""
 
     def __init__(self, trace: Trace):
@@ -173,6 +174,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
         self.count = dict.fromkeys(codes.COUNTER_NAMES, 0)
         self.largest_penalty = 0
         self.pending, self.escalation, self.skip_run = None, 0, 0
+        self._start_measures()
         self._new_round_state()
         self._deal(dealer)
         first = (dealer + 1) % self.players if first_player is None else first_player
@@ -182,6 +184,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
                     "plays first")
         start_direction = self.table.direction
         winner = self._turns(first_seat)
+        measures = self._measures_of_round(winner)
         hand_points = tuple(self._hand_points(s) for s in range(self.players))
         loser = self._round_loser(winner, hand_points)
         points = self._round_end(winner, loser, hand_points)
@@ -197,7 +200,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
             cards_left=tuple(self.table.hand_size(s) for s in range(self.players)),
             score_after=tuple(self.scores), loser_seat=loser, finish_order=tuple(finish_order),
             hands_emptied=(tuple(self.hands_done) if self.rules.round_end == "seven_rounds"
-                           else ()), largest_penalty=self.largest_penalty)
+                           else ()), largest_penalty=self.largest_penalty, **measures)
 
     # Turns.
 
@@ -227,6 +230,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
                          f"{', '.join(_card(t) for t in answers)})")
         self._take(codes.EV_TURN, expected, seat)
         self.count["turns"] += 1
+        self._sample_hands(seat)
         self._turn_start(seat)
         if answers:
             answers = self._answers(seat)  # N5/U2: cards drawn at the turn's start may answer
@@ -247,6 +251,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
     def _turn_plays(self, seat: int) -> _Move | None:
         """A turn without a pending penalty: a play (P1) or a draw (P5), then A2/N3 extras."""
         start_top, start_colour = self.table.top, self.table.colour
+        self._count_decision(seat)
         kind = self._peek()
         if kind == codes.EV_PLAY:
             first = self._play(seat, f"play or draw by seat {seat}",

@@ -1,0 +1,153 @@
+"""How a variant plays, from hand-made stored games whose measures are counted by hand: the
+views ``game_measures`` (lead changes, comebacks, drama, decisiveness by the scoring's own
+order) and ``how_it_plays`` (per cell, with intervals), the summary's block, and ``compare``'s
+new statistics."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import polars as pl
+import pytest
+
+from unostats import codes, stats, store
+from unostats.base import compare
+from unostats.games import plays
+
+
+def stored_games(players: int, games: list[tuple[int, list[tuple[int, ...]]]],
+                 measures: dict[str, list[int]] | None = None) -> SimpleNamespace:
+    """Frames of ``games``: each (winner seat, the seats' totals after each round); every round
+    is won by seat 0 in 10 turns unless ``measures`` (per round, in order) says otherwise, and
+    seat 0 plays first (positions are seats)."""
+    rounds, seats, game_rows, final = [], [], [], []
+    for g, (winner, totals) in enumerate(games):
+        for r, after in enumerate(totals, start=1):
+            rounds.append({"game": g, "round": r, "dealer_seat": players - 1, "first_seat": 0,
+                           "winner_seat": 0, "winner_position": 0, "points": 10,
+                           "ended_by": "win", "loser_seat": None, "largest_penalty": 0})
+            seats += [{"game": g, "round": r, "seat": s, "position": s, "cards_left": 0,
+                       "hand_points": 0, "score_after": after[s], "hands_emptied": 0,
+                       "finish_place": None} for s in range(players)]
+        game_rows.append({"game": g, "rounds": len(totals), "turns": 10 * len(totals),
+                          "first_seat": 0, "winner_seat": winner, "margin": 0,
+                          "ended_by": "target"})
+        final += [{"game": g, "seat": s, "policy": "random", "final_score": totals[-1][s],
+                   "rank": 1 if s == winner else 2, "is_winner": s == winner,
+                   "is_loser": s != winner} for s in range(players)]
+    n = len(rounds)
+    columns = {name: [0] * n for name in (*codes.COUNTER_NAMES, *codes.MEASURE_NAMES)}
+    columns["turns"] = [10] * n
+    columns.update(measures or {})
+    frame = pl.DataFrame(rounds).with_columns(
+        pl.col("loser_seat").cast(pl.Int8), **{k: pl.Series(v) for k, v in columns.items()})
+    return SimpleNamespace(games=pl.DataFrame(game_rows), game_seats=pl.DataFrame(final),
+                           rounds=frame, round_seats=pl.DataFrame(seats))
+
+
+# Highest total wins, target 100. Game 0 (won by seat 2): leaders 0, 1, 2, 2 (two changes);
+# seat 2 alone last after round 2 (a comeback); its largest deficit 40 (round 2); it led for
+# good from round 3, so one of four rounds came after. Game 1 (won by seat 0): leaders 2, 0 (one
+# change); nobody alone last; deficit 60 (round 1); it took the lead in the last round.
+HIGH = [(2, [(30, 0, 0), (30, 40, 0), (30, 40, 50), (30, 40, 120)]),
+        (0, [(0, 0, 60), (110, 0, 60)])]
+# Lowest total wins (own_points_low_wins), target 100: seat 0 trails after round 1 (10 to 0),
+# then seat 1 passes the target; the winner, seat 0, came back from last, 10 points behind.
+LOW = [(0, [(10, 0), (10, 120)])]
+ROUND_MEASURES = {"turns": [10, 20, 30, 40, 10, 30], "decision_turns": [5, 10, 15, 20, 5, 15],
+                  "legal_cards_on_decisions": [10, 30, 30, 40, 10, 30],
+                  "hand_leader_changes": [1, 2, 3, 4, 5, 6],
+                  "winner_largest_deficit": [2, 2, 2, 2, 2, 2],
+                  "uno_stops": [1, 0, 2, 0, 1, 0], "uno_stops_still_won": [1, 0, 0, 0, 1, 0]}
+
+
+@pytest.fixture
+def con(tmp_path):
+    db = tmp_path / "plays.duckdb"
+    con = store.open_store(db, read_only=False)
+    variants = [("high", 3, {"scoring": "winner_takes_all", "target_score": 100}),
+                ("low", 2, {"scoring": "own_points_low_wins", "target_score": 100})]
+    run_id = store.start_run(
+        con, run_id="plays", command="test", seed=1, games_requested=3, scenario_name="s",
+        scenario_text="name: s\n", scenario_json={"name": "s"}, scenario_hash="h",
+        variants=[{"variant": v, "players": p, "rules_json": rules, "rules_hash": v,
+                   "description": ""} for v, p, rules in variants],
+        versions={"unostats_version": "0.1", "engine_version": "1", "numba_version": "0"})
+    store.write_batch(con, run_id, "high", 3, stored_games(3, HIGH, ROUND_MEASURES))
+    store.write_batch(con, run_id, "low", 2, stored_games(2, LOW))
+    con.close()
+    con = store.open_store(db, read_only=True)
+    yield con
+    con.close()
+
+
+def test_game_measures_follow_the_standings_in_the_scorings_order(con):
+    rows = store.query(con, "SELECT variant, game, lead_changes, comeback, drama, drama_share, "
+                            "decisiveness FROM game_measures ORDER BY variant, game").rows()
+    assert rows == [("high", 0, 2, True, 40, 0.4, 0.25), ("high", 1, 1, False, 60, 0.6, 0.0),
+                    ("low", 0, 1, True, 10, 0.1, 0.0)]
+
+
+def test_how_it_plays_gives_every_measure_with_its_interval(con):
+    row = store.query(con, "SELECT * FROM how_it_plays WHERE variant = 'high'").row(
+        0, named=True)
+    assert (row["n_games"], row["n_won_games"], row["n_rounds"]) == (2, 2, 6)
+    assert row["lead_changes"] == 1.5 and row["comeback_share"] == 0.5
+    wilson = stats.wilson_interval(1, 2)
+    assert (row["comeback_share_lo"], row["comeback_share_hi"]) == pytest.approx(
+        (wilson.lo, wilson.hi))
+    assert row["drama_share"] == pytest.approx(0.5) and row["decisiveness"] == 0.125
+    assert row["drama_share_hi"] - row["drama_share"] == pytest.approx(
+        stats.Z95 * 0.1 * math.sqrt(2) / math.sqrt(2))  # sd of (0.4, 0.6) / sqrt(2)
+    # Games won at positions 2 and 0 of 3: the rates 1/2, 0, 1/2, the largest gap 1/2.
+    assert row["balance"] == 0.5 and row["balance_lo"] < 0.5 <= row["balance_hi"]
+    m = ROUND_MEASURES
+    assert row["decision_share"] == pytest.approx(sum(m["decision_turns"]) / sum(m["turns"]))
+    assert row["legal_cards_per_decision"] == pytest.approx(
+        sum(m["legal_cards_on_decisions"]) / sum(m["decision_turns"]))
+    assert row["hand_leader_changes"] == 3.5 and row["winner_largest_deficit"] == 2
+    assert row["uno_stops"] == pytest.approx(4 / 6)
+    assert row["uno_stops_still_won_share"] == 0.5
+    for key in ("decision_share", "legal_cards_per_decision", "uno_stops_still_won_share",
+                "hand_leader_changes", "uno_stops"):
+        assert row[f"{key}_lo"] <= row[key] <= row[f"{key}_hi"], key
+    # decisions are half of every round's turns: the ratio has no spread over rounds
+    assert row["decision_share_hi"] == pytest.approx(row["decision_share"])
+
+
+def test_the_summary_block_and_compare_show_the_measures(con):
+    cells = plays.load_plays(con, ["plays"])
+    assert [(c.variant, c.players) for c in cells] == [("high", 3), ("low", 2)]
+    high = cells[0].estimates
+    assert high["comeback_share"].value == 0.5 and high["comeback_share"].n == 2
+    assert high["lead_changes"].method.startswith("normal")
+    text = plays.block(cells)
+    assert "How it plays, per game" in text and "How it plays, per round" in text
+    assert "0.500 [" in text  # the comeback share with its interval
+    ref = compare.CellRef("plays", "high", 3)
+    totals = compare.load_cell(con, ref).totals
+    assert list(totals["lead_changes"]) == [2, 1] and list(totals["comeback"]) == [1, 0]
+    assert list(totals["decision_turns"]) == [50, 20]
+    rows = {r.statistic: r for r in compare.compare_cells(
+        compare.load_cell(con, ref), compare.load_cell(con, ref), compare.ALL_STATISTICS).rows}
+    assert rows["decision_share"].a == pytest.approx(70 / 140)
+    assert rows["comeback_share"].a == 0.5 and rows["lead_changes_per_game"].a == 1.5
+
+
+def test_the_report_section_puts_the_variants_side_by_side(con):
+    from unostats.kinds import report_sections
+
+    section = next(s for s in report_sections() if s.name == "plays")
+    data = section.load(con, ["plays"])
+    assert [c.variant for c in data.cells] == ["high", "low"]
+    (div, fig, caption), = section.figures(data)
+    assert div == "fig-plays" and len(fig.data) == len(plays.MEASURES)
+    comebacks = fig.data[[m.key for m in plays.MEASURES].index("comeback_share")]
+    assert list(comebacks.x) == [50.0, 100.0]  # in %: high 1 of 2 games, low 1 of 1
+    assert "higher means" in caption
+    view = section.view(data)
+    assert view["labels"] == ["high, 3p", "low, 2p"]
+    game_rows = view["tables"][0]["rows"]
+    assert game_rows[1]["measure"].startswith("comebacks")
+    assert game_rows[1]["cells"][0]["value"].startswith("50") and game_rows[1]["cells"][0]["n"] == "2"
