@@ -6,6 +6,7 @@ new statistics."""
 from __future__ import annotations
 
 import math
+import re
 from types import SimpleNamespace
 
 import polars as pl
@@ -124,7 +125,8 @@ def test_the_summary_block_and_compare_show_the_measures(con):
     assert high["lead_changes"].method.startswith("normal")
     text = plays.block(cells)
     assert "How it plays, per game" in text and "How it plays, per round" in text
-    assert "0.500 [" in text  # the comeback share with its interval
+    assert re.search(r"  50(\.0+)? \[", text)  # the comeback share, in percent, with its interval
+    assert "comebacks (%)" in text
     ref = compare.CellRef("plays", "high", 3)
     totals = compare.load_cell(con, ref).totals
     assert list(totals["lead_changes"]) == [2, 1] and list(totals["comeback"]) == [1, 0]
@@ -151,3 +153,19 @@ def test_the_report_section_puts_the_variants_side_by_side(con):
     game_rows = view["tables"][0]["rows"]
     assert game_rows[1]["measure"].startswith("comebacks")
     assert game_rows[1]["cells"][0]["value"].startswith("50") and game_rows[1]["cells"][0]["n"] == "2"
+
+
+def test_the_report_page_has_the_section_with_every_measure(report_runs, tmp_path):
+    """The built page: a "How it plays" section in the contents, its chart and both tables,
+    a row per measure with an interval in every cell."""
+    from unostats.report.build import build_report
+
+    path, runs = report_runs
+    page = build_report(db_path=path, run_ids=[runs["compare"]], out=tmp_path / "r.html",
+                        index=False).read_text(encoding="utf-8")
+    assert '<a href="#plays">How it plays</a>' in page and 'id="fig-plays-figure"' in page
+    for level, measures in ((1, "game"), (2, "round")):
+        table = page.split(f'id="table-plays-{level}"')[1].split("</table>")[0]
+        rows = table.split("<tbody>")[1].split("</tr>")[:-1]
+        assert len(rows) == sum(m.level == measures for m in plays.MEASURES)
+        assert all(row.count('class="ci"') >= 1 for row in rows)

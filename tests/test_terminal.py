@@ -15,6 +15,7 @@ import typer
 
 from unostats.base.compare import COLUMNS as COMPARE_COLUMNS
 from unostats.base.compare import TABLE as COMPARE_TABLE
+from unostats.base.compare import ALL_STATISTICS, LABELS
 from unostats.cli import app, common
 from unostats.games.summary import SUMMARY_COLUMNS, TABLE
 from unostats.output import interval_digits
@@ -83,6 +84,8 @@ def test_simulate_fits_the_terminal_and_says_what_it_left_out(run, terminal, tmp
     result = terminal(width, "simulate", run["path"], "--db", tmp_path / "w.duckdb", "-q")
     assert max(map(len, result.stdout.splitlines())) <= width
     shown, rows, under = _table(result.stdout)
+    under, _, plays = under.partition("How it plays, per game")  # the blocks under the table
+    assert "How it plays, per round" in plays
     heads = [c.head.format(pace=" at 4 s/turn") for c in TABLE]
     assert shown == [h for h in heads if h in shown]  # in the order of TABLE
     left = [h for h in heads if h not in shown]
@@ -129,17 +132,18 @@ def test_compare_fits_the_terminal_with_values_to_their_digits(run, terminal, in
         assert "left out to fit 80 columns" in under and "method" in under
     csv_rows = list(csv.DictReader(io.StringIO(invoke(
         "compare", *cells, "--db", run["db"], "-f", "csv").stdout)))
-    assert list(csv_rows[0]) == list(COMPARE_COLUMNS) and len(rows) == len(csv_rows) == 4
+    assert list(csv_rows[0]) == list(COMPARE_COLUMNS)
+    assert len(rows) == len(csv_rows) == len(ALL_STATISTICS)  # how it plays too
     share = next(r for r in csv_rows if r["statistic"] == "first_player_share")
     assert 0 <= float(share["a"]) <= 1  # csv: a fraction
     diff = shown.index("B - A [95% CI]")
     for row, cells_shown in zip(csv_rows, rows):
-        scale = 100 if row["statistic"] == "first_player_share" else 1
+        scale = LABELS[row["statistic"]][1]
         lo, hi = scale * float(row["lo"]), scale * float(row["hi"])
         d = interval_digits(lo, hi)
         want = [f"{scale * float(row[k]):+.{d}f}" for k in ("diff", "lo", "hi")]
         assert cells_shown[diff] == f"{want[0]} [{want[1]}, {want[2]}]"
-        for k in ("a", "b"):  # A and B to the same digits
+        for k in (k for k in ("a", "b") if k.upper() in shown):  # A and B to the same digits
             assert cells_shown[shown.index(k.upper())] == \
                 f"{scale * float(row[k]):.{d}f}"
     assert "(%)" in " ".join(r[shown.index("statistic")] for r in rows)

@@ -63,15 +63,15 @@ LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/g
           "points_per_round": ("points/round", 1.0),
           "first_player_share": ("pos-0 round wins (%)", 100.0),
           "lead_changes_per_game": ("lead changes/game", 1.0),
-          "comeback_share": ("comebacks (% of games)", 100.0),
-          "drama_share": ("drama (% of target)", 100.0),
+          "comeback_share": ("comebacks (%)", 100.0),
+          "drama_share": ("drama (% target)", 100.0),
           "decisiveness": ("decisiveness (%)", 100.0),
-          "hand_leader_changes_per_round": ("hand-leader changes/round", 1.0),
-          "winner_largest_deficit": ("winner's card deficit", 1.0),
-          "decision_share": ("decision turns (%)", 100.0),
-          "legal_cards_per_decision": ("legal cards/decision", 1.0),
+          "hand_leader_changes_per_round": ("leader changes/round", 1.0),
+          "winner_largest_deficit": ("winner card deficit", 1.0),
+          "decision_share": ("choice turns (%)", 100.0),
+          "legal_cards_per_decision": ("cards/decision", 1.0),
           "uno_stops_per_round": ("UNO stops/round", 1.0),
-          "uno_stops_still_won_share": ("stopped, still won (%)", 100.0)}
+          "uno_stops_still_won_share": ("stopped, won (%)", 100.0)}
 COLUMNS = ("a_cell", "b_cell", "statistic", "a", "b", "diff", "lo", "hi", "method", "paired",
            "games", "narrowing")
 PAIRED_METHOD = "paired over games, ratio delta method ± 1.96 SE"

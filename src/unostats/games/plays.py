@@ -128,7 +128,10 @@ def block(cells: Sequence[CellPlays], width: int | None = None) -> str:
         rows = [[c.run_id, c.variant, c.players,
                  *(_cell_text(c.estimates.get(m.key), m) for m in measures)] for c in cells]
         columns = ("run", "variant", "players", *(_short(m) for m in measures))
-        parts.append(f"{head}:\n{format_rows(columns, rows, 'table', width=width)}")
+        # on a narrow terminal the run goes first, then the measures from the last
+        rank = [len(measures) + 1, 0, 0, *range(1, len(measures) + 1)]
+        parts.append(f"{head}:\n"
+                     f"{format_rows(columns, rows, 'table', width=width, rank=rank, wrap=[False, True, *[False] * (len(columns) - 2)])}")
     return "\n\n".join(parts)
 
 
