@@ -49,6 +49,7 @@ FIGURE_IDS = {
     "fig-round-cards-drawn-cdf", "fig-game-rounds-hist", "fig-game-turns-hist",
     "fig-round-points-hist", "fig-final-score-hist", "fig-final-score-rank",
     "fig-game-margin-hist", "fig-positions-round", "fig-positions-game", "fig-compare",
+    "fig-plays",  # the How it plays section (games/plays.py)
 }
 
 
@@ -448,7 +449,7 @@ def test_page_has_every_chart_with_stable_ids(compare_html, ablation_html):
     assert chart_ids(compare_html) == FIGURE_IDS
     assert chart_ids(ablation_html) == FIGURE_IDS - {"fig-compare"} | {"fig-ablation"}
     for section in ("findings", "round-length", "game-length", "scoring", "first-player",
-                    "variants", "reproduction"):
+                    "variants", "plays", "reproduction"):
         assert f'<section id="{section}">' in compare_html
 
 
