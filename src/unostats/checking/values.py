@@ -14,7 +14,7 @@ from .problems import KeyPath, Report, describe, did_you_mean
 
 SEAT_KEYS = ("policy", "behaviour")
 POLICY_KEYS = ("name", "weights", "colour", "ties")  # a policy written as data
-SEARCH_KEYS = ("name", "search", "budget", "playout", "sees")  # a search policy: the expert
+SEARCH_KEYS = ("name", "search", "budget", "playout", "sees", "goal")  # a search: the expert
 MAX_WEIGHT = 1e9  # weights beyond it could make scores lose every smaller term
 # Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
 WEIGHT_BEHAVIOURS = ("reaction",)
@@ -101,7 +101,8 @@ class Checker:
 
     def search_policy(self, value: dict, path: KeyPath) -> SearchPolicy | None:
         """The expert: ``search`` rollouts, ``budget`` deals per choice of card, the
-        ``playout`` policy (a bundled one) and what it ``sees`` (seats.SearchPolicy)."""
+        ``playout`` policy (a bundled one), what it ``sees`` and its ``goal``
+        (seats.SearchPolicy)."""
         problems = len(self.report.problems)
         self.report.keys(value, path, SEARCH_KEYS, required=("name",))
         name = self._string(value, "name", path) if "name" in value else None
@@ -110,7 +111,7 @@ class Checker:
                                        "name of its own")
         choices = {}
         for key, allowed in (("search", seats.SEARCHES), ("playout", rules.POLICIES),
-                             ("sees", seats.SEES)):
+                             ("sees", seats.SEES), ("goal", seats.GOALS)):
             choice = value.get(key, allowed[0])
             if choice not in allowed:
                 self.add(path + (key,), f"unknown value {choice!r}; "

@@ -14,6 +14,7 @@ import numpy as np
 from .. import rules as R
 from ._jit import kernel
 from ._layout import DISCARDS, DRAW_PILE
+from ._policies import choose_card
 from ._rng import bounded, seed_stream, side_key
 from ._table import NT, colour_of, holds_colour, is_legal, is_restricted
 
@@ -152,13 +153,15 @@ def prepare(src, dst, opt, p, card, key, deal):
 
 
 @kernel
-def worth(st, opt, p):
-    """What the end of a playout is worth to seat p: the points it scores in the round under a
-    scoring that counts points (winner_takes_all: the others' hand points, card_count: their
-    cards, when it won; own_points_*: minus its hand's points), else 1 for a round won (lazy);
-    0 for a round capped. A higher worth is better."""
+def worth(st, opt, p, rounds):
+    """What the end of a playout is worth to seat p: 1 for a round won with the goal
+    ``rounds`` or under a scoring that counts rounds (lazy); else the points it scores in the
+    round (winner_takes_all: the others' hand points, card_count: their cards, when it won;
+    own_points_*: minus its hand's points); 0 for a round capped. Higher is better."""
     if st.winner < 0:
         return 0.0
+    if rounds:
+        return 1.0 if st.winner == p else 0.0
     own = opt.scoring == R.SCORING_OWN_POINTS_LOW_WINS or opt.scoring == R.SCORING_OWN_POINTS_LOSE_AT
     if own:
         points = 0
@@ -179,3 +182,14 @@ def worth(st, opt, p):
             for t in range(NT):
                 total += st.hand[q, t] * st.points[t]
     return float(total)
+
+
+@kernel
+def policy_card(st, scratch, opt, p, key):
+    """The card seat p's playout policy would play now, which the search plays when another
+    candidate does no better (drawn from the search's stream, on the ``scratch`` table: the
+    game's stream and table stay as they are); -1 if none."""
+    state = prepare(st, scratch, opt, p, -1, key, st.budget[p])  # a deal no playout plays
+    card, _, _ = choose_card(scratch, opt, p, state)
+    return card
+

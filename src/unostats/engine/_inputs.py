@@ -19,8 +19,8 @@ from . import _layout as L
 class PolicyRows:
     """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and the weights
     (codes.F_* columns), colour and tie rules they play by (a bundled policy: its preset,
-    seats.PRESETS; an expert: its playout policy's), and an expert's budget (0: none) and
-    whether it sees every hand."""
+    seats.PRESETS; an expert: its playout policy's), and an expert's budget (0: none), whether
+    it sees every hand and whether its goal is rounds won."""
 
     policy: np.ndarray
     weights: np.ndarray
@@ -28,6 +28,7 @@ class PolicyRows:
     ties_first: np.ndarray
     budget: np.ndarray
     sees_all: np.ndarray
+    rounds_goal: np.ndarray
 
     @classmethod
     def of(cls, seats: Sequence[Seat]) -> PolicyRows:
@@ -38,10 +39,12 @@ class PolicyRows:
         policy = np.zeros(n, dtype=np.int64)
         budget = np.zeros(n, dtype=np.int64)
         sees_all = np.zeros(n, dtype=np.int64)
+        rounds_goal = np.zeros(n, dtype=np.int64)
         for i, seat in enumerate(seats):
             if seat.search is not None:
                 budget[i] = seat.search.budget
                 sees_all[i] = int(seat.search.sees == "all")
+                rounds_goal[i] = int(seat.search.goal == "rounds")
             w = seat.weights()
             if w is None:
                 policy[i] = coded_policy(seat.plays)
@@ -50,7 +53,7 @@ class PolicyRows:
             policy[i] = codes.POLICY_SCORED if weights[i].any() else codes.POLICY_UNIFORM
             colour_random[i] = int(w.colour == "random")
             ties_first[i] = int(w.ties == "first")
-        return cls(policy, weights, colour_random, ties_first, budget, sees_all)
+        return cls(policy, weights, colour_random, ties_first, budget, sees_all, rounds_goal)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class KernelInputs:
         tables["ties_first"][:, :n] = self.rows.ties_first
         tables["budget"][:, :n] = self.rows.budget
         tables["sees_all"][:, :n] = self.rows.sees_all
+        tables["rounds_goal"][:, :n] = self.rows.rounds_goal
         tables["resume"] = -1
         tables["points"] = self.points
         tables["full"][:, :len(pile)] = pile

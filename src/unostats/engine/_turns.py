@@ -39,7 +39,7 @@ from ._actions import effect, has_effect
 from ._cards import (
     draw_traced, draw_turn, first_card_effect, lay_down_traced, new_round, stays_first, top_card,
 )
-from ._expert import candidates, prepare, search_stream, worth
+from ._expert import candidates, policy_card, prepare, search_stream, worth
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
 from ._layout import RO_LOSER, TABLE
@@ -232,12 +232,14 @@ def search_card(st, opt, p, trace, state, scratch):
     """The expert's card (engine/_expert.py): with fewer than two candidates its playout
     policy's choice (``choose_card``); else, for every candidate, its playouts in ``st.budget[p]``
     deals on the ``scratch`` table, and the candidate with the highest total worth (ties: the
-    lowest card id). Returns (card, threat, state) as ``choose_card``."""
+    playout policy's card, else the lowest card id). Returns (card, threat, state) as
+    ``choose_card``."""
     mask, count = candidates(st, opt, p)
     if count < 2:
         return choose_card(st, opt, p, state)
     st.searches += 1
     key, state = search_stream(state)
+    policy = policy_card(st, scratch, opt, p, key)
     best = -1
     best_total = 0.0
     for t in range(NT):
@@ -247,8 +249,8 @@ def search_card(st, opt, p, trace, state, scratch):
         for deal in range(st.budget[p]):
             play = prepare(st, scratch, opt, p, t, key, deal)
             _, play = _playout(scratch, opt, p, trace, play)
-            total += worth(scratch, opt, p)
-        if best < 0 or total > best_total:
+            total += worth(scratch, opt, p, st.rounds_goal[p])
+        if best < 0 or total > best_total or (total == best_total and t == policy):
             best = t
             best_total = total
     return best, False, state
@@ -267,6 +269,7 @@ def _seat_game(st, setups, g):
         st.ties_first[s] = setups[g].ties_first[s]
         st.budget[s] = setups[g].budget[s]
         st.sees_all[s] = setups[g].sees_all[s]
+        st.rounds_goal[s] = setups[g].rounds_goal[s]
     return seed_stream(setups[g].seed, setups[g].stream)
 
 
