@@ -2,9 +2,10 @@
 
 At a choice of card with more than one candidate, the expert (seats.SearchPolicy) samples
 ``budget`` deals of the cards it cannot see, plays every candidate out to the end of the round
-once in each deal with its playout policy, and plays the candidate worth most on average. Here:
-the candidates, the copy of the round a playout plays on, the deal of the unseen cards, what a
-playout's end is worth, and the search stream. The loop that calls the playouts is
+once in each deal, every seat playing its playout policy, and plays the candidate worth most in
+total (ties: its playout policy's card). Here: the candidates, the copy of the round a playout
+plays on, the deal of the unseen cards, what a playout's end is worth, the policy's card and
+the search stream. The loop that calls the playouts is
 ``_turns.search_card`` (a playout is a round loop compiled without the search, so the call graph
 has no cycle). docs/seats.md "The expert" is the specification.
 """

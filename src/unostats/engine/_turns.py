@@ -22,9 +22,13 @@ plays the version with all of them (hooks that no option turns on do nothing), w
 (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the constant False, so
 their event checks fold away too (4-6% more rounds/s on one core).
 
+A game where an expert sits (engine/_expert.py) plays a loop of its own with all the hooks,
+whose expert seats choose their cards by ``search_card``; that plays each candidate out with a
+second loop, compiled without the search (so no function calls itself), on a scratch table.
+
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
 threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``:
-one per round loop, each releasing the GIL). Each is compiled the first time a game needs it and
+one per round loop, each releasing the GIL; ``_SEARCH_ENTRY`` for the games of an expert). Each is compiled the first time a game needs it and
 cached on its own, so a run compiles only the loops its rules play (engine/compiled.py).
 """
 
