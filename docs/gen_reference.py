@@ -143,7 +143,8 @@ VARIANT = {
 SEAT = {
     "policy": "how the seat chooses a card: a bundled policy's name ("
               + ", ".join(f"`{p}`" for p in (*seats.PRESETS, *seats.CODED))
-              + "; default `random`) or a policy written as data (the keys below).",
+              + "; default `random`), a policy written as data or a search, the expert (the "
+              "keys below).",
     "behaviour": "probabilities of the seat's behaviour, each from 0 to 1 except `reaction` (a "
                  "weight for jump-in races); defaults: "
                  + ", ".join(f"`{k}` {v:g}" for k, v in values.behaviour_defaults().items()) + ".",
@@ -158,6 +159,25 @@ POLICY = {
               + f" (default `{seats.COLOUR_CHOICES[0]}`).",
     "ties": "among the best-scoring cards: " + ", ".join(f"`{t}`" for t in seats.TIE_BREAKS)
             + f" (default `{seats.TIE_BREAKS[0]}`; `first` takes the lowest card id).",
+}
+
+SEARCH = {
+    "name": "the expert's name, as `game_seats.policy` shows it (not a bundled policy's name).",
+    "search": "how it chooses: " + ", ".join(f"`{c}`" for c in seats.SEARCHES) + " (default "
+              f"`{seats.SEARCHES[0]}`: every candidate card played out to the end of the round "
+              "in sampled deals, the best on average played).",
+    "budget": f"deals sampled per choice of card, from {seats.BUDGET_RANGE[0]} to "
+              f"{seats.BUDGET_RANGE[1]:,} (default {seats.DEFAULT_BUDGET}); every candidate is "
+              "played out once in each, so a choice costs budget x candidates playouts.",
+    "playout": "the bundled policy every seat plays in the playouts, and the expert's own choices "
+               "the search does not cover (colour, answers, gifts, a single candidate; default "
+               "`random`).",
+    "sees": ", ".join(f"`{c}`" for c in seats.SEES) + f" (default `{seats.SEES[0]}`: its hand, "
+            "the discards and every hand's size, the other cards dealt afresh in each sample; "
+            "`all`: every hand and the draw pile, no sampling: the clairvoyant).",
+    "goal": ", ".join(f"`{c}`" for c in seats.GOALS) + f" (default `{seats.GOALS[0]}`: what "
+            "the scoring counts, the points a round scores it, or rounds won under `lazy`; "
+            "`rounds`: rounds won).",
 }
 
 SWEEP_RANGE = {
@@ -285,6 +305,16 @@ seats:
 variants:
   - name: official
 """,
+    "expert": """
+name: expert-example
+games: 200
+players: 2
+seats:
+  - policy: {name: expert, search: rollouts, budget: 64, playout: random}
+  - policy: random
+variants:
+  - name: official
+""",
     "sweep": """
 name: sweep-example
 games: 300
@@ -397,8 +427,13 @@ def scenario_page() -> str:
          _keys(SEAT, values.SEAT_KEYS, (), "seats"),
          "\nA policy written as data is a mapping:\n\n",
          _keys(POLICY, values.POLICY_KEYS, ("name",), "seats.policy"),
-         "\nSee [Rules and seats](guide/seats.md) for what each bundled policy does.\n\n",
+         "\nA search, the expert, is a mapping with any of the keys `search`, `budget`, "
+         "`playout`, `sees`, `goal`:\n\n",
+         _keys(SEARCH, values.SEARCH_KEYS, ("name",), "seats.policy"),
+         "\nSee [Rules and seats](guide/seats.md) for what each bundled policy does and how the "
+         "expert searches.\n\n",
          _example("A complete example:", EXAMPLES["seats"]),
+         _example("An expert against a random seat:", EXAMPLES["expert"]),
          "## Sweep\n\n"
          "`sweep:` maps `--set` paths (`rules.X`, `variants.NAME.rules.X`, `seats.X`, "
          "`seats.behaviour.X`, `players`) to the values they take: a list, or a range mapping:\n\n",

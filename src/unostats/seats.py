@@ -1,6 +1,6 @@
-"""Who sits at the table: each seat's play policy (B2: a bundled name, or a policy written as data,
-``WeightedPolicy``) and behaviour probabilities (B1), and the bundled policies as weights
-(``PRESETS``; ``CODED``: those the weights cannot express)."""
+"""Who sits at the table: each seat's play policy (B2: a bundled name, a policy written as data,
+``WeightedPolicy``, or a search, ``SearchPolicy``: the expert) and behaviour probabilities (B1),
+and the bundled policies as weights (``PRESETS``; ``CODED``: those the weights cannot express)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,16 @@ from typing import Any
 import numpy as np
 
 from . import cards, codes
+from .rules import POLICIES
 
 FEATURES = codes.FEATURE_NAMES  # what a weighted policy scores a card by
 COLOUR_CHOICES = ("most_held", "random")  # the colour a black card names, default first
 TIE_BREAKS = ("random", "first")  # among the best-scoring cards, default first
+SEARCHES = ("rollouts",)  # how a search policy chooses its card, default first
+SEES = ("own", "all")  # what a search policy sees: its own hand (and the table), or every hand
+GOALS = ("score", "rounds")  # what a search's playouts are worth: what the scoring counts, or wins
+BUDGET_RANGE = (1, 4096)  # deals a search samples per choice of card
+DEFAULT_BUDGET = 64
 
 
 def card_kind_features() -> np.ndarray:
@@ -78,37 +84,83 @@ class WeightedPolicy:
 
 
 @dataclass(frozen=True)
+class SearchPolicy:
+    """The expert: at each choice of card with more than one candidate it samples ``budget``
+    deals of the cards it cannot see (``sees: all``: none, it sees every hand), plays every
+    candidate out to the end of the round with the ``playout`` policy (a bundled policy's
+    name) in each deal, and plays the best on average by its ``goal`` (``score``: what the
+    scoring counts, points or rounds won; ``rounds``: rounds won), keeping the playout policy's
+    own card unless another is clearly better (engine/_expert.py). Its other choices (colour,
+    answers to penalties, what it gives away) are the playout policy's. ``name`` labels the
+    seat in results."""
+
+    name: str
+    search: str = SEARCHES[0]
+    budget: int = DEFAULT_BUDGET
+    playout: str = "random"
+    sees: str = SEES[0]
+    goal: str = GOALS[0]
+
+    def __post_init__(self):
+        lo, hi = BUDGET_RANGE
+        if self.search not in SEARCHES or self.sees not in SEES or self.goal not in GOALS \
+                or self.playout not in POLICIES or not lo <= self.budget <= hi:
+            raise ValueError(f"search must be one of {SEARCHES}, sees one of {SEES}, goal one "
+                             f"of {GOALS}, playout a bundled policy ({', '.join(POLICIES)}) and "
+                             f"budget from {lo} to {hi}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The policy as a scenario file writes it."""
+        return {"name": self.name, "search": self.search, "budget": self.budget,
+                "playout": self.playout, "sees": self.sees, "goal": self.goal}
+
+
+@dataclass(frozen=True)
 class Seat:
-    """One seat's play policy (rules.POLICIES, or ``weighted``: then ``policy`` is its name) and
-    behaviour probabilities (rules.BEHAVIOUR)."""
+    """One seat's play policy (rules.POLICIES; or ``weighted`` or ``search``: then ``policy`` is
+    its name) and behaviour probabilities (rules.BEHAVIOUR)."""
 
     policy: str = "random"
     behaviour: Mapping[str, float] = field(default_factory=dict)
     weighted: WeightedPolicy | None = None
+    search: SearchPolicy | None = None
 
     def __post_init__(self):
-        if self.weighted is not None and self.policy != self.weighted.name:
-            raise ValueError(f"a weighted seat's policy is its name: {self.weighted.name!r}, "
-                             f"not {self.policy!r}")
+        for given in (self.weighted, self.search):
+            if given is not None and self.policy != given.name:
+                raise ValueError(f"a seat's policy is its policy's name: {given.name!r}, "
+                                 f"not {self.policy!r}")
+        if self.weighted is not None and self.search is not None:
+            raise ValueError("a seat plays weights or a search, not both")
 
     def weights(self) -> WeightedPolicy | None:
         """The weights the seat plays by: its policy written as data, or the bundled policy's
-        preset (``PRESETS``); None for a policy coded in the kernel (``CODED``)."""
-        return self.weighted or PRESETS.get(self.policy)
+        preset (``PRESETS``; a search: its playout policy's); None for a policy coded in the
+        kernel (``CODED``)."""
+        return self.weighted or PRESETS.get(self.plays)
+
+    @property
+    def plays(self) -> str:
+        """The bundled policy (or weighted policy's name) the seat plays by when it does not
+        search: a search's playout policy, else its policy."""
+        return self.search.playout if self.search is not None else self.policy
 
     def resolved(self) -> dict[str, Any]:
         """The seat as a resolved scenario records it (its hash covers a weighted policy's
-        weights, not only its name)."""
-        policy = self.policy if self.weighted is None else self.weighted.as_dict()
+        weights and a search's settings, not only its name)."""
+        given = self.weighted or self.search
+        policy = self.policy if given is None else given.as_dict()
         return {"policy": policy, "behaviour": dict(self.behaviour)}
 
     @classmethod
-    def playing(cls, policy: str | WeightedPolicy,
+    def playing(cls, policy: str | WeightedPolicy | SearchPolicy,
                 behaviour: Mapping[str, float] | None = None) -> Seat:
-        """A seat playing a bundled policy (by name) or a weighted one."""
+        """A seat playing a bundled policy (by name), a weighted one or a search."""
         behaviour = dict(behaviour or {})
         if isinstance(policy, WeightedPolicy):
             return cls(policy.name, behaviour, policy)
+        if isinstance(policy, SearchPolicy):
+            return cls(policy.name, behaviour, search=policy)
         return cls(policy, behaviour)
 
 

@@ -9,11 +9,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import rules, seats
-from ..seats import Seat, WeightedPolicy
+from ..seats import SearchPolicy, Seat, WeightedPolicy
 from .problems import KeyPath, Report, describe, did_you_mean
 
 SEAT_KEYS = ("policy", "behaviour")
 POLICY_KEYS = ("name", "weights", "colour", "ties")  # a policy written as data
+SEARCH_KEYS = ("name", "search", "budget", "playout", "sees", "goal")  # a search: the expert
 MAX_WEIGHT = 1e9  # weights beyond it could make scores lose every smaller term
 # Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
 WEIGHT_BEHAVIOURS = ("reaction",)
@@ -83,16 +84,45 @@ class Checker:
             behaviour[name] = checked
         return make_seat(policy, behaviour) if ok else None
 
-    def policy(self, value: Any, path: KeyPath) -> str | WeightedPolicy | None:
-        """A bundled policy's name, or a policy written as data (a mapping of POLICY_KEYS)."""
+    def policy(self, value: Any, path: KeyPath) -> str | WeightedPolicy | SearchPolicy | None:
+        """A bundled policy's name, a policy written as data (a mapping of POLICY_KEYS) or a
+        search (a mapping of SEARCH_KEYS, told by any key of its own)."""
+        if isinstance(value, dict) and set(value) & (set(SEARCH_KEYS) - {"name"}):
+            return self.search_policy(value, path)
         if isinstance(value, dict):
             return self.weighted_policy(value, path)
         if value not in rules.POLICIES:
             self.add(path, f"unknown policy {value!r}; {did_you_mean(value, rules.POLICIES)}"
                            f"allowed: {', '.join(rules.POLICIES)}, or a mapping with keys "
-                           f"{', '.join(POLICY_KEYS)} (a policy written as data)")
+                           f"{', '.join(POLICY_KEYS)} (a policy written as data) or "
+                           f"{', '.join(SEARCH_KEYS)} (a search: the expert)")
             return None
         return value
+
+    def search_policy(self, value: dict, path: KeyPath) -> SearchPolicy | None:
+        """The expert: ``search`` rollouts, ``budget`` deals per choice of card, the
+        ``playout`` policy (a bundled one), what it ``sees`` and its ``goal``
+        (seats.SearchPolicy)."""
+        problems = len(self.report.problems)
+        self.report.keys(value, path, SEARCH_KEYS, required=("name",))
+        name = self._string(value, "name", path) if "name" in value else None
+        if name in rules.POLICIES:
+            self.add(path + ("name",), f"{name!r} is a bundled policy's name; a search needs a "
+                                       "name of its own")
+        choices = {}
+        for key, allowed in (("search", seats.SEARCHES), ("playout", rules.POLICIES),
+                             ("sees", seats.SEES), ("goal", seats.GOALS)):
+            choice = value.get(key, allowed[0])
+            if choice not in allowed:
+                self.add(path + (key,), f"unknown value {choice!r}; "
+                         f"{did_you_mean(choice, allowed)}allowed: {', '.join(allowed)}")
+            choices[key] = choice
+        lo, hi = seats.BUDGET_RANGE
+        budget = self._int(value.get("budget", seats.DEFAULT_BUDGET), path + ("budget",), lo, hi,
+                           f"an integer from {lo} to {hi} (deals sampled per choice of card)")
+        if len(self.report.problems) > problems:
+            return None
+        return SearchPolicy(name, budget=budget, **choices)
 
     def weighted_policy(self, value: dict, path: KeyPath) -> WeightedPolicy | None:
         problems = len(self.report.problems)
@@ -132,7 +162,7 @@ class Checker:
         ok = True
         for path, seat in seats:
             other = first.setdefault(seat.policy, seat)
-            if other.weighted != seat.weighted:
+            if other.weighted != seat.weighted or other.search != seat.search:
                 self.add(path + ("policy",), f"another seat's policy is named {seat.policy!r} "
                                              "with other weights or rules: give each policy a "
                                              "name of its own")
@@ -168,7 +198,7 @@ class Checker:
                                       f"got {describe(item)}")
 
 
-def make_seat(policy: str | WeightedPolicy, behaviour: dict[str, float]) -> Seat:
+def make_seat(policy: str | WeightedPolicy | SearchPolicy, behaviour: dict[str, float]) -> Seat:
     return Seat.playing(policy, behaviour)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import cards, codes
 from ..rules import RuleSet, behaviour_array, coded_policy
-from ..seats import Seat, WeightedPolicy, resolve_seats
+from ..seats import SearchPolicy, Seat, WeightedPolicy, resolve_seats
 from . import _layout as L
 
 
@@ -19,12 +19,16 @@ from . import _layout as L
 class PolicyRows:
     """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and the weights
     (codes.F_* columns), colour and tie rules they play by (a bundled policy: its preset,
-    seats.PRESETS)."""
+    seats.PRESETS; an expert: its playout policy's), and an expert's budget (0: none), whether
+    it sees every hand and whether its goal is rounds won."""
 
     policy: np.ndarray
     weights: np.ndarray
     colour_random: np.ndarray
     ties_first: np.ndarray
+    budget: np.ndarray
+    sees_all: np.ndarray
+    rounds_goal: np.ndarray
 
     @classmethod
     def of(cls, seats: Sequence[Seat]) -> PolicyRows:
@@ -33,16 +37,23 @@ class PolicyRows:
         colour_random = np.zeros(n, dtype=np.int64)
         ties_first = np.zeros(n, dtype=np.int64)
         policy = np.zeros(n, dtype=np.int64)
+        budget = np.zeros(n, dtype=np.int64)
+        sees_all = np.zeros(n, dtype=np.int64)
+        rounds_goal = np.zeros(n, dtype=np.int64)
         for i, seat in enumerate(seats):
+            if seat.search is not None:
+                budget[i] = seat.search.budget
+                sees_all[i] = int(seat.search.sees == "all")
+                rounds_goal[i] = int(seat.search.goal == "rounds")
             w = seat.weights()
             if w is None:
-                policy[i] = coded_policy(seat.policy)
+                policy[i] = coded_policy(seat.plays)
                 continue
             weights[i] = w.vector()
             policy[i] = codes.POLICY_SCORED if weights[i].any() else codes.POLICY_UNIFORM
             colour_random[i] = int(w.colour == "random")
             ties_first[i] = int(w.ties == "first")
-        return cls(policy, weights, colour_random, ties_first)
+        return cls(policy, weights, colour_random, ties_first, budget, sees_all, rounds_goal)
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,7 @@ class KernelInputs:
     policies: tuple[str, ...]
     rows: PolicyRows
     weighted: tuple[WeightedPolicy | None, ...]
+    search: tuple[SearchPolicy | None, ...]
     # One game per entry with its own seats and stream (``simulate_tables``); empty: the seats
     # above for every game.
     setups: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=L.GAME_SETUP))
@@ -81,6 +93,7 @@ class KernelInputs:
             policies=policies,
             rows=rows,
             weighted=tuple(s.weighted for s in seat_list),
+            search=tuple(s.search for s in seat_list),
         )
 
     def tables(self, k: int, tracing: bool = False, stack: np.ndarray | None = None) -> np.ndarray:
@@ -100,6 +113,10 @@ class KernelInputs:
         tables["weights"][:, :n] = self.rows.weights
         tables["colour_random"][:, :n] = self.rows.colour_random
         tables["ties_first"][:, :n] = self.rows.ties_first
+        tables["budget"][:, :n] = self.rows.budget
+        tables["sees_all"][:, :n] = self.rows.sees_all
+        tables["rounds_goal"][:, :n] = self.rows.rounds_goal
+        tables["resume"] = -1
         tables["points"] = self.points
         tables["full"][:, :len(pile)] = pile
         tables["ncards"] = len(pile)

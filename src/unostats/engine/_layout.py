@@ -56,6 +56,14 @@ TABLE = np.dtype([
     ("weights", np.float64, (MAX_SEATS, codes.N_FEATURES)),
     ("colour_random", np.int64, (MAX_SEATS,)),  # 1: a black card names a random colour
     ("ties_first", np.int64, (MAX_SEATS,)),  # 1: ties go to the lowest card id, 0: at random
+    # The expert (engine/_expert.py): deals sampled per choice of card (0: the seat plays its
+    # policy, which for an expert is its playout policy), 1 where it sees every hand, 1 where
+    # its goal is rounds won (0: what the scoring counts).
+    ("budget", np.int64, (MAX_SEATS,)),
+    ("sees_all", np.int64, (MAX_SEATS,)),
+    ("rounds_goal", np.int64, (MAX_SEATS,)),
+    ("resume", np.int64),  # a playout's first card: the candidate it plays out (-1: none)
+    ("searches", np.int64),  # the experts' searches so far (benchmarks read it)
     ("side_key", np.uint64),  # the game's side stream (_rng.side_quarter): random colours
     ("side_n", np.int64),  # draws made from it so far
     ("points", np.int64, (cards.N_TYPES,)),  # D2 scoring value per card type
@@ -125,6 +133,9 @@ GAME_SETUP = np.dtype([
     ("weights", np.float64, (MAX_SEATS, codes.N_FEATURES)),
     ("colour_random", np.int64, (MAX_SEATS,)),
     ("ties_first", np.int64, (MAX_SEATS,)),
+    ("budget", np.int64, (MAX_SEATS,)),
+    ("sees_all", np.int64, (MAX_SEATS,)),
+    ("rounds_goal", np.int64, (MAX_SEATS,)),
 ], align=True)
 
 # Rows of ``st.piles``.

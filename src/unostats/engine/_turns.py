@@ -22,13 +22,19 @@ plays the version with all of them (hooks that no option turns on do nothing), w
 (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the constant False, so
 their event checks fold away too (4-6% more rounds/s on one core).
 
+A game where an expert sits (engine/_expert.py) plays a loop of its own with all the hooks,
+whose expert seats choose their cards by ``search_card``; that plays each candidate out with a
+second loop, compiled without the search (so no function calls itself), on a scratch table.
+
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
 threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``:
-one per round loop, each releasing the GIL). Each is compiled the first time a game needs it and
+one per round loop, each releasing the GIL; ``_SEARCH_ENTRY`` for the games of an expert). Each is compiled the first time a game needs it and
 cached on its own, so a run compiles only the loops its rules play (engine/compiled.py).
 """
 
 import functools
+
+import numpy as np
 
 from .. import cards as K
 from .. import codes as C
@@ -37,16 +43,17 @@ from ._actions import effect, has_effect
 from ._cards import (
     draw_traced, draw_turn, first_card_effect, lay_down_traced, new_round, stays_first, top_card,
 )
+from ._expert import candidates, policy_card, prepare, search_stream, worth
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
-from ._layout import RO_LOSER
+from ._layout import RO_LOSER, TABLE
 from ._measures import count_decision, sample_hands, start_measures, write_measures
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
 from ._penalties import answer_pending, pay_unless_answered
 from ._policies import choose_card, if_playable
 from ._rng import bounded, seed_stream, side_key
 from ._scoring import end_of_move, finish_game, finish_round
-from ._table import FIRST_BLACK, ev, flush, holds_colour, next_seat, rank_of, step
+from ._table import FIRST_BLACK, NT, ev, flush, holds_colour, next_seat, rank_of, step
 from ._uno_call import mistake
 
 
@@ -58,6 +65,10 @@ from ._uno_call import mistake
 # traced: tests/test_engine.py plays every option at its level and with every hook.)
 NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS = range(len(R.HOOKS))
 _LEVEL = ("without_hooks", "move_end_hook", "move_plays_hook", "with_hooks")  # compiled loops
+# What a round loop is for: play a game, play one where an expert searches (engine/_expert.py),
+# or play out a candidate of its search; and the suffix of its compiled name.
+PLAY, SEARCH, PLAYOUT = range(3)
+_ROLE = ("", "_expert", "_playout")
 # Per field of ``opt`` (the rule table's order), the hooks it may act in when not 0 (every
 # option's code 0 is "off": none, False, 0).
 _HOOKS_OF = tuple(R.HOOKS.index(o.hooks) for o in R.RULE_OPTIONS)
@@ -74,17 +85,21 @@ def entry_name(level: int) -> str:
     return f"play_games_{_LEVEL[level]}"
 
 
-def _round_loop(level):
+def _round_loop(level, role=PLAY):
     """The round loop playing the hooks of ``level``; traced (as ``st.tracing`` says) with all
     of them, else never. ``hooked``, ``adds_cards`` and ``ends_every_move`` are constants of the
     compiled function: Numba prunes the branches they close before typing them, so a loop
     compiles none of the helpers of the hooks it passes over, and LLVM folds a constant
-    ``tracing`` away."""
+    ``tracing`` away. ``role`` (a constant too): PLAY, SEARCH (an expert's seat chooses its
+    card by ``search_card``, on the ``scratch`` table) or PLAYOUT (the search's playouts: the
+    first move plays ``st.resume``; no search, so the call graph has no cycle)."""
     hooked = level == ALL_HOOKS
     adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
+    searching = role == SEARCH
+    playout = role == PLAYOUT
 
-    def play_round(st, opt, p, trace, state):
+    def play_round(st, opt, p, trace, state, scratch=None):
         """The turns of a round from seat p until a seat wins (``st.winner``) or the turn cap;
         with the hooks, events are traced when ``st.tracing``. Returns (turns, state)."""
         tracing = st.tracing != 0 if hooked else False
@@ -96,7 +111,11 @@ def _round_loop(level):
             if tracing:
                 flush(st, trace)
             answer = -1
-            if covering:
+            resumed = -1
+            if playout and st.resume >= 0:  # the searched turn goes on with the candidate
+                resumed = st.resume
+                st.resume = -1
+            elif covering:
                 covers += 1
                 if covers > st.ncards:  # N6: 8s covering 8s recycled from the discards: the cap
                     break
@@ -119,10 +138,15 @@ def _round_loop(level):
                 if answering:
                     answer, state = answer_pending(st, opt, p, state)
             card = answer
-            if answer < 0:
+            if resumed >= 0:
+                card = resumed
+            elif answer < 0:
                 if not covering:
                     count_decision(st, opt, p)
-                card, threat, state = choose_card(st, opt, p, state)
+                if searching and not covering and st.budget[p] > 0:
+                    card, threat, state = search_card(st, opt, p, trace, state, scratch)
+                else:
+                    card, threat, state = choose_card(st, opt, p, state)
                 if card < 0 and covering:  # N6: draw until it can cover
                     eight = top_card(st)
                     card, state = draw_cover(st, opt, p, state)
@@ -197,7 +221,7 @@ def _round_loop(level):
                 in_turn = False
         return turns, state
 
-    play_round.__name__ = play_round.__qualname__ = f"_round_{_LEVEL[level]}"
+    play_round.__name__ = play_round.__qualname__ = f"_round_{_LEVEL[level]}{_ROLE[role]}"
     return kernel(play_round)
 
 
@@ -205,6 +229,39 @@ _round_without_hooks = _round_loop(NO_HOOKS)
 _round_move_end_hook = _round_loop(MOVE_END)
 _round_move_plays_hook = _round_loop(MOVE_PLAYS)
 _round_with_hooks = _round_loop(ALL_HOOKS)
+# The expert's games play every hook (its searches take the time, not the hooks), and so do
+# its playouts: one loop each, whatever the rules.
+_round_searching = _round_loop(ALL_HOOKS, SEARCH)
+_playout = _round_loop(ALL_HOOKS, PLAYOUT)
+
+
+@kernel
+def search_card(st, opt, p, trace, state, scratch):
+    """The expert's card (engine/_expert.py): with fewer than two candidates its playout
+    policy's choice (``choose_card``); else, for every candidate, its playouts in ``st.budget[p]``
+    deals on the ``scratch`` table, and the candidate with the highest total worth (ties: the
+    playout policy's card, else the lowest card id). Returns (card, threat, state) as
+    ``choose_card``."""
+    mask, count = candidates(st, opt, p)
+    if count < 2:
+        return choose_card(st, opt, p, state)
+    st.searches += 1
+    key, state = search_stream(state)
+    policy = policy_card(st, scratch, opt, p, key)
+    best = -1
+    best_total = 0.0
+    for t in range(NT):
+        if not (mask >> t) & 1:
+            continue
+        total = 0.0
+        for deal in range(st.budget[p]):
+            play = prepare(st, scratch, opt, p, t, key, deal)
+            _, play = _playout(scratch, opt, p, trace, play)
+            total += worth(scratch, opt, p, st.rounds_goal[p])
+        if best < 0 or total > best_total or (total == best_total and t == policy):
+            best = t
+            best_total = total
+    return best, False, state
 
 
 @kernel
@@ -218,6 +275,9 @@ def _seat_game(st, setups, g):
             st.weights[s, f] = setups[g].weights[s, f]
         st.colour_random[s] = setups[g].colour_random[s]
         st.ties_first[s] = setups[g].ties_first[s]
+        st.budget[s] = setups[g].budget[s]
+        st.sees_all[s] = setups[g].sees_all[s]
+        st.rounds_goal[s] = setups[g].rounds_goal[s]
     return seed_stream(setups[g].seed, setups[g].stream)
 
 
@@ -239,23 +299,29 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
     whose rounds would not fit in ``round_out`` is not started, so the caller can play the rest
     again with more room; results are the same because every game seeds its own stream.
     """
+    if st["budget"].any() or (len(setups) > 0 and setups["budget"].any()):  # an expert sits
+        scratch = np.zeros(1, dtype=TABLE)  # the table its playouts play on
+        return _SEARCH_ENTRY(st, opt, seed, game_lo, game_hi, game_out, game_seat_out,
+                             round_out, round_seat_out, trace, first_dealer, setups, scratch[0])
     entry = _ENTRIES[ALL_HOOKS if st["tracing"] else hook_level(opt)]
     return entry(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
                  round_seat_out, trace, first_dealer, setups)
 
 
-def _game_loop(level):
+def _game_loop(level, role=PLAY):
     """``play_games`` compiled with the round loop of ``level``: each its own entry point,
     compiled when first called and cached, so a run compiles only the hooks its rules need (a
-    traced game: all of them). (The loop is chosen by constant branches, not held as a closure
-    variable: a compiled function in a closure cell keeps Numba from loading the entry point
-    from its cache in a new process.)"""
+    traced game: all of them); ``role`` SEARCH: the loop of games where an expert sits, which
+    takes the ``scratch`` table its playouts play on. (The loop is chosen by constant branches,
+    not held as a closure variable: a compiled function in a closure cell keeps Numba from
+    loading the entry point from its cache in a new process.)"""
     hooked = level == ALL_HOOKS
     adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
+    searching = role == SEARCH
 
     def games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
-              round_seat_out, trace, first_dealer, setups):
+              round_seat_out, trace, first_dealer, setups, scratch=None):
         n = st.n
         acceptable = 0  # S2: cards that may stay as the first discard
         for i in range(st.ncards):
@@ -294,7 +360,9 @@ def _game_loop(level):
                     p, state = first_card_effect(st, opt, top, dealer, p, state)
                 first = p
                 start_direction = st.dir
-                if hooked:  # constants: the loops of the other levels are not compiled here
+                if searching:  # constants: the loops of the other levels are not compiled here
+                    turns, state = _round_searching(st, opt, p, trace, state, scratch)
+                elif hooked:
                     turns, state = _round_with_hooks(st, opt, p, trace, state)
                 elif adds_cards:
                     turns, state = _round_move_plays_hook(st, opt, p, trace, state)
@@ -330,8 +398,9 @@ def _game_loop(level):
                 flush(st, trace)
         return game_hi - game_lo, r_pos
 
-    games.__name__ = games.__qualname__ = entry_name(level)
+    games.__name__ = games.__qualname__ = entry_name(level) + _ROLE[role]
     return kernel(entry=True)(games)
 
 
 _ENTRIES = tuple(_game_loop(level) for level in (NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS))
+_SEARCH_ENTRY = _game_loop(ALL_HOOKS, SEARCH)  # compiled when a game first seats an expert

@@ -44,7 +44,7 @@ import pyarrow as pa
 
 from .. import cards
 from ..rules import RuleSet, behaviour_array
-from ..seats import Seat, WeightedPolicy, resolve_seats
+from ..seats import SearchPolicy, Seat, WeightedPolicy, resolve_seats
 from . import _layout as L
 from . import _turns as T
 from ._inputs import KernelInputs, Outputs, PolicyRows
@@ -68,6 +68,8 @@ class Trace:
     batch: Batch | None = field(default=None, compare=False, repr=False)
     # Each seat's policy written as data (None: the bundled policy ``policies`` names).
     weighted: tuple[WeightedPolicy | None, ...] = ()
+    # Each seat's search (the expert; None: none), whose choices of card are its own.
+    search: tuple[SearchPolicy | None, ...] = ()
 
 
 def simulate_batches(**kwargs: Any) -> Iterator[Batch]:
@@ -165,7 +167,8 @@ def simulate_tables_arrow(
     def index_of(seat: Seat) -> int:
         at = by_object.get(id(seat))
         if at is None:
-            key = (seat.policy, seat.weighted, tuple(sorted(seat.behaviour.items())))
+            key = (seat.policy, seat.weighted, seat.search,
+                   tuple(sorted(seat.behaviour.items())))
             if key not in distinct:
                 distinct[key] = len(unique)
                 unique.append(seat)
@@ -193,6 +196,9 @@ def play_tables(inputs: KernelInputs, seats: Sequence[Seat], which: np.ndarray,
     setups["weights"][:, :players] = rows.weights[which]
     setups["colour_random"][:, :players] = rows.colour_random[which]
     setups["ties_first"][:, :players] = rows.ties_first[which]
+    setups["budget"][:, :players] = rows.budget[which]
+    setups["sees_all"][:, :players] = rows.sees_all[which]
+    setups["rounds_goal"][:, :players] = rows.rounds_goal[which]
     setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in seats])[which]
     inputs = replace(inputs, setups=setups)
     parts = [tables for tables, _ in play_parts(inputs, 0, thread_count(threads), [(0, k)])]
@@ -265,5 +271,5 @@ def _trace(inputs: KernelInputs, rules: RuleSet, seed: int, game: int,
             return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
                          seed=seed, game=game, deck_counts=inputs.deck,
                          card_points=inputs.points, events=trace[:used].copy(), batch=batch,
-                         weighted=inputs.weighted)
+                         weighted=inputs.weighted, search=inputs.search)
         capacity = used

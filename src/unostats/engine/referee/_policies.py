@@ -8,7 +8,7 @@ from collections import Counter
 
 from ... import cards
 from ...event_text import card_name as _card
-from ...seats import PRESETS, WeightedPolicy
+from ...seats import PRESETS, SearchPolicy, WeightedPolicy
 from ._model import _COLOUR, _RANK
 
 
@@ -65,11 +65,17 @@ class Policies:
     def _policy(self, seat: int) -> str:
         return self.policies[seat] if seat < len(self.policies) else "random"
 
+    def _search(self, seat: int) -> SearchPolicy | None:
+        """The seat's search (the expert), None for a seat that plays a policy."""
+        return self.search[seat] if seat < len(self.search) else None
+
     def _weighted(self, seat: int) -> WeightedPolicy | None:
         """The weights the seat plays by: its policy written as data, or its bundled policy's
-        preset; None for the strategist (seats.CODED), whose turn choices are not checked."""
+        preset (an expert: its playout policy's); None for the strategist (seats.CODED), whose
+        turn choices are not checked."""
         policy = self.weighted[seat] if seat < len(self.weighted) else None
-        return policy or PRESETS.get(self._policy(seat))
+        search = self._search(seat)
+        return policy or PRESETS.get(search.playout if search else self._policy(seat))
 
     def _best_scored(self, seat: int, candidates: list[int]) -> list[int]:
         """Of ``candidates`` (card types in the seat's hand), those the seat's weighted policy
@@ -96,9 +102,9 @@ class Policies:
 
     def _turn_choice_problem(self, seat: int, card: int) -> str | None:
         """P1, and for a weighted policy B2: the best-scoring legal card (a bluff, P2/P3, also
-        allows the restricted black cards)."""
+        allows the restricted black cards). An expert's card is its search's: P1 only."""
         problem = self._p1_problem(card)
-        if problem or self._weighted(seat) is None:
+        if problem or self._weighted(seat) is None or self._search(seat) is not None:
             return problem
         hand = self.table.hands[seat]
         legal = self.table.legal_cards(seat, self.restricted)

@@ -1,0 +1,91 @@
+"""The expert seat's speed and strength (issue 34): decisions/s and games/s at budgets 16, 64 and
+256, and its share of rounds won against random bots at 2 and 6 players beside chausner/UnoAI's
+MixBot (66.4% and 23.6% of hands). Prints tables; nothing is asserted.
+
+Speed: games of the expert (playout random) against random seats, 2 players, official rules, one
+thread, after a warm-up that compiles; a decision is a search (a choice of card with two
+candidates or more, ``TABLE.searches``), its time the run's time over its searches (the turns
+without a search are a small part of it). Strength: UnoAI's rules (no UNO call, Wild Draw Four
+unrestricted, draw one and play it if it can be played), the expert in seat 0 against
+RandomBots (a random legal card, a random colour), its goal rounds won, playouts by the
+strategist; share of rounds won with its Wilson 95% interval, on all threads.
+
+    python benchmarks/expert_bench.py            # speed, then strength (tens of minutes)
+    python benchmarks/expert_bench.py --quick    # a smoke run of a few seconds per step
+    python benchmarks/expert_bench.py --speed    # speed only
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from unostats.engine import _turns as T
+from unostats.engine._inputs import KernelInputs, Outputs
+from unostats.engine.simulate import simulate_batches
+from unostats.rules import RuleSet
+from unostats.seats import Seat, SearchPolicy, WeightedPolicy
+from unostats.stats import wilson_interval
+
+BUDGETS = (16, 64, 256)
+UNOAI_RULES = {"uno_penalty": 0, "wild_draw_four": "free"}
+RANDOM_BOT = Seat.playing(WeightedPolicy.of("random_bot", colour="random"))
+MIXBOT = {2: 0.664, 6: 0.236}  # chausner/UnoAI README: MixBot's share of hands won
+
+
+def speed(budget: int, games: int) -> tuple[float, float, int]:
+    """(decisions/s, games/s, decisions) of ``games`` games on one thread."""
+    rules = RuleSet.from_mapping({})
+    seats = [Seat.playing(SearchPolicy("expert", budget=budget)), Seat()]
+    inputs = KernelInputs.build(rules, 2, seats)
+    table = inputs.tables(1)[0]
+    out = Outputs(games, games * rules.values["max_rounds"] // 10, 2)
+    trace = np.zeros((1, 4), dtype=np.int64)
+    start = time.perf_counter()
+    done, _ = T.play_games(table, inputs.options, np.uint64(1), 0, games, out.game,
+                           out.game_seat, out.round, out.round_seat, trace, -1, inputs.setups)
+    seconds = time.perf_counter() - start
+    searches = int(table["searches"])
+    return searches / seconds, done / seconds, searches
+
+
+def strength(players: int, budget: int, games: int, seed: int) -> str:
+    expert = SearchPolicy("expert", budget=budget, playout="strategist", goal="rounds")
+    seats = [Seat.playing(expert)] + [RANDOM_BOT] * (players - 1)
+    won = rounds = 0
+    start = time.perf_counter()
+    for batch in simulate_batches(rules=RuleSet.from_mapping(UNOAI_RULES), players=players,
+                                  seats=seats, games=games, seed=seed, batch_games=50):
+        won += int((batch.rounds["winner_seat"] == 0).sum())
+        rounds += batch.rounds.height
+    share = wilson_interval(won, rounds)
+    above = "above" if share.lo > MIXBOT[players] else "not above"
+    return (f"{players:>7} {budget:>6} {rounds:>7} {100 * share.value:6.1f}% "
+            f"[{100 * share.lo:.1f}, {100 * share.hi:.1f}]  MixBot {100 * MIXBOT[players]:.1f}%: "
+            f"{above}  ({time.perf_counter() - start:.0f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
+    parser.add_argument("--speed", action="store_true", help="speed only")
+    args = parser.parse_args()
+    speed(4, 1)  # compiles (or loads) the expert's entry point
+    print("budget  decisions/s  ms/decision  games/s  (2 players, official rules, one thread)")
+    for budget in BUDGETS:
+        games = 1 if args.quick else max(2, 2048 // budget)
+        per_second, games_per_second, searches = speed(budget, games)
+        print(f"{budget:>6} {per_second:>12.0f} {1000 / per_second:>12.2f} "
+              f"{games_per_second:>8.2f}  ({searches} decisions)")
+    if args.speed:
+        return
+    print("\nplayers budget  rounds  expert's share of rounds won [Wilson 95%]")
+    for players, games in ((2, 250), (6, 250)):
+        for budget in BUDGETS:
+            print(strength(players, budget, 4 if args.quick else games, seed=2026), flush=True)
+
+
+if __name__ == "__main__":
+    main()
