@@ -755,6 +755,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip simulate into DuckDB, peak memory and championships")
     ap.add_argument("--no-cluster", action="store_true",
                     help="skip the Ray executor on 1 and 2 local worker nodes")
+    ap.add_argument("--no-expert", action="store_true",
+                    help="skip the expert seat's decisions/s and games/s at budgets 16/64/256")
     ap.add_argument("--json", action="store_true",
                     help="print the figures as one JSON object on stdout (progress on stderr)")
     args = ap.parse_args(argv)
@@ -841,6 +843,16 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="unostats-bench-cluster-") as folder:
             cluster = cluster_throughput(plain_scenario(Path(folder), 4, {}), scale, log)
 
+    expert: dict[int, tuple[float, float, int]] = {}
+    if not args.no_expert and engine_error is None:
+        import expert_bench  # beside this file
+
+        log("  the expert seat, 2 players, budgets "
+            f"{'/'.join(map(str, expert_bench.BUDGETS))}, one thread ...")
+        expert_bench.speed(4, 1)  # compiles (or loads) the expert's entry point
+        for budget in expert_bench.BUDGETS:
+            expert[budget] = expert_bench.speed(budget, max(1, int(2048 * scale) // budget))
+
     startup_info: dict[str, tuple[float, dict | str]] = {}
     cli: dict[str, tuple[float, float]] = {}
     if not args.no_startup and engine_error is None:
@@ -856,6 +868,9 @@ def main(argv: list[str] | None = None) -> int:
             out["end_to_end"] = e2e_figures(e2e, c.get(4), engine.get((4, 1)))
         if cluster:
             out["cluster"] = cluster
+        if expert:
+            out["expert"] = {str(b): {"decisions_per_s": d, "games_per_s": g, "decisions": n}
+                             for b, (d, g, n) in expert.items()}
         print(json.dumps(out, indent=1))
         return 0
 
@@ -874,6 +889,12 @@ def main(argv: list[str] | None = None) -> int:
     if cluster:
         print()
         print_cluster(cluster)
+    if expert:
+        print()
+        print("the expert seat (2 players, official rules, one thread; a decision is a search):")
+        for budget, (per_s, games_per_s, n) in expert.items():
+            print(f"  budget {budget:>3}: {per_s:8.0f} decisions/s ({1000 / per_s:.2f} ms each), "
+                  f"{games_per_s:7.2f} games/s ({n} decisions)")
     for key, name, target in (("cold", "cold compile (empty Numba cache)", TARGET_COMPILE_S),
                               ("warm", "cached start-up", TARGET_STARTUP_S)):
         if key not in startup_info:
