@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from unostats import store
 from unostats.base.signals import StopRequest
 from unostats.design.driver import plan
 from unostats.design.spec.plan import Aim, pareto
@@ -105,7 +106,8 @@ def test_bad_design_sections_are_refused_with_file_line_key_and_allowed_values()
         ("bad.yaml:14: design.search.rules.hand_size[1]: ",
          "30 is out of range: expected an integer from 1 to 20"),
         ("bad.yaml:16: design.goals.lead_changez: ",
-         "unknown statistic 'lead_changez'; allowed: minutes_per_game, turns_per_round"),
+         "unknown statistic 'lead_changez'; did you mean 'lead_changes_per_game'? allowed: "
+         "minutes_per_game, turns_per_round"),
         ("bad.yaml:17: design.goals.minutes_per_game.between: ",
          "[30, 20] is an impossible range"),
         ("bad.yaml:18: design.goals.first_player_excess.at_most: ",
@@ -313,3 +315,28 @@ def test_several_objectives_search_with_nsga_ii_and_repeat_with_the_seed(tmp_pat
     answer = _answer(tmp_path / "a.duckdb", first.run_id)
     assert len(answer[1]) == 6 and answer[2]
     assert _answer(tmp_path / "b.duckdb", second.run_id)[1:] == answer[1:]
+
+
+def test_how_it_plays_goals_are_the_store_s_measures(tmp_path):
+    """A goal on how a variant plays (lead changes, comebacks, hand-leader changes) is
+    estimated from the games each candidate stored, as the ``how_it_plays`` view reads them."""
+    db = tmp_path / "m.duckdb"
+    text = SMALL.replace("turns_per_round: minimize", "lead_changes_per_game: maximize\n"
+                         "    comeback_share: {at_most: 1}\n"
+                         "    hand_leader_changes_per_round: maximize")
+    outcome = _run(text, db)
+    result, = design_results(db=db, run_ids=[outcome.run_id])
+    con = store.open_store(db, read_only=True)
+    try:
+        view = {row[0]: row[1:] for row in con.execute(
+            "SELECT variant, n_games, lead_changes, comeback_share, hand_leader_changes "
+            "FROM how_it_plays WHERE run_id = $r", {"r": outcome.run_id}).fetchall()}
+    finally:
+        con.close()
+    for c in result.candidates:
+        games, lead, comeback, leader = view[c.name]
+        assert c.games == games
+        assert c.estimates["lead_changes_per_game"].value == pytest.approx(lead)
+        assert c.estimates["comeback_share"].value == pytest.approx(comeback)
+        assert c.estimates["hand_leader_changes_per_round"].value == pytest.approx(leader)
+    assert result.pareto

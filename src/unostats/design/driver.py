@@ -205,7 +205,7 @@ class _Design:
         return None
 
     def _estimates(self, name: str, games: int) -> dict[str, Estimate]:
-        cur = self.con.execute(goals.sums_sql(one_cell=True), {
+        cur = self.con.execute(goals.sums_sql(True, store.game_measures_sql), {
             "run_id": self.outcome.run_id, "variant": name, "players": self.spec.players,
             "games": games})
         row = cur.fetchall()[0]

@@ -56,7 +56,7 @@ def design_result(con, run_id: str) -> DesignResult:
     spec = scenario.design
     cells = con.execute("SELECT variant, rules_json, sweep FROM variants WHERE run_id = ? "
                         "ORDER BY rowid", [run_id]).fetchall()
-    cur = con.execute(goals.sums_sql(one_cell=False), {"run_id": run_id})
+    cur = con.execute(goals.sums_sql(False, store.game_measures_sql), {"run_id": run_id})
     names = [d[0] for d in cur.description][1:]
     sums = {row[0]: {k: float(v or 0) for k, v in zip(names, row[1:])} for row in cur.fetchall()}
     candidates = []

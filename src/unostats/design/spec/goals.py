@@ -1,6 +1,7 @@
 """The statistics a design can aim at (``GOALS``): each one's name, how it reads, the range its
 values can take, the sums over a cell's stored games it is estimated from (SQL over the
-``games`` or ``rounds`` view) and its 95% interval from those sums. A new goal is one entry
+``games`` or ``rounds`` view, or over how each game played, the ``game_measures`` view) and its
+95% interval from those sums. A new goal is one entry
 here: ``sums_sql`` gathers every goal's sums in one scan a cell.
 
 The intervals are the summary's and the precision targets': means +- 1.96 SE from sums and
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...stats import Estimate, mean_se_from_sums, wilson_interval
 
@@ -26,6 +27,8 @@ class Goal:
     game_sums: Mapping[str, str]  # sum name -> SQL aggregate over the cell's ``games`` rows
     round_sums: Mapping[str, str]  # sum name -> SQL aggregate over the cell's ``rounds`` rows
     estimate: Estimator
+    # sum name -> SQL aggregate over the cell's ``game_measures`` rows (how each game played)
+    measure_sums: Mapping[str, str] = field(default_factory=dict)
 
 
 def _scaled(e: Estimate, factor: float, method: str) -> Estimate:
@@ -64,6 +67,22 @@ GOALS: dict[str, Goal] = {g.name: g for g in (
     Goal("points_per_round", "points per won round", (0.0, math.inf), {}, _ROUND_POINTS,
          lambda s, players, pace: mean_se_from_sums(int(s["won"]), s["points"],
                                                     s["points_sq"])),
+    Goal("lead_changes_per_game", "lead changes per game", (0.0, math.inf), {}, {},
+         lambda s, players, pace: mean_se_from_sums(int(s["measured_games"]), s["lead_changes"],
+                                                    s["lead_changes_sq"]),
+         measure_sums={"measured_games": "count(*)", "lead_changes": "sum(lead_changes)",
+                       "lead_changes_sq": "sum(lead_changes::DOUBLE * lead_changes)"}),
+    Goal("comeback_share", "share of games won by a player who once stood last", (0.0, 1.0),
+         {}, {},
+         lambda s, players, pace: wilson_interval(int(s["comebacks"]), int(s["won_games"])),
+         measure_sums={"won_games": "count(winner_seat)",
+                       "comebacks": "count(*) FILTER (WHERE comeback)"}),
+    Goal("hand_leader_changes_per_round", "changes of the seat holding fewest cards per round",
+         (0.0, math.inf), {},
+         {"rounds": "count(*)", "hand_leader_changes": "sum(hand_leader_changes)",
+          "hand_leader_changes_sq": "sum(hand_leader_changes::DOUBLE * hand_leader_changes)"},
+         lambda s, players, pace: mean_se_from_sums(int(s["rounds"]), s["hand_leader_changes"],
+                                                    s["hand_leader_changes_sq"])),
     Goal("first_player_excess", "first player's round-win share minus 1/players", (-1.0, 1.0),
          {}, _FIRST_WINS,
          lambda s, players, pace: _shifted(wilson_interval(int(s["p0"]), int(s["won"])),
@@ -76,20 +95,24 @@ def _sums(scope: str) -> dict[str, str]:
     compute it alike)."""
     out: dict[str, str] = {}
     for goal in GOALS.values():
-        for name, sql in (goal.game_sums if scope == "games" else goal.round_sums).items():
+        sums = {"games": goal.game_sums, "rounds": goal.round_sums,
+                "measures": goal.measure_sums}[scope]
+        for name, sql in sums.items():
             if out.setdefault(name, sql) != sql:
                 raise ValueError(f"goal {goal.name}: sum {name!r} is {sql!r} here and "
                                  f"{out[name]!r} in another goal")
     return out
 
 
-GAME_SUMS, ROUND_SUMS = _sums("games"), _sums("rounds")
-SUM_NAMES = tuple(GAME_SUMS) + tuple(k for k in ROUND_SUMS if k not in GAME_SUMS)
+GAME_SUMS, ROUND_SUMS, MEASURE_SUMS = _sums("games"), _sums("rounds"), _sums("measures")
+SUM_NAMES = tuple(dict.fromkeys([*GAME_SUMS, *ROUND_SUMS, *MEASURE_SUMS]))
 
 
-def sums_sql(one_cell: bool) -> str:
+def sums_sql(one_cell: bool, game_measures_sql: Callable[[str], str]) -> str:
     """The sums of every goal by variant, over a run's cells (``$run_id``), or over games
-    0 .. ``$games``-1 of one cell (``$variant``, ``$players``) with ``one_cell``."""
+    0 .. ``$games``-1 of one cell (``$variant``, ``$players``) with ``one_cell``;
+    ``game_measures_sql`` is the store's (how each game played, for the cells where a condition
+    holds), handed in from above the store."""
     where = "run_id = $run_id" + (" AND variant = $variant AND players = $players AND "
                                   "game < $games" if one_cell else "")
 
@@ -97,11 +120,18 @@ def sums_sql(one_cell: bool) -> str:
         return ", ".join(f"coalesce({sql}, 0) AS {name}" for name, sql in sums.items())
 
     round_only = {k: v for k, v in ROUND_SUMS.items() if k not in GAME_SUMS}
+    measure_only = {k: v for k, v in MEASURE_SUMS.items()
+                    if k not in GAME_SUMS and k not in ROUND_SUMS}
+    # how each game played, its window functions over the run's (the cell's) rows alone
+    cells = ("cell IN (SELECT cell FROM cells WHERE run_id = $run_id"
+             + (" AND variant = $variant AND players = $players)" if one_cell else ")"))
+    measured = (f"SELECT variant, {select(measure_only)} FROM ({game_measures_sql(cells)}) "
+                + ("WHERE game < $games " if one_cell else "") + "GROUP BY variant")
     return (f"WITH g AS (SELECT variant, {select(GAME_SUMS)} FROM games WHERE {where} "
             f"GROUP BY variant), r AS (SELECT variant, {select(round_only)} FROM rounds WHERE "
-            f"{where} GROUP BY variant) SELECT variant, "
+            f"{where} GROUP BY variant), m AS ({measured}) SELECT variant, "
             + ", ".join(f"coalesce({name}, 0) AS {name}" for name in SUM_NAMES)
-            + " FROM g LEFT JOIN r USING (variant) ORDER BY variant")
+            + " FROM g LEFT JOIN r USING (variant) LEFT JOIN m USING (variant) ORDER BY variant")
 
 
 def estimates(sums: Mapping[str, float], players: int, pace: float) -> dict[str, Estimate]:
