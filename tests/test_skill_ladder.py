@@ -136,6 +136,7 @@ def ladder_run(tmp_path_factory, invoke):
     db = folder / "x.duckdb"
     result = invoke("simulate", scenario, "--db", db, "-q")
     assert result.exit_code == 0, result.output
+    assert "The skill ladder:" in result.stdout  # simulate's summary ends with the ladder
     return db
 
 

@@ -175,11 +175,14 @@ _COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#
 
 def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
     """One small chart per measure, the variants side by side as dots with their 95% bars:
-    a club reads each panel as "which rules make this higher"."""
+    a club reads each panel as "which rules make this higher"; then a ladder's chart."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     cells = section.cells
+    ladder_figures = [ladder.ladder_figure(section.ladders)] if section.ladders else []
+    if not cells:
+        return ladder_figures
     labels = [_label(c, cells) for c in cells]
     cols = 2
     rows = (len(MEASURES) + cols - 1) // cols
@@ -212,8 +215,7 @@ def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
                       height=max(480, rows * (130 + 26 * len(labels))))
     caption = ("Each panel one measure, each dot a variant with its 95% interval (shares in %). "
                + "; ".join(f"{m.title}: higher means {m.higher}" for m in MEASURES) + ".")
-    out = [("fig-plays", fig, caption)] if cells else []
-    return out + ([ladder.ladder_figure(section.ladders)] if section.ladders else [])
+    return [("fig-plays", fig, caption), *ladder_figures]
 
 
 def view(section: PlaysSection) -> dict[str, Any]:
