@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 
 import duckdb
@@ -54,7 +55,9 @@ def test_the_section_expands_into_a_cell_per_variant_players_and_rung():
                 4, "strategist", "all" if rung == "clairvoyant" else "own")
         else:
             assert search is None
-    assert sc.resolved()["skill"]["names"] == ["random", "strategist", "expert", "clairvoyant"]
+    # the resolved section loads again (a stored run's scenario is read back from it)
+    again = load_text(json.dumps(sc.resolved()), "resolved.json")
+    assert again.hash() == sc.hash() and again.skill == sc.skill
     # the section is part of what the hash identifies
     assert sc.hash() != load_text(BASE + SKILL.replace("budget: 4", "budget: 5"), "s.yaml").hash()
 
@@ -229,3 +232,10 @@ def test_the_report_shows_the_ladder(ladder_run, tmp_path):
                                     for r in ("expert", "random", "clairvoyant")))
                    for v in ("official", "stacking") for p in (2, 3)]
         assert (f"relative skill</b>, on {level}" in section) == any(defined)
+
+
+def test_a_ladder_game_replays_from_the_stored_scenario(ladder_run, invoke):
+    for variant in ("official/clairvoyant", "stacking/expert"):
+        result = invoke("replay", "latest", "--game", "1", "--variant", variant, "--players", "3",
+                        "--db", ladder_run)
+        assert result.exit_code == 0, result.output

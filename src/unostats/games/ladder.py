@@ -27,7 +27,7 @@ from ..base.session import locate
 from ..base.format import fmt_estimate
 from ..base.plotting import new_figure
 from ..output import Column, format_interval, format_rows, format_table
-from ..scenario.ladder import cell_name
+from ..scenario.ladder import cell_name, rung_names
 from ..stats import Estimate
 from ..store import BY_CELL, UnknownRunError
 
@@ -118,7 +118,7 @@ def ladder_runs(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]
             {"runs": list(run_ids)}).fetchall():
         resolved = json.loads(text)
         out[run_id] = ([v["name"] for v in resolved["variants"]],
-                       list(resolved["skill"]["names"]))
+                       rung_names(resolved["skill"]))
     return out
 
 

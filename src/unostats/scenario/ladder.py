@@ -52,13 +52,18 @@ class Ladder:
         return (make_seat(policy, dict(table[0].behaviour)), *table[1:])
 
     def resolved(self) -> dict[str, Any]:
+        """The section as a file writes it (a stored run's scenario loads again from it)."""
         return {"ladder": [p if isinstance(p, str) else p.as_dict() for _, p in self.rungs],
-                "names": list(self.names), "budget": self.budget, "playout": self.playout,
-                "goal": self.goal}
+                "budget": self.budget, "playout": self.playout, "goal": self.goal}
 
 
 def cell_name(variant: str, rung: str) -> str:
     return f"{variant}{RUNG_SEP}{rung}"
+
+
+def rung_names(resolved: Mapping[str, Any]) -> list[str]:
+    """The rungs' names of a resolved ``skill:`` section (``Ladder.resolved``)."""
+    return [r if isinstance(r, str) else r["name"] for r in resolved["ladder"]]
 
 
 class SkillSection(Checker):
