@@ -68,6 +68,9 @@ def test_a_policy_written_as_data_is_a_rung_of_its_own_name():
 """, "s.yaml")
     assert sc.skill.names == ("random", "tuned", "expert", "clairvoyant")
     assert {c.variant.name for c in sc.cells()} >= {"official/tuned", "stacking/tuned"}
+    from unostats.games.ladder import CellLadder, Rung, tuned_note
+    cells = [CellLadder("r", "official", 2, tuple(Rung(n, 1, 2, 1, 2) for n in sc.skill.names))]
+    assert tuned_note(cells).startswith("Tuned policy: tuned (written as data)")
 
 
 def test_the_sections_problems_name_file_line_key_and_allowed_values():
@@ -194,6 +197,7 @@ def test_a_ladder_run_stores_its_cells_and_prints_the_stores_numbers(ladder_run,
         g = wilson_interval(gw, gn)
         assert format_interval(100 * g.value, 100 * g.lo, 100 * g.hi) in line
     assert "Relative skill" in table.stdout and RELATIVE_METHOD in table.stdout
+    assert "Tuned policy: not tuned" in table.stdout
 
 
 def test_skill_refuses_a_run_without_a_ladder(ladder_run, invoke, tmp_path):
@@ -217,6 +221,7 @@ def test_the_report_shows_the_ladder(ladder_run, tmp_path):
     out = build_report(db_path=ladder_run, out=tmp_path / "r.html", index=False)
     html = out.read_text()
     assert 'id="table-ladder"' in html and 'id="fig-ladder"' in html
+    assert "Tuned policy: not tuned (the ladder names no policy written as data)." in html
     section = html[html.index('id="skill-ladder"'):]
     section = section[:section.index("</table>")]
     counts = _counts(ladder_run)

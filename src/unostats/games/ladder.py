@@ -22,12 +22,12 @@ import duckdb
 if TYPE_CHECKING:  # plotly is imported by the functions that draw
     import plotly.graph_objects as go
 
-from .. import stats, store
+from .. import rules, stats, store
 from ..base.session import locate
 from ..base.format import fmt_estimate
 from ..base.plotting import new_figure
 from ..output import Column, format_interval, format_rows, format_table
-from ..scenario.ladder import cell_name, rung_names
+from ..scenario.ladder import SEARCH_RUNGS, cell_name, rung_names
 from ..stats import Estimate
 from ..store import BY_CELL, UnknownRunError
 
@@ -179,6 +179,14 @@ def relative_rows(cells: Sequence[CellLadder]) -> list[dict[str, Any]]:
     return rows
 
 
+def tuned_note(cells: Sequence[CellLadder]) -> str:
+    """Which rungs are policies written as data (a tuned policy), or "not tuned"."""
+    tuned = [n for n in dict.fromkeys(r.name for c in cells for r in c.rungs)
+             if n not in rules.POLICIES and n not in SEARCH_RUNGS]
+    return (f"Tuned policy: {', '.join(tuned)} (written as data)" if tuned else
+            "Tuned policy: not tuned (the ladder names no policy written as data)")
+
+
 def _pct(key: str):
     def cell(row):
         return format_interval(*(100 * row[k] for k in (key, f"{key}_lo", f"{key}_hi")))
@@ -232,6 +240,7 @@ def format_ladder(cells: Sequence[CellLadder], fmt: str = "table",
                  "random, 1 like the clairvoyant\n" + format_table(RELATIVE_TABLE, relative, width)
                  + f"\nmethod: {RELATIVE_METHOD}; '-' where the clairvoyant wins no more than "
                    "random")
+    text += "\n" + tuned_note(cells)
     return text
 
 
@@ -331,4 +340,5 @@ def view(cells: Sequence[CellLadder]) -> dict[str, Any]:
         if any(e is not None for e in es):
             relative.append({"level": level, "cells": [None if e is None else fmt_estimate(e)
                                                        for e in es]})
-    return {"labels": labels, "rows": rows, "relative": relative, "method": RELATIVE_METHOD}
+    return {"labels": labels, "rows": rows, "relative": relative, "method": RELATIVE_METHOD,
+            "tuned": tuned_note(cells)}
