@@ -66,10 +66,11 @@ def test_a_policy_written_as_data_is_a_rung_of_its_own_name():
     sc = load_text(BASE + """skill:
   ladder: [random, {name: tuned, weights: {points: 1}}, expert, clairvoyant]
 """, "s.yaml")
-    assert sc.skill.names == ("random", "tuned", "expert", "clairvoyant")
+    names = [name for name, _ in sc.skill.rungs]
+    assert names == ["random", "tuned", "expert", "clairvoyant"]
     assert {c.variant.name for c in sc.cells()} >= {"official/tuned", "stacking/tuned"}
     from unostats.games.ladder import CellLadder, Rung, tuned_note
-    cells = [CellLadder("r", "official", 2, tuple(Rung(n, 1, 2, 1, 2) for n in sc.skill.names))]
+    cells = [CellLadder("r", "official", 2, tuple(Rung(n, 1, 2, 1, 2) for n in names))]
     assert tuned_note(cells).startswith("Tuned policy: tuned (written as data)")
 
 

@@ -42,10 +42,6 @@ class Ladder:
     playout: str
     goal: str
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(name for name, _ in self.rungs)
-
     def seats(self, policy: str | WeightedPolicy | SearchPolicy,
               table: tuple[Seat, ...]) -> tuple[Seat, ...]:
         """The table with seat 0 playing ``policy`` (its behaviour the table's)."""
