@@ -22,7 +22,7 @@ from unostats.design.spec import goals as design_goals
 from unostats.design.spec import plan as design_plan
 from unostats.design.spec import section as design_section
 from unostats.leagues.spec import section as league_section
-from unostats.scenario import resolve, sweep
+from unostats.scenario import ladder, resolve, sweep
 from unostats.tournaments.spec import section as tournament_section
 
 DOCS = Path(__file__).resolve().parent
@@ -125,6 +125,8 @@ TOP = {
     "sweep": "settings swept over grids; every variant x grid point x player count is a cell. "
              "See [Sweep](#sweep).",
     "precision": "play each cell until a 95% interval is that narrow. See [Precision](#precision).",
+    "skill": "a skill ladder: one seat of each rung among the table's seats, one cell per "
+             "variant x player count x rung. See [Skill ladder](#skill-ladder).",
 }
 
 VARIANT = {
@@ -214,6 +216,18 @@ FIELD = {
     "entrants": "entrants in this field (default: the section's `entrants`).",
     "mix": f"entrants per profile; one profile may be `{tournament_section.REST}`, which fills "
            "the field.",
+}
+
+SKILL = {
+    "ladder": "the rungs in order (default: " + ", ".join(ladder.DEFAULT_LADDER) + "): each a "
+              "bundled policy's name, a policy written as data (e.g. one `tune` found; the rung "
+              "takes its name), `expert` or `clairvoyant` (the expert with `sees: all`); at "
+              "least two, each once.",
+    "budget": "the expert's and the clairvoyant's deals per choice of card (default "
+              f"{seats.DEFAULT_BUDGET}, from {seats.BUDGET_RANGE[0]} to {seats.BUDGET_RANGE[1]}).",
+    "playout": f"their playout policy, a bundled one (default `{ladder.DEFAULT_PLAYOUT}`).",
+    "goal": "what their playouts count: " + ", ".join(f"`{g}`" for g in seats.GOALS)
+            + f" (default `{seats.GOALS[0]}`).",
 }
 
 LEAGUE = {
@@ -337,6 +351,19 @@ precision:
 variants:
   - name: official
 """,
+    "skill": """
+name: skill-example
+games: 400
+players: [2, 4]
+variants:
+  - name: official
+  - name: seven-zero
+    rules: {seven_zero: true}
+skill:
+  ladder: [random, strategist, expert, clairvoyant]
+  budget: 32
+  playout: strategist
+""",
     "tournament": """
 name: tournament-example
 games: 100                          # whole tournaments per variant and field
@@ -447,6 +474,16 @@ def scenario_page() -> str:
          + ", ".join(f"`{s}`" for s in PRECISION_STATS)
          + ". See [Precision targets](guide/precision.md) and [Statistics](statistics.md).\n\n",
          _example("A complete example:", EXAMPLES["precision"]),
+         "## Skill ladder\n\n`skill:` seats one player of each rung at seat 0 of the table "
+         "(`seats:`, one mapping: the other seats play it) in every variant and player count; "
+         "each rung is a cell of its own, its variant named `VARIANT/RUNG`. `unostats skill` "
+         "prints each rung's round and game win shares and the relative skill (expert - random) "
+         "/ (clairvoyant - random), with 95% intervals; the report shows them in \"How it "
+         "plays\".\n\n",
+         _keys(SKILL, ladder.SKILL_KEYS, (), "skill"),
+         "\nA list of `seats`, a `sweep`, and a tournament, league or design are refused with "
+         "`skill`. See [How it plays](guide/how-it-plays.md#how-much-is-skill).\n\n",
+         _example("A complete example:", EXAMPLES["skill"]),
          "## Tournament\n\n",
          _keys(TOURNAMENT, tournament_section.TOURNAMENT_KEYS,
                tournament_section.REQUIRED_TOURNAMENT_KEYS, "tournament"),

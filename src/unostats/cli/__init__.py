@@ -1,6 +1,7 @@
 """The ``unostats`` command line: thin Typer commands over ``runs``, ``report``, ``store`` and
 ``scenario``, one module per group of commands (``simulate``; ``design``; ``query`` and ``runs``;
-``scenarios`` and ``validate``; ``compare`` and ``export``; ``report`` and ``replay``;
+``scenarios`` and ``validate``; ``compare`` and ``export``; ``skill``; ``report`` and
+``replay``;
 ``tune``), on the one ``app``.
 
 stdout carries data only (tables, CSV, JSON, traces); progress, logs and hints go to stderr.
@@ -14,7 +15,7 @@ imports what it needs when it runs, so ``query`` and ``runs`` start in a fractio
 from __future__ import annotations
 
 # Imported in the order of the commands in --help: each module registers its commands on app.
-from . import simulate, design, query, scenarios, results, report, tune  # noqa: F401, I001
+from . import simulate, design, query, scenarios, results, skill, report, tune  # noqa: F401, I001
 from .app import app, fit_help
 
 fit_help(app)

@@ -90,6 +90,11 @@ def outline(scenario: Scenario) -> str:
         return (f"{n_var} variant{'s' * (n_var != 1)} x sweep = {n_pt} point"
                 f"{'s' * (n_pt != 1)}, {n_cells} cell{'s' * (n_cells != 1)}; --resolved "
                 "lists them")
+    if scenario.skill is not None:
+        n_r = len(scenario.skill.rungs)
+        return (f"{n_var} variant{'s' * (n_var != 1)} x {n_pl} player count"
+                f"{'s' * (n_pl != 1)} x {n_r} rungs of the skill ladder = "
+                f"{n_var * n_pl * n_r} cells")
     return (f"{n_var} variant{'s' * (n_var != 1)} x {n_pl} player count{'s' * (n_pl != 1)} = "
             f"{n_var * n_pl} cell{'s' * (n_var * n_pl != 1)}")
 

@@ -2,8 +2,9 @@
 decisiveness, balance; hand leader changes, the winner's deficit, decisions, UNO stops), each an
 ``Estimate`` with its 95% interval, read from the store (``store.how_it_plays_sql``, the view
 ``how_it_plays``); the summary's block and the report's section "How it plays", which puts the
-variants side by side on every measure. docs/guide/how-it-plays.md defines each measure and the
-source it follows.
+variants side by side on every measure and, for a run with a skill ladder (games/ladder.py), on
+how much of each is skill. docs/guide/how-it-plays.md defines each measure and the source it
+follows.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import duckdb
 if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate needs none
     import plotly.graph_objects as go
 
+from . import ladder
 from ..base.format import fmt_estimate
 from ..base.plotting import new_figure
 from ..output import format_interval, format_rows
@@ -73,6 +75,7 @@ class CellPlays:
 @dataclass(frozen=True)
 class PlaysSection:
     cells: tuple[CellPlays, ...]
+    ladders: tuple[ladder.CellLadder, ...] = ()  # the skill ladders of the runs, if any
 
 
 _N = {"comeback_share": "n_won_games", "drama_share": "n_won_games",
@@ -109,7 +112,13 @@ def load_section(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> Play
         "AND (scenario_json->>'tournament') IS NULL AND (scenario_json->>'league') IS NULL",
         {"runs": list(run_ids)}).fetchall()]
     cells = [c for c in load_plays(con, plain) if c.estimates] if plain else []
-    return PlaysSection(tuple(cells)) if cells else None
+    # a ladder run's measures are those of its first rung's cells (the table as it plays
+    # without the rung's seat, random in the default ladder): the variants side by side
+    firsts = {run: {ladder.cell_name(v, rungs[0]) for v in variants}
+              for run, (variants, rungs) in ladder.ladder_runs(con, plain).items()}
+    cells = [c for c in cells if c.run_id not in firsts or c.variant in firsts[c.run_id]]
+    ladders = tuple(ladder.load_ladders(con, plain)) if firsts else ()
+    return PlaysSection(tuple(cells), ladders) if cells or ladders else None
 
 
 def _label(cell: CellPlays, cells: Sequence[CellPlays]) -> str:
@@ -166,11 +175,14 @@ _COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#
 
 def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
     """One small chart per measure, the variants side by side as dots with their 95% bars:
-    a club reads each panel as "which rules make this higher"."""
+    a club reads each panel as "which rules make this higher"; then a ladder's chart."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     cells = section.cells
+    ladder_figures = [ladder.ladder_figure(section.ladders)] if section.ladders else []
+    if not cells:
+        return ladder_figures
     labels = [_label(c, cells) for c in cells]
     cols = 2
     rows = (len(MEASURES) + cols - 1) // cols
@@ -203,7 +215,7 @@ def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
                       height=max(480, rows * (130 + 26 * len(labels))))
     caption = ("Each panel one measure, each dot a variant with its 95% interval (shares in %). "
                + "; ".join(f"{m.title}: higher means {m.higher}" for m in MEASURES) + ".")
-    return [("fig-plays", fig, caption)]
+    return [("fig-plays", fig, caption), *ladder_figures]
 
 
 def view(section: PlaysSection) -> dict[str, Any]:
@@ -220,4 +232,5 @@ def view(section: PlaysSection) -> dict[str, Any]:
                          "cells": [fmt_estimate(c.estimates[m.key], m.kind)
                                    if m.key in c.estimates else None for c in cells]})
         tables.append({"title": title, "rows": rows})
-    return {"labels": labels, "tables": tables}
+    return {"labels": labels, "tables": tables if cells else [],
+            "ladder": ladder.view(section.ladders) if section.ladders else None}

@@ -17,7 +17,7 @@ from ..output import Column, Numeral, format_rows, format_table, interval_cell
 from ..base.session import RunError, locate, stored_scenario
 from ..sql import first_line
 from ..stats import mean_interval, wilson_interval
-from . import plays
+from . import ladder, plays
 
 SUMMARY_COLUMNS = (
     "run_id", "scenario", "variant", "players", "games", "rounds",
@@ -152,7 +152,8 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
                  width: int | None = None) -> str:
     """The summary of finished runs as ``simulate`` prints it, its tables fitted to ``width``
     when given. A precision-targeted run adds, in a table, each cell's stop: games played of
-    the cap, the half-width reached. Below the table, how each cell plays (``plays_text``)."""
+    the cap, the half-width reached. Below the table, how each cell plays (``plays_text``) and a
+    skill ladder's table (games/ladder.py)."""
     rows = summaries(db=db, run_ids=run_ids)
     text = format_summary(rows, fmt, width=width)
     if fmt != "table":
@@ -162,8 +163,11 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
     con = store.open_store(locate(db), read_only=True)
     try:
         rows = [row for rid in run_ids for row in precision_rows(con, rid)]
+        ladders = ladder.load_ladders(con, run_ids)  # a run with a skill: section
     finally:
         con.close()
+    if ladders:
+        text += "\n\n" + ladder.format_ladder(ladders, width=width)
     if not rows:
         return text
     return text + "\n" + format_table(PRECISION_TABLE, rows, width)

@@ -394,7 +394,7 @@ def _run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
     except (TypeError, ValueError):
         resolved = {}
     order = tuple(v.get("name") for v in resolved.get("variants", []) if isinstance(v, dict))
-    if resolved.get("sweep"):  # the points' variants, in the order the run played them
+    if resolved.get("sweep") or resolved.get("skill"):  # the cells in the order played
         order = tuple(dict.fromkeys(v for (v,) in con.execute(
             "SELECT variant FROM variants WHERE run_id = ? ORDER BY rowid", [run_id]).fetchall()))
     return RunSummary(

@@ -64,11 +64,15 @@ per table size, rounded up to whole cycles of the seatings; ``players`` and ``se
       table_size: [2, 3]        # one size or a list, each at most the number of policies
       behaviour: {forget_uno: 0.1}   # every seat's (optional)
 
+Skill ladders (``ladder``): a file of plain games with a ``skill:`` section seats one player of
+each rung (random, a bundled or tuned policy, the expert, the clairvoyant) at seat 0 of the
+table, every variant x player count x rung a cell, its variant named ``VARIANT/RUNG``.
+
 This package's names are the scenario interface (``from unostats.scenario import ...``); its
 modules, one job each: ``model`` (Variant, Cell, Scenario: cells, canonical form, hash),
 ``yaml_lines`` (YAML with line numbers), ``overrides`` (``--set``), ``sweep`` (the ``sweep:``
-section and its points), ``resolve`` (the top level, variants, ``extends`` and presets; loading)
-and ``bundled`` (the bundled files). The checking helpers it shares with each kind's section are
+section and its points), ``ladder`` (the ``skill:`` section), ``resolve`` (the top level,
+variants, ``extends`` and presets; loading) and ``bundled`` (the bundled files). The checking helpers it shares with each kind's section are
 the ``checking`` package (``problems``: Problem, ScenarioError, where each key path came from;
 ``values``: strings, integers, seats, lists); each kind checks its own section
 (``tournaments.spec.section``, ``leagues.spec.section``), which ``resolve`` calls.

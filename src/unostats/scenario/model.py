@@ -17,6 +17,7 @@ from ..leagues.spec.seatings import LeagueSpec
 from ..rules import RuleSet
 from ..seats import Seat
 from ..tournaments.spec.bracket import TournamentSpec
+from .ladder import Ladder, cell_name
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ class Scenario:
     # design's, ``games`` the most a candidate gets; its cells are the candidates the run
     # proposes as it goes (``cells`` yields none ahead).
     design: DesignSpec | None = None
+    # ``skill:``: a ladder of policies, each seated once among the table's seats (seat 0); every
+    # variant x player count x rung is a cell, its variant named ``VARIANT/RUNG``.
+    skill: Ladder | None = None
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -137,6 +141,13 @@ class Scenario:
                     yield Cell(point.variant, n, point.seats_for(n), point.sweep_of(n))
             return
         if self.design is not None:
+            return
+        if self.skill is not None:
+            for variant in self.variants:
+                for n in self.players:
+                    for rung, policy in self.skill.rungs:
+                        yield Cell(replace(variant, name=cell_name(variant.name, rung)), n,
+                                   self.skill.seats(policy, self.seats_for(n)))
             return
         for variant in self.variants:
             for n in self.players:
@@ -168,6 +179,8 @@ class Scenario:
         }
         if self.sweep:  # only when given, so the hash of a file without one is unchanged
             out["sweep"] = [grid.resolved() for grid in self.sweep]
+        if self.skill is not None:
+            out["skill"] = self.skill.resolved()
         if self.precision:
             out["precision"] = dict(self.precision)
         if self.tournament is not None:  # players and seats follow from the tournament

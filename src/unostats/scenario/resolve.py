@@ -27,13 +27,14 @@ from ..leagues.spec.section import LeagueSection
 from ..tournaments.spec.section import TournamentSection
 from .bundled import bundled_presets, locate_scenario
 from .files import read_scenario_file
+from .ladder import SkillSection, check_table
 from .model import Scenario, Variant
 from .overrides import apply
 from .sweep import expand as expand_sweep
 from .yaml_lines import parse_yaml
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
-            "league", "design", durations.KEY, "sweep", "precision")
+            "league", "design", durations.KEY, "sweep", "precision", "skill")
 # ``precision: {STAT: H}``: play each cell until the 95% half-width of STAT is at most H
 PRECISION_STATS = ("turns_per_round", "rounds_per_game", "points_per_round",
                    "first_player_share")
@@ -67,6 +68,9 @@ class _Resolver(Checker):
         is_tournament = "tournament" in raw
         is_league = "league" in raw and not is_tournament
         is_design = "design" in raw and not is_tournament and not is_league
+        if "skill" in raw and (is_tournament or is_league or is_design):
+            self.add(("skill",), "not used in a tournament, league or design scenario: a "
+                                 "ladder plays plain games; remove it")
         if "design" in raw and not is_design:
             self.add(("design",), "a scenario is a tournament, a league or a design, one of "
                                   "them; remove the other sections")
@@ -121,6 +125,9 @@ class _Resolver(Checker):
         out["players"] = self.players(raw["players"]) if "players" in raw else None
         out["seats"] = self.seats(raw.get("seats"), out["players"])
         out["precision"] = self.precision(raw.get("precision"))
+        if "skill" in raw:
+            out["skill"] = SkillSection(self.report).skill(raw["skill"])
+            check_table(self.report, raw, out["seats"])
         return out
 
     def league_scenario(self, raw: dict, out: dict[str, Any]) -> dict[str, Any]:
@@ -490,5 +497,5 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         overrides=tuple(overrides), tournament=parts["tournament"], league=parts["league"],
         sweep=grids, points=points,
         precision=parts.get("precision") or (), seconds_per_turn=parts[durations.KEY],
-        design=parts["design"],
+        design=parts["design"], skill=parts.get("skill"),
     )
