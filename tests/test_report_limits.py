@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 
 from unostats import store
-from unostats.games import skill as report_skill
-from unostats.report import model as report_model
-from unostats.games import sweep as report_sweep
 from unostats.base import compare
+from unostats.games import plays
+from unostats.games import skill as report_skill
+from unostats.games import sweep as report_sweep
+from unostats.report import model as report_model
 from unostats.runs.simulate import simulate
 from unostats.scenario import load_text
 
@@ -69,6 +70,7 @@ def test_a_run_past_the_cap_shows_the_first_cells_and_says_what_it_left_out(
         invoke, swept_db, tmp_path, monkeypatch):
     monkeypatch.setattr(report_model, "DETAIL_CELLS", 5)
     monkeypatch.setattr(report_sweep, "TABLE_CELLS", 6)
+    monkeypatch.setattr(plays, "TABLE_CELLS", 6)
     result, detail, swept = _report(invoke, swept_db, tmp_path / "limits.html")
     said = "This run has 8 cells with stored games; the page shows and draws the detail of " \
            "the first 5"
@@ -78,6 +80,7 @@ def test_a_run_past_the_cap_shows_the_first_cells_and_says_what_it_left_out(
         assert (_variant(p) in detail) == (p < 5), p
         assert (_variant(p) in swept) == (p < 6), p
     assert "(8 cells, players 2)" in swept and "The first 6 of the 8 cells of this grid" in swept
+    assert "The section shows the first 6 cells of 8" in swept  # How it plays
     assert swept.count("<tr><td class=\"l\">official uno_penalty=") == 6
 
     con = store.open_store(swept_db, read_only=True)

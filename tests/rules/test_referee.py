@@ -47,8 +47,8 @@ def test_quick_win_results():
             direction_changes=0, challenges=0, challenges_won=0, uno_penalties=0, skips=0,
             jump_ins=0, points=2, ended_by="win", hand_points=(2, 0), cards_left=(1, 0),
             score_after=(0, 2),
-            # how it plays: one turn of the three had a choice, of two distinct cards
-            decision_turns=1, legal_cards_on_decisions=2),),
+            # how it plays: the winner never behind; one turn of three had a choice, of two cards
+            winner_largest_deficit=0, decision_turns=1, legal_cards_on_decisions=2),),
         winner_seat=1, ended_by="target", final_scores=(0, 2))
 
 

@@ -76,6 +76,12 @@ class CellPlays:
 class PlaysSection:
     cells: tuple[CellPlays, ...]
     ladders: tuple[ladder.CellLadder, ...] = ()  # the skill ladders of the runs, if any
+    left_out: int = 0  # cells past TABLE_CELLS, not shown (the how_it_plays view has them)
+
+
+# The most cells the section shows (a column of its tables and a dot of each panel each): a
+# sweep of thousands of cells would make a page no one reads.
+TABLE_CELLS = 100
 
 
 _N = {"comeback_share": "n_won_games", "drama_share": "n_won_games",
@@ -118,7 +124,9 @@ def load_section(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> Play
               for run, (variants, rungs) in ladder.ladder_runs(con, plain).items()}
     cells = [c for c in cells if c.run_id not in firsts or c.variant in firsts[c.run_id]]
     ladders = tuple(ladder.load_ladders(con, plain)) if firsts else ()
-    return PlaysSection(tuple(cells), ladders) if cells or ladders else None
+    shown = tuple(cells[:TABLE_CELLS])
+    return (PlaysSection(shown, ladders, len(cells) - len(shown)) if cells or ladders
+            else None)
 
 
 def _label(cell: CellPlays, cells: Sequence[CellPlays]) -> str:
@@ -232,5 +240,8 @@ def view(section: PlaysSection) -> dict[str, Any]:
                          "cells": [fmt_estimate(c.estimates[m.key], m.kind)
                                    if m.key in c.estimates else None for c in cells]})
         tables.append({"title": title, "rows": rows})
-    return {"labels": labels, "tables": tables if cells else [],
+    left_out = (f"The section shows the first {len(cells):,} cells of "
+                f"{len(cells) + section.left_out:,}; `unostats query \"SELECT * FROM "
+                f"how_it_plays\"` gives every one." if section.left_out else None)
+    return {"labels": labels, "tables": tables if cells else [], "left_out": left_out,
             "ladder": ladder.view(section.ladders) if section.ladders else None}
