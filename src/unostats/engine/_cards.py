@@ -33,9 +33,9 @@ def add(st, s, t):
 @kernel(inline=True)
 def remove(st, s, t):
     """Seat s gives up card t (``held``: the types it holds, for _measures)."""
-    st.hand[s, t] -= 1
-    if st.hand[s, t] == 0:
-        st.held[s] ^= 1 << t
+    left = st.hand[s, t] - 1
+    st.hand[s, t] = left
+    st.held[s] ^= (1 << t) if left == 0 else 0
     st.hcol[s, colour_of(t)] -= 1
     st.hsize[s] -= 1
 

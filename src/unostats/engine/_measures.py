@@ -64,9 +64,11 @@ _LEGAL = _legal_masks()
 def sample_hands(st, p):
     """At the start of seat p's turn: the hand leader is the seat in the round that alone holds
     the fewest cards (a tie leaves the lead where it was); a new leader after the first is a
-    change; seat p's deficit to the fewest held. One pass over the seats without a store or a
-    branch (a seat that has finished, R9, counts as holding 2**20 cards). Keeping the fewest
-    up to date as cards move instead (in ``_cards.add`` and ``remove``) cost as much."""
+    change; seat p's deficit to the fewest held. One pass over the seats and no branch (a
+    seat that has finished, R9, counts as holding 2**20 cards; a change of leader, hard to
+    foresee, is a select, not a jump). Keeping the fewest up to date as cards move instead (in
+    ``_cards.add`` and ``remove``) cost as much, and so did holding the counts in the round
+    loop's locals (docs/performance.md)."""
     fewest = 1 << 20
     holders = 0
     holder = 0
@@ -77,9 +79,10 @@ def sample_hands(st, p):
         holder = s if below else holder
         fewest = min(fewest, h)
     st.deficit[p] = max(st.deficit[p], st.hsize[p] - fewest)
-    if holders == 1 and holder != st.leader:
-        st.leader_changes += st.leader >= 0
-        st.leader = holder
+    leader = st.leader
+    change = (holders == 1) & (holder != leader)
+    st.leader_changes += change & (leader >= 0)
+    st.leader = holder if change else leader
 
 
 @kernel(inline=True)
