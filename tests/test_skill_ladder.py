@@ -144,6 +144,7 @@ def ladder_run(tmp_path_factory, invoke):
     result = invoke("simulate", scenario, "--db", db, "-q")
     assert result.exit_code == 0, result.output
     assert "The skill ladder:" in result.stdout  # simulate's summary ends with the ladder
+    assert result.stdout.endswith("written as data)\n")  # its last line whole
     return db
 
 

@@ -167,7 +167,7 @@ def summary_text(*, db: str | os.PathLike, run_ids: Sequence[str], fmt: str,
     finally:
         con.close()
     if ladders:
-        text += "\n\n" + ladder.format_ladder(ladders, width=width)
+        text += "\n\n" + ladder.format_ladder(ladders, width=width) + "\n"
     if not rows:
         return text
     return text + "\n" + format_table(PRECISION_TABLE, rows, width)
