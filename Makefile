@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.unostats-installed
 
 help:  ## list the targets
 	@echo "make setup   create $(VENV) (with $(PYTHON)) and install unostats with its test, ray and docs extras"
-	@echo "make test    set up, then run the test suite (slow tests excluded; add PYTEST_ARGS='-m slow')"
+	@echo "make test    set up, then run the test suite on 2 workers (slow tests excluded; add PYTEST_ARGS='-m slow', TEST_WORKERS=N)"
 	@echo "make demo    set up, simulate the bundled scenarios, print the summaries, write the reports site reports/ (GAMES=N per cell)"
 	@echo "make bench   set up, then compare the engine's speed with the C yardstick (QUICK=1 for a smoke run, BENCH_ARGS=--json)"
 	@echo "make docs    regenerate the generated pages (rules, CLI, scenario files, store) and build the site into site/ (strict)"
@@ -25,9 +25,13 @@ $(STAMP): pyproject.toml | $(VPY)
 	$(VPY) -m pip install --disable-pip-version-check -e '.[test,ray,docs]'
 	@touch $@
 
-# pytest's exit 5 means no test was collected: a failure, said out loud.
+# pytest's exit 5 means no test was collected: a failure, said out loud. The suite runs on
+# TEST_WORKERS processes (pytest-xdist; 2, the CI machine's cores; TEST_WORKERS=0 runs it in
+# this process); a file's tests run on one worker, in file order (--dist loadfile: some files'
+# last test checks what the earlier ones counted).
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	@rc=0; $(VPY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	@rc=0; $(VPY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: FAILED - pytest collected no tests (exit 5)" >&2; fi; \
 	exit $$rc
 
