@@ -103,6 +103,9 @@ class RunKind:
     # (con, run_id, scenario) -> the cells a run stored, for a kind whose cells are made as it
     # plays (a design's candidates; None: the scenario's cells)
     stored_cells: Callable[[duckdb.DuckDBPyConnection, str, Scenario], list[Cell]] | None = None
+    # what its runs may keep of their games (``store.keep``), the first by default (a kind
+    # that writes tables of its own keeps rows)
+    keeps: tuple[str, ...] = ("rows",)
 
 
 GAMES = RunKind(
@@ -111,7 +114,7 @@ GAMES = RunKind(
     section=None, label="run", games_label="games",
     games_requested=games.games_requested, plan=games.plan, outline=games.outline, record=None,
     play=games.play, replay_args=games.replay_args, summary=summary.summary_text,
-    executors=frozenset({"local", "ray"}), parquet=True,
+    executors=frozenset({"local", "ray"}), parquet=True, keeps=("rows", "games", "summary"),
     reports=(
         ReportSection(name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
                       figures=sweep_report.sweep_figures, view=sweep_report.view),
@@ -153,7 +156,7 @@ DESIGNS = RunKind(
     record=None, play=design.play, replay_args=design.replay_args,
     summary=design_summary.summary_text,
     untunable="a design scenario: its candidates are proposed as the run goes",
-    stored_cells=design.stored_cells)
+    stored_cells=design.stored_cells, keeps=("summary", "games", "rows"))
 
 RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES, DESIGNS)
 

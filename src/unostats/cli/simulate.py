@@ -29,6 +29,12 @@ from .common import (
 )
 
 
+class Keep(str, enum.Enum):
+    rows = "rows"
+    games = "games"
+    summary = "summary"
+
+
 class Executor(str, enum.Enum):
     local = "local"
     ray = "ray"
@@ -42,6 +48,7 @@ class Executor(str, enum.Enum):
   unostats simulate scenarios/standard.yaml --games 50000 --precision first_player_share=0.005
   unostats simulate --resume 1a2b3c4d --db results.duckdb
   unostats simulate sweeps --store parquet:results/
+  unostats simulate scenarios/standard.yaml --games 1000000 --keep games
   unostats simulate scenarios/sweeps.yaml --executor ray --address auto
 
 FILE is a scenario file or the name of a bundled scenario (`unostats scenarios` lists them; a
@@ -88,6 +95,13 @@ def simulate(
              "H, the file's games (or --games) being the cap (repeatable; as the file key "
              "`precision: {STAT: H}`). STAT: turns_per_round, rounds_per_game, "
              "points_per_round, first_player_share.")] = None,
+    keep: Annotated[Keep | None, typer.Option(
+        "--keep", help="What the run stores of its games: rows (every game, round and seat; "
+        "the default), games (each game and seat, each game's round totals and a histogram "
+        "of round lengths: a fraction of the file, faster) or summary (each cell's sums in "
+        "blocks of games: intervals only; a design's default). Every summary, compare, "
+        "precision target and report works from what was kept and says what it cannot "
+        "show. A resumed run keeps what it kept.")] = None,
     resume: Annotated[str | None, typer.Option(
         "--resume", metavar="RUN_ID",
         help="Continue an interrupted run (id, unique prefix or 'latest').")] = None,
@@ -111,7 +125,7 @@ def simulate(
     """Simulate scenario files into the database and print a summary per cell.
 
     Every cell (variant x player count) of each FILE is played; every game, round and seat is
-    stored. Summary columns (stdout): games, rounds, mean turns per round, rounds per game,
+    stored (--keep: less). Summary columns (stdout): games, rounds, mean turns per round, rounds per game,
     the share of rounds won by the first player (position 0, Wilson interval) and mean points
     per won round, each with its 95% interval (means: ± 1.96 SE). Tournament scenarios print
     per-profile win chances and stage lengths instead.
@@ -161,10 +175,12 @@ def simulate(
         runner = _executor(executor, address)
         if resume is None:
             jobs = [Job(s, command=_command_line([path], games=games, seed=seed, db=db,
-                                                 threads=threads, sets=sets, executor=runner))
+                                                 threads=threads, sets=sets, executor=runner,
+                                                 keep=keep))
                     for path, s in zip(files, scenarios)]
         outcomes, code = play_jobs(jobs, db=db, seed=seed, games=games, threads=threads,
-                                   progress=progress, executor=runner)
+                                   progress=progress, executor=runner,
+                                   keep=None if keep is None else keep.value)
         for text in summaries(outcomes, db=db, fmt=fmt.value, width=stdout_width()):
             write(text)
     if code:
@@ -199,9 +215,12 @@ def _executor(executor: Executor, address: str | None):
 
 
 def _command_line(files: list[Path], *, games: int | None, seed: int | None, db,
-                  threads: int | None, sets: list[str], executor=None) -> str:
+                  threads: int | None, sets: list[str], executor=None,
+                  keep: Keep | None = None) -> str:
     """The simulate command as stored with the run (rebuilt from the parsed options)."""
     words = ["unostats", "simulate", *map(str, files)]
+    if keep is not None:
+        words += ["--keep", keep.value]
     for name, value in (("--games", games), ("--seed", seed), ("--threads", threads)):
         if value is not None:
             words += [name, str(value)]

@@ -33,7 +33,8 @@ class Job:
 
 def play_jobs(jobs: Sequence[Job], *, db: Any, seed: int | None = None,
               games: int | None = None, threads: int | None = None,
-              progress: Progress, executor: Any = None) -> tuple[list[RunOutcome], int]:
+              progress: Progress, executor: Any = None, keep: str | None = None
+              ) -> tuple[list[RunOutcome], int]:
     """Play ``jobs`` in order until one does not complete. Returns the outcomes and the exit
     code: 0, that of the signal that stopped a run, 130 for a second Ctrl-C, 1 otherwise."""
     stop = StopRequest()
@@ -45,11 +46,11 @@ def play_jobs(jobs: Sequence[Job], *, db: Any, seed: int | None = None,
                 if job.resume is not None:
                     outcome = resume(run=job.resume, db=db, scenario=job.scenario,
                                      threads=threads, progress=progress, stop=stop,
-                                     executor=executor)
+                                     executor=executor, keep=keep)
                 else:
                     outcome = simulate(scenario=job.scenario, db=db, seed=seed, games=games,
                                        threads=threads, progress=progress, stop=stop,
-                                       executor=executor, command=job.command)
+                                       executor=executor, command=job.command, keep=keep)
                 outcomes.append(outcome)
                 if outcome.status != "complete":
                     code = stop.exit_code if outcome.signal else 1

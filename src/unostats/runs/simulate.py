@@ -85,8 +85,9 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
              games: int | None = None, threads: int | None = None,
              batch_games: int | None = None, progress: Progress | None = None,
              stop: StopRequest | None = None, command: str | None = None,
-             executor: Any = None) -> RunOutcome:
-    """Start a new run of ``scenario`` in ``db`` and play it to the end (or until ``stop``)."""
+             executor: Any = None, keep: str | None = None) -> RunOutcome:
+    """Start a new run of ``scenario`` in ``db`` and play it to the end (or until ``stop``).
+    ``keep``: what it stores of its games (``store.keep.KEEPS``; None: its kind's default)."""
     scenario, chosen = prepare(scenario, seed=seed, games=games)
     progress = progress or Progress()
     db = locate(db)
@@ -95,6 +96,7 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
     batch_games = batch_size(batch_games)
     kind = kind_of(scenario)
     _check_store_kind(db, kind)
+    keep = _check_keep(db, kind, keep)
     cells = list(scenario.cells())
     _connect(executor, kind, progress)
     with _writing(db) as con:
@@ -115,14 +117,15 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
                        "rules_hash": c.variant.rules.hash(),
                        "description": c.variant.description, "sweep": c.sweep}
                       for c in cells],
-            versions=versions(), on_start=on_start)
+            versions=versions(), on_start=on_start, keep=keep)
         where = f" ({scenario.source_path})" if scenario.source_path else ""
         chosen_text = " (chosen at random; stored with the run)" if chosen else ""
         outcome = RunOutcome(run_id=run_id, db=db, scenario=scenario, status="running",
                              games_requested=requested, games_completed=0,
                              seed_chosen=chosen)
+        kept = "" if keep == "rows" else f", keeping {keep}"
         progress.log(f"run {run_id}: scenario {scenario.name!r}{where}, {kind.plan(scenario)}, "
-                     f"seed {scenario.seed}{chosen_text}, {_where(db)}")
+                     f"seed {scenario.seed}{chosen_text}, {_where(db)}{kept}")
         return _play(con, db, kind, outcome, executor, threads=threads,
                      batch_size=batch_games, progress=progress, stop=stop)
 
@@ -130,12 +133,13 @@ def simulate(*, scenario: Scenario, db: str | os.PathLike | None = None, seed: i
 def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario | None = None,
            threads: int | None = None, batch_games: int | None = None,
            progress: Progress | None = None, stop: StopRequest | None = None,
-           executor: Any = None) -> RunOutcome:
+           executor: Any = None, keep: str | None = None) -> RunOutcome:
     """Continue an interrupted run (id, unique prefix or 'latest') from its stored games.
 
     The scenario is the stored one. If ``scenario`` is given (e.g. the file named again on the
     command line, with its seed and games applied) its canonical hash must match the stored hash;
-    a scenario without a seed takes the stored seed first."""
+    a scenario without a seed takes the stored seed first. ``keep``, if given, must be what the
+    run keeps."""
     progress = progress or Progress()
     db = locate(db)
     check_db(db, resume=True)
@@ -160,6 +164,11 @@ def resume(*, run: str, db: str | os.PathLike | None = None, scenario: Scenario 
                 raise RunError(_mismatch_message(run_id, scenario, stored), exit_code=2)
         kind = kind_of(stored)
         _check_store_kind(db, kind)
+        kept = info.get("keep") or "rows"
+        if keep is not None and keep != kept:
+            raise RunError(f"run {run_id} keeps {kept} ({store.KEPT[kept]}); it cannot be "
+                           f"resumed with --keep {keep}: resume it without --keep (or with "
+                           f"--keep {kept}), or start a new run", exit_code=2)
         _connect(executor, kind, progress)
         store.resume_run(con, run_id)
         outcome = RunOutcome(run_id=run_id, db=db, scenario=stored, status="running",
@@ -182,6 +191,23 @@ def _check_store_kind(db, kind) -> None:
     if store.is_parquet(db) and not kind.parquet:
         raise RunError(f"--store {db}: a Parquet store holds plain games, not {kind.label}s; "
                        f"store {kind.label}s in a DuckDB file (--db FILE)", exit_code=2)
+
+
+def _check_keep(db, kind, keep: str | None) -> str:
+    """What a new run keeps: ``keep``, or its kind's default; one its kind keeps, and rows in a
+    Parquet store."""
+    if keep is None:
+        keep = "rows" if store.is_parquet(db) else kind.keeps[0]
+    if keep not in store.KEEPS:
+        raise RunError(f"--keep {keep!r}: expected one of {', '.join(store.KEEPS)}",
+                       exit_code=2)
+    if keep not in kind.keeps:
+        raise RunError(f"--keep {keep}: a {kind.label} keeps {', '.join(kind.keeps)} only "
+                       "(its tables are written from every row)", exit_code=2)
+    if keep != "rows" and store.is_parquet(db):
+        raise RunError(f"--keep {keep}: a Parquet store (--store {db}) keeps rows only; keep "
+                       f"{keep} in a DuckDB file (--db FILE)", exit_code=2)
+    return keep
 
 
 @contextmanager

@@ -25,6 +25,9 @@ frame, the Wilson macros) are ``unostats.sql``, below it with each kind's tables
   games (``write_shards``), batches recorded by the driver (``record_shards``), and a DuckDB
   connection with the same tables and views over the dataset.
 - ``stores``: ``open_store`` and ``write_batch`` for either store.
+- ``keep``: what a run keeps (``--keep rows|games|summary``) and a batch reduced to it: each
+  game's totals, blocks of sums, round-length histograms.
+- ``sums``: the sums every summary reads, whatever a run kept (``cell_sums``).
 
 Tables (logical keys in brackets; the modules list the columns):
 
@@ -41,6 +44,9 @@ Tables (logical keys in brackets; the modules list the columns):
   and a seat's policy as a code (``policies`` [code]: policy).
 - Tournament runs add ``tournament_fields``, ``tournament_stages``, ``tournaments``,
   ``tournament_tables`` and ``tournament_entrants`` with their views: see ``tournaments.spec.tables``.
+- Runs that keep less than rows (``runs.keep``): ``game_totals`` [cell, game],
+  ``round_lengths`` [cell, first_game, turns] and ``block_sums`` [cell, first_game, name]:
+  see ``keep``.
 - League runs add ``league_fits`` [run_id, variant, players, policy] and its view
   ``league_ratings``: see ``leagues.spec.tables``.
 
@@ -56,6 +62,7 @@ from .frames import FRAME_COLUMNS, RESULT_KEYS
 from .games import (
     BY_CELL, VIEWS, completed_games, duplicate_keys, game_measures_sql, how_it_plays_sql,
 )
+from .keep import KEEPS, KEPT, run_keep
 from .parquet import (
     ParquetLocation,
     ParquetWriter,
@@ -83,7 +90,7 @@ from .runs import (
 from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [
-    "BY_CELL", "DEFAULT_DB", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
+    "BY_CELL", "DEFAULT_DB", "KEEPS", "KEPT", "run_keep", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
     "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
     "add_cells", "check_output", "completed_games", "duplicate_keys", "export_run", "finish_run",

@@ -20,7 +20,7 @@ import duckdb
 from ..leagues.spec import tables as leagues
 from ..sql import MACROS_DDL, StoreError, first_line, first_row, transaction
 from ..tournaments.spec import tables as tournaments
-from . import durations, games, runs
+from . import durations, games, keep, runs
 
 # 2: rounds.jump_ins; 3: tournament tables; 4: the number-card and round-mode counters,
 # rounds.loser_seat, game_seats.is_loser and round_seats.hands_emptied; 5: round_seats.finish_place
@@ -34,8 +34,9 @@ from . import durations, games, runs
 # the words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
 # rows by cell id, ``games.BY_CELL``), which the standard views and the report read; 13: how a
 # round plays (rounds.hand_leader_changes ... ``codes.MEASURE_NAMES``) and the views
-# ``game_measures`` and ``how_it_plays``.
-SCHEMA_VERSION = 13
+# ``game_measures`` and ``how_it_plays``; 14: what a run keeps (``runs.keep``) and the tables of
+# the runs that keep less than rows (``game_totals``, ``round_lengths``, ``block_sums``).
+SCHEMA_VERSION = 14
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
 # (at least one): parallel inserts split row groups, cost CPU and grow the file, and the engine's
@@ -56,7 +57,8 @@ WRITER_SETTINGS = (("max_vacuum_tasks", "0"), ("block_allocator_memory", f"'{WRI
 # The whole schema, whichever kinds of run a file will hold: tables, then the macros the views
 # use, then the views (first the results tables' views over the stored rows, which the others
 # read).
-SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *tournaments.TABLES_DDL, *leagues.TABLES_DDL,
+SCHEMA_DDL = (*runs.TABLES_DDL, *games.TABLES_DDL, *keep.TABLES_DDL,
+              *tournaments.TABLES_DDL, *leagues.TABLES_DDL,
               *MACROS_DDL, *games.CELL_VIEWS_DDL, *games.BY_CELL_VIEWS_DDL, *games.VIEWS_DDL,
               *games.MEASURES_DDL,
               *tournaments.VIEWS_DDL, *leagues.VIEWS_DDL, *durations.VIEWS_DDL)

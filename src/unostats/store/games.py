@@ -29,6 +29,7 @@ from ..sql import StoreError, first_line, first_row, table_ddl, transaction
 from ..stats import Z95
 from .frames import FRAME_COLUMNS, NAMES, RESULT_KEYS
 from .packing import POLICY, POLICY_BITS, decode, stored_columns, stored_frame
+from . import keep
 from .runs import no_run
 
 # Where the rows are: each cell (run_id, variant, players) gets an integer id in ``cells`` when
@@ -436,12 +437,19 @@ def insert_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, play
     _check_cell(con, run_id, variant, players)
     cell = cell_id(con, run_id, variant, players, create=True)
     frames = {name: _as_arrow(frame) for name, frame in frames.items()}
-    _check_game_range(frames, _stored_games(con, cell))
-    for name in FRAME_COLUMNS:
+    kept = keep.run_keep(con, run_id)
+    _check_game_range(frames, _stored_games(con, cell, kept))
+    for name in KEPT_TABLES[kept]:
         try:
             _insert(con, name, frames[name], cell)
         except duckdb.Error as e:  # e.g. a value outside its column's type
             raise StoreError(f"cannot store the batch's {name}: {first_line(str(e))}") from e
+    if kept != "rows" and len(frames["games"]):
+        keep.insert_kept(con, kept, cell, players, frames)
+
+
+# The engine's frames each keep stores as rows (``keep``: the rest is reduced to totals).
+KEPT_TABLES = {"rows": tuple(FRAME_COLUMNS), "games": ("games", "game_seats"), "summary": ()}
 
 
 def cell_id(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int, *,
@@ -505,12 +513,15 @@ def _games_of(frame: Any) -> np.ndarray:
 def completed_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
                     players: int) -> int:
     """Games stored for one cell; games are stored in order, so a resume starts at this index."""
-    return _stored_games(con, cell_id(con, run_id, variant, players))
+    return _stored_games(con, cell_id(con, run_id, variant, players),
+                         keep.run_keep(con, run_id))
 
 
-def _stored_games(con: duckdb.DuckDBPyConnection, cell: int | None) -> int:
+def _stored_games(con: duckdb.DuckDBPyConnection, cell: int | None, kept: str) -> int:
     if cell is None:
         return 0
+    if kept == "summary":  # no game rows: the blocks' games
+        return keep.kept_games(con, cell)
     return con.execute(f"SELECT count(*) FROM {STORED['games']} WHERE cell = ?",
                        [cell]).fetchall()[0][0]
 

@@ -23,7 +23,7 @@ RUN_COLUMNS = (
     "run_id", "started_at", "finished_at", "resumed_at", "status", "command", "seed",
     "games_requested", "games_completed", "scenario_name", "scenario_text", "scenario_json",
     "scenario_hash", "unostats_version", "engine_version", "numba_version", "duckdb_version",
-    "python_version", "elapsed_s", "pid",
+    "python_version", "elapsed_s", "pid", "keep",
 )
 VERSION_KEYS = ("unostats_version", "engine_version", "numba_version", "duckdb_version",
                 "python_version")
@@ -50,7 +50,9 @@ TABLES_DDL = [
   duckdb_version VARCHAR,
   python_version VARCHAR,
   elapsed_s DOUBLE,
-  pid INTEGER                        -- process that last ran it
+  pid INTEGER,                       -- process that last ran it
+  keep VARCHAR NOT NULL DEFAULT 'rows' -- what it stores: rows, games or summary (store.keep)
+    CHECK (keep IN ('rows', 'games', 'summary'))
 )""",
     """CREATE TABLE IF NOT EXISTS variants (
   run_id VARCHAR NOT NULL,
@@ -97,6 +99,7 @@ def start_run(
     variants: Sequence[Mapping[str, Any]],
     versions: Mapping[str, str | None],
     on_start: Callable[[duckdb.DuckDBPyConnection, str], None] | None = None,
+    keep: str = "rows",
 ) -> str:
     """Record a new run and its cells; returns the run id (8 hex digits unless given).
 
@@ -105,6 +108,7 @@ def start_run(
     point as a mapping. ``versions`` keys are
     ``VERSION_KEYS``; duckdb_version and python_version are filled in when absent.
     ``on_start(con, run_id)`` adds rows in the same transaction (a tournament run's cells).
+    ``keep``: what the run stores of its games (``store.keep.KEEPS``).
     """
     unknown = set(versions) - set(VERSION_KEYS)
     if unknown:
@@ -120,11 +124,11 @@ def start_run(
             """INSERT INTO runs (run_id, started_at, status, command, seed, games_requested,
                  games_completed, scenario_name, scenario_text, scenario_json, scenario_hash,
                  unostats_version, engine_version, numba_version, duckdb_version, python_version,
-                 elapsed_s, pid)
-               VALUES (?, ?, 'running', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)""",
+                 elapsed_s, pid, keep)
+               VALUES (?, ?, 'running', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)""",
             [run_id, _now(), command, seed, games_requested, scenario_name, scenario_text,
              as_json_text(scenario_json), scenario_hash,
-             *(versions.get(k) for k in VERSION_KEYS), os.getpid()],
+             *(versions.get(k) for k in VERSION_KEYS), os.getpid(), keep],
         )
         add_cells(con, run_id, variants)
         if on_start is not None:
@@ -214,7 +218,10 @@ def run_info(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
     cells = con.sql(
         """SELECT v.variant, v.players, v.rules_json, v.rules_hash, v.description,
              (SELECT count(*) FROM games g WHERE g.run_id = v.run_id AND g.variant = v.variant
-                AND g.players = v.players) AS games_completed
+                AND g.players = v.players)
+             + (SELECT coalesce(max(b.end_game), 0) FROM block_sums b JOIN cells c USING (cell)
+                WHERE c.run_id = v.run_id AND c.variant = v.variant AND c.players = v.players)
+               AS games_completed
            FROM variants v WHERE v.run_id = $run_id ORDER BY v.variant, v.players""",
         params={"run_id": run_id},
     ).pl()
