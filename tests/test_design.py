@@ -319,12 +319,13 @@ def test_several_objectives_search_with_nsga_ii_and_repeat_with_the_seed(tmp_pat
 
 def test_how_it_plays_goals_are_the_store_s_measures(tmp_path):
     """A goal on how a variant plays (lead changes, comebacks, hand-leader changes) is
-    estimated from the games each candidate stored, as the ``how_it_plays`` view reads them."""
+    estimated from the games each candidate stored, as the ``how_it_plays`` view reads them
+    from the rows (a design keeps summary unless told: the same sums, tests/test_keep.py)."""
     db = tmp_path / "m.duckdb"
     text = SMALL.replace("turns_per_round: minimize", "lead_changes_per_game: maximize\n"
                          "    comeback_share: {at_most: 1}\n"
                          "    hand_leader_changes_per_round: maximize")
-    outcome = _run(text, db)
+    outcome = _run(text, db, keep="rows")
     result, = design_results(db=db, run_ids=[outcome.run_id])
     con = store.open_store(db, read_only=True)
     try:

@@ -42,7 +42,7 @@ def _rounds(rng, n):
     turns = rng.gamma(2.0, 20.0, total)  # mean 40, a long right tail like real rounds
     won = rng.random(total) < 0.97
     p0 = won & (rng.random(total) < 0.27)
-    return {"games": float(n), "rounds": rounds.sum(), "rounds_sq": (rounds ** 2).sum(),
+    return {"games": float(n), "rounds": rounds.sum(), "rounds__2": (rounds ** 2).sum(),
             "turns": turns.sum(), "turns_sq": (turns ** 2).sum(), "won": float(won.sum()),
             "points": 0.0, "points_sq": 0.0, "p0": float(p0.sum())}
 
@@ -111,7 +111,7 @@ def _engine_sums(rules, players, seed, lo, hi):
     rounds = pl.concat([p.rounds for p in parts])
     won = rounds.filter(pl.col("ended_by") == "win")
     return {"games": float(games.height), "rounds": float(rounds.height),
-            "rounds_sq": float((games["rounds"].cast(pl.Float64) ** 2).sum()),
+            "rounds__2": float((games["rounds"].cast(pl.Float64) ** 2).sum()),
             "turns": float(rounds["turns"].sum()),
             "turns_sq": float((rounds["turns"].cast(pl.Float64) ** 2).sum()),
             "won": float(won.height), "points": float(won["points"].sum()),

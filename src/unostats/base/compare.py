@@ -11,6 +11,11 @@ games, comebacks, drama and decisiveness / won games, hand leader changes / roun
 delta-method standard error over games (each game's residual ``(y - R x) / mean(x)``), so the
 rounds of one game are never taken as independent.
 
+The unpaired interval comes from the cells' sums (``store.sums``: Σy, Σx, Σy², Σx², Σxy over
+games), so it is the same whatever the runs kept (``--keep``); pairing needs each game's
+totals, kept by ``rows`` and ``games`` (a cell that kept ``summary`` is compared unpaired, and
+the note says why).
+
 Common random numbers: the engine seeds game i of every cell of a run from (run seed, i), and the
 deal comes first from that stream, so two cells with the same seed, player count, deck and hand
 size deal game i alike (their rules differ later). Then the difference is taken game by game
@@ -89,13 +94,20 @@ class CellRef(NamedTuple):
 
 @dataclass(frozen=True)
 class CellGames:
-    """Per-game totals of one stored cell, and what decides whether its deals pair."""
+    """One stored cell's sums (``store.sums``), its per-game totals where its run kept them,
+    and what decides whether its deals pair."""
 
     ref: CellRef
     seed: int
     engine_version: str
     deal: tuple[Any, ...]  # (hand size, deck): the same values deal game i alike
-    totals: dict[str, np.ndarray]  # _GAME_COLUMNS and one
+    sums: dict[str, float | None]  # COMPARE_SUMS (None: a sum of NULLs, not counted)
+    totals: dict[str, np.ndarray] | None  # _GAME_COLUMNS and one (None: its run kept summary)
+    keep: str = "rows"
+
+    @property
+    def games(self) -> int:
+        return int(self.sums.get("games") or 0)
 
 
 @dataclass(frozen=True)
@@ -126,42 +138,31 @@ class Comparison:
     note: str  # paired or not, and why; the narrowing in words
 
 
-# per-game totals of the cells listed in $runs, $variants, $players (one scan for them all)
-_TOTALS_SQL = """
-WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
-                       unnest($players) AS players)
-SELECT * FROM (
-  SELECT run_id, variant, players, game, count(*) AS rounds, sum(turns) AS turns,
-    count(*) FILTER (WHERE ended_by = 'win') AS won,
-    coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
-    count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
-    min(dealer_seat) FILTER (WHERE round = 1) AS dealer,
-    sum(hand_leader_changes) AS hand_leader_changes,
-    coalesce(sum(winner_largest_deficit), 0) AS winner_deficit,
-    sum(decision_turns) AS decision_turns,
-    sum(legal_cards_on_decisions) AS legal_cards_on_decisions,
-    sum(uno_stops) AS uno_stops, sum(uno_stops_still_won) AS uno_stops_still_won
-  FROM rounds JOIN wanted USING (run_id, variant, players)
-  GROUP BY ALL
-) JOIN (
-  SELECT run_id, variant, players, game, lead_changes,
-    CAST(winner_seat IS NOT NULL AS INTEGER) AS won_game,
-    coalesce(CAST(comeback AS INTEGER), 0) AS comeback,
-    coalesce(drama_share, 0) AS drama_share, coalesce(decisiveness, 0) AS decisiveness
-  FROM (""" + store.game_measures_sql(
-    "cell IN (SELECT cell FROM cells WHERE list_contains($runs, run_id))") + """)
-) USING (run_id, variant, players, game)
-ORDER BY ALL
-"""
 _INFO_SQL = """
 WITH wanted AS (SELECT unnest($runs) AS run_id, unnest($variants) AS variant,
                        unnest($players) AS players)
-SELECT run_id, variant, players, r.seed, r.engine_version, v.rules_json
+SELECT run_id, variant, players, r.seed, r.engine_version, v.rules_json,
+  coalesce(r.keep, 'rows'), c.cell
 FROM runs r JOIN variants v USING (run_id) JOIN wanted USING (run_id, variant, players)
+  LEFT JOIN cells c USING (run_id, variant, players)
 """
+_WANTED = ("EXISTS (SELECT 1 FROM (SELECT unnest($runs) AS r, unnest($variants) AS v, "
+           "unnest($players) AS p) w WHERE w.r = c.run_id AND w.v = c.variant "
+           "AND w.p = c.players)")
 _GAME_COLUMNS = tuple(dict.fromkeys((
     "game", "rounds", "turns", "won", "points", "p0", "dealer",
     *(column for pair in RATIOS.values() for column in pair if column != "one"))))
+
+
+def _sum_names(stat: str) -> tuple[str, ...]:
+    """The sums (``store.sums``) the unpaired interval of ``stat`` needs."""
+    y, x = RATIOS[stat]
+    if x == "one":
+        return y, f"{y}__2"
+    return y, x, f"{y}__2", f"{x}__2", f"{y}__{x}"
+
+
+COMPARE_SUMS = tuple(dict.fromkeys(["games", *(n for stat in RATIOS for n in _sum_names(stat))]))
 
 
 def parse_cell(con, text: str) -> CellRef:
@@ -194,30 +195,46 @@ def load_cell(con, ref: CellRef) -> CellGames:
 
 
 def load_cells(con, refs: Sequence[CellRef]) -> dict[CellRef, CellGames]:
-    """The per-game totals of every cell of ``refs`` (stored cells), from one grouped query:
-    a report compares hundreds of cells, and a query a cell cost a second each."""
+    """The sums of every cell of ``refs`` (stored cells) and, where their runs kept rows or
+    games, their per-game totals, from one grouped query a keep: a report compares hundreds of
+    cells, and a query a cell cost a second each."""
     refs = list(dict.fromkeys(refs))
     params = {"runs": [r.run_id for r in refs], "variants": [r.variant for r in refs],
               "players": [r.players for r in refs]}
-    info = {CellRef(run, variant, int(players)): (seed, version, json.loads(rules))
-            for run, variant, players, seed, version, rules
+    info = {CellRef(run, variant, int(players)): (seed, version, json.loads(rules), keep, cell)
+            for run, variant, players, seed, version, rules, keep, cell
             in con.execute(_INFO_SQL, params).fetchall()}
-    df = con.sql(_TOTALS_SQL, params=params).pl()
-    parts = {CellRef(run, variant, int(players)): part for (run, variant, players), part
-             in df.partition_by(["run_id", "variant", "players"], as_dict=True).items()}
+    sums = store.sums.cell_sums(con, _WANTED, params, COMPARE_SUMS)
+    parts: dict[int, Any] = {}
+    for keep in ("rows", "games"):
+        cells = [str(int(v[4])) for v in info.values() if v[3] == keep and v[4] is not None]
+        if cells:
+            df = con.sql(store.sums.game_totals_sql(keep, f"cell IN ({', '.join(cells)})")
+                         + " ORDER BY cell, game").pl()
+            parts.update({cell: part for (cell,), part
+                          in df.partition_by(["cell"], as_dict=True).items()})
     out = {}
     for ref in refs:
-        seed, engine_version, rules = info[ref]
-        part = parts.get(ref, df.clear())
-        totals = {c: part[c].to_numpy().astype(np.float64) for c in _GAME_COLUMNS}
-        totals["one"] = np.ones(part.height)
+        seed, engine_version, rules, keep, cell = info[ref]
+        totals = None
+        if keep != "summary":  # a NULL total (no won round, or not counted) adds 0
+            part = parts.get(cell)
+            totals = {c: (np.zeros(0) if part is None else
+                          part[c].fill_null(0).to_numpy().astype(np.float64))
+                      for c in _GAME_COLUMNS}
+            totals["one"] = np.ones(totals["game"].size)
         deal = (rules.get("hand_size"), json.dumps(rules.get("deck"), sort_keys=True))
-        out[ref] = CellGames(ref, int(seed), str(engine_version), deal, totals)
+        cell_sums = sums.get(tuple(ref), dict.fromkeys(COMPARE_SUMS, 0.0))
+        out[ref] = CellGames(ref, int(seed), str(engine_version), deal, cell_sums, totals, keep)
     return out
 
 
 def pairing(a: CellGames, b: CellGames) -> tuple[np.ndarray | None, str]:
     """The games both cells dealt alike (indexes into a's and b's totals), or None and why."""
+    for cell in (a, b):
+        if cell.totals is None:
+            return None, (f"{cell.ref} kept {cell.keep} (no game's totals; pairing needs "
+                          "--keep rows or games)")
     if a.ref.players != b.ref.players:
         return None, f"player counts differ ({a.ref.players} vs {b.ref.players})"
     if a.seed != b.seed:
@@ -255,6 +272,29 @@ def _var_of_mean(u: np.ndarray) -> float:
     return float(u.var(ddof=1) / u.size) if u.size > 1 else math.nan
 
 
+def _ratio_from_sums(sums: dict[str, float | None], stat: str) -> tuple[float, float]:
+    """(ratio of totals, variance of its mean) of ``stat`` over a cell's games from its sums,
+    as ``_ratio`` over every game: the residuals (y - R x) / mean(x) sum to 0, and their sum
+    of squares is (Σy² - 2 R Σxy + R² Σx²) / mean(x)²."""
+    n = int(sums.get("games") or 0)
+    y_name, x_name = RATIOS[stat]
+    names = _sum_names(stat)
+    if any(sums.get(name) is None for name in names):
+        return math.nan, math.nan  # a measure its run did not count
+    if x_name == "one":
+        sy, syy = (float(sums[name]) for name in names)
+        sx, sxx, sxy = float(n), float(n), sy
+    else:
+        sy, sx, syy, sxx, sxy = (float(sums[name]) for name in names)
+    if sx <= 0 or n < 1:
+        return math.nan, math.nan
+    r = sy / sx
+    if n < 2:
+        return r, math.nan
+    squares = max(syy - 2 * r * sxy + r * r * sxx, 0.0) / (sx / n) ** 2
+    return r, squares / (n - 1) / n
+
+
 def compare_cells(a: CellGames, b: CellGames,
                   statistics: Sequence[str] = STATISTICS) -> Comparison:
     """B minus A on each of ``statistics`` (``RATIOS``' keys), paired where the deals agree."""
@@ -262,13 +302,14 @@ def compare_cells(a: CellGames, b: CellGames,
     rows = []
     narrowings = []
     for stat in statistics:
-        ra, ua = _ratio(a.totals, stat, None if pairs is None else pairs[0])
-        rb, ub = _ratio(b.totals, stat, None if pairs is None else pairs[1])
-        se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
-        if pairs is None:
-            se, narrowing = se_unpaired, None
-            games, method = f"{ua.size} / {ub.size}", UNPAIRED_METHOD
+        if pairs is None:  # from the cells' sums, whatever they kept
+            (ra, va), (rb, vb) = _ratio_from_sums(a.sums, stat), _ratio_from_sums(b.sums, stat)
+            se, narrowing = math.sqrt(va + vb), None
+            games, method = f"{a.games} / {b.games}", UNPAIRED_METHOD
         else:
+            ra, ua = _ratio(a.totals, stat, pairs[0])
+            rb, ub = _ratio(b.totals, stat, pairs[1])
+            se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
             se = math.sqrt(_var_of_mean(ub - ua))
             narrowing = 1 - se / se_unpaired if se_unpaired > 0 else None
             if narrowing is not None and math.isfinite(narrowing):
@@ -305,8 +346,8 @@ def compare(*, a: str, b: Sequence[str], db: str | os.PathLike | None = None
                                exit_code=2)
             cell_b = load_cell(con, ref)
             for cell in (cell_a, cell_b):
-                if cell.totals["game"].size < 2:
-                    raise RunError(f"cell {cell.ref} has {cell.totals['game'].size} stored "
+                if cell.games < 2:
+                    raise RunError(f"cell {cell.ref} has {cell.games} stored "
                                    "games; at least 2 are needed for an interval")
             out.append(compare_cells(cell_a, cell_b, ALL_STATISTICS))
         return out

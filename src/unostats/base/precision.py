@@ -25,6 +25,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from .. import store
 from ..scenario import PRECISION_STATS
 from ..stats import Estimate, mean_se_from_sums, wilson_interval
 
@@ -58,11 +59,11 @@ def met(estimates: Mapping[str, Estimate], targets: Sequence[tuple[str, float]])
 
 
 def estimate(stat: str, sums: Mapping[str, float]) -> Estimate:
-    """The summary's interval of ``stat`` from sums over a cell's games (``CELL_SUMS_SQL``)."""
+    """The summary's interval of ``stat`` from sums over a cell's games (``SUMS``)."""
     if stat == "turns_per_round":
         return mean_se_from_sums(int(sums["rounds"]), sums["turns"], sums["turns_sq"])
     if stat == "rounds_per_game":
-        return mean_se_from_sums(int(sums["games"]), sums["rounds"], sums["rounds_sq"])
+        return mean_se_from_sums(int(sums["games"]), sums["rounds"], sums["rounds__2"])
     if stat == "points_per_round":
         return mean_se_from_sums(int(sums["won"]), sums["points"], sums["points_sq"])
     if stat == "first_player_share":
@@ -70,66 +71,31 @@ def estimate(stat: str, sums: Mapping[str, float]) -> Estimate:
     raise ValueError(f"unknown statistic {stat!r}; expected one of {', '.join(STATISTICS)}")
 
 
-# The sums behind every statistic, over games 0 .. $games-1 of one cell.
-CELL_SUMS_SQL = """
-SELECT
-  (SELECT count(*) FROM games WHERE run_id = $run_id AND variant = $variant
-     AND players = $players AND game < $games) AS games,
-  count(*) AS rounds,
-  coalesce(sum(turns), 0) AS turns, coalesce(sum(turns::DOUBLE * turns), 0) AS turns_sq,
-  count(*) FILTER (WHERE ended_by = 'win') AS won,
-  coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
-  coalesce(sum(points::DOUBLE * points) FILTER (WHERE ended_by = 'win'), 0) AS points_sq,
-  count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0,
-  (SELECT coalesce(sum(rounds::DOUBLE * rounds), 0) FROM games WHERE run_id = $run_id
-     AND variant = $variant AND players = $players AND game < $games) AS rounds_sq
-FROM rounds WHERE run_id = $run_id AND variant = $variant AND players = $players
-  AND game < $games
-"""
+# The sums behind every statistic (``store.sums``: from whatever the run kept).
+SUMS = ("games", "rounds", "turns", "turns_sq", "rounds__2", "won", "points", "points_sq", "p0")
 
 
 def cell_estimates(con, run_id: str, variant: str, players: int, games: int,
                    stats: Sequence[str]) -> dict[str, Estimate]:
     """The intervals of ``stats`` over games 0 .. games-1 of a stored cell."""
-    cur = con.execute(CELL_SUMS_SQL, {"run_id": run_id, "variant": variant,
-                                      "players": players, "games": games})
-    sums = dict(zip([d[0] for d in cur.description], cur.fetchall()[0]))
-    sums = {k: float(v or 0) for k, v in sums.items()}
+    found = store.sums.cell_sums(
+        con, "c.run_id = $run_id AND c.variant = $variant AND c.players = $players",
+        {"run_id": run_id, "variant": variant, "players": players}, SUMS, games=games)
+    sums = {k: v or 0.0 for k, v in found.get((run_id, variant, players),
+                                              dict.fromkeys(SUMS)).items()}
     return {stat: estimate(stat, sums) for stat in stats}
-
-
-# The same sums over every game of every cell of a run, a row per cell: one scan, not one a cell.
-RUN_SUMS_SQL = """
-WITH r AS (
-  SELECT variant, players, count(*) AS rounds,
-    coalesce(sum(turns), 0) AS turns, coalesce(sum(turns::DOUBLE * turns), 0) AS turns_sq,
-    count(*) FILTER (WHERE ended_by = 'win') AS won,
-    coalesce(sum(points) FILTER (WHERE ended_by = 'win'), 0) AS points,
-    coalesce(sum(points::DOUBLE * points) FILTER (WHERE ended_by = 'win'), 0) AS points_sq,
-    count(*) FILTER (WHERE ended_by = 'win' AND winner_position = 0) AS p0
-  FROM rounds WHERE run_id = $run_id GROUP BY variant, players
-), g AS (
-  SELECT variant, players, count(*) AS games,
-    coalesce(sum(rounds::DOUBLE * rounds), 0) AS rounds_sq
-  FROM games WHERE run_id = $run_id GROUP BY variant, players
-)
-SELECT variant, players, coalesce(g.games, 0) AS games, r.rounds, r.turns, r.turns_sq, r.won,
-  r.points, r.points_sq, r.p0, coalesce(g.rounds_sq, 0) AS rounds_sq
-FROM r FULL JOIN g USING (variant, players)
-"""
 
 
 def run_estimates(con, run_id: str, stats: Sequence[str]
                   ) -> defaultdict[tuple[str, int], dict[str, Estimate]]:
     """``cell_estimates`` over all stored games of every cell of a run, by (variant, players)
     (a cell without games: no values)."""
-    cur = con.execute(RUN_SUMS_SQL, {"run_id": run_id})
-    names = [d[0] for d in cur.description]
-    out = defaultdict(lambda: {stat: estimate(stat, dict.fromkeys(names[2:], 0.0))
+    found = store.sums.cell_sums(con, "c.run_id = $run_id", {"run_id": run_id}, SUMS)
+    out = defaultdict(lambda: {stat: estimate(stat, dict.fromkeys(SUMS, 0.0))
                                for stat in stats})
-    for row in cur.fetchall():
-        sums = {k: float(v or 0) for k, v in zip(names[2:], row[2:])}
-        out[(row[0], int(row[1]))] = {stat: estimate(stat, sums) for stat in stats}
+    for (_, variant, players), sums in found.items():
+        sums = {k: v or 0.0 for k, v in sums.items()}
+        out[(variant, players)] = {stat: estimate(stat, sums) for stat in stats}
     return out
 
 

@@ -111,4 +111,10 @@ def replay(
         if len(result.mismatches) > 20:
             err(f"  ... and {len(result.mismatches) - 20} more")
         raise typer.Exit(1)
-    err(f"{where}: the referee accepts every event and agrees with the stored rows")
+    if not result.compared:
+        err(f"{where}: the referee accepts every event (its run kept summary: no stored row "
+            "to compare)")
+        return
+    err(f"{where}: the referee accepts every event and agrees with the stored rows"
+        + ("" if len(result.compared) == 4 else f" ({', '.join(result.compared)}: what its "
+           "run kept)"))

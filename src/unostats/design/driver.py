@@ -205,11 +205,8 @@ class _Design:
         return None
 
     def _estimates(self, name: str, games: int) -> dict[str, Estimate]:
-        cur = self.con.execute(goals.sums_sql(True, store.game_measures_sql), {
-            "run_id": self.outcome.run_id, "variant": name, "players": self.spec.players,
-            "games": games})
-        row = cur.fetchall()[0]
-        sums = {k: float(v or 0) for k, v in zip([d[0] for d in cur.description][1:], row[1:])}
+        sums = goals.cell_sums(self.con, store.sums.cell_sums, self.outcome.run_id, name,
+                               self.spec.players, games).get(name, goals.zero_sums())
         return goals.estimates(sums, self.spec.players, self.scenario.seconds_per_turn)
 
     def _play(self, cell: Cell, label: str, lo: int, end: int) -> int:

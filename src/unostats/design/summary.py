@@ -56,12 +56,10 @@ def design_result(con, run_id: str) -> DesignResult:
     spec = scenario.design
     cells = con.execute("SELECT variant, rules_json, sweep FROM variants WHERE run_id = ? "
                         "ORDER BY rowid", [run_id]).fetchall()
-    cur = con.execute(goals.sums_sql(False, store.game_measures_sql), {"run_id": run_id})
-    names = [d[0] for d in cur.description][1:]
-    sums = {row[0]: {k: float(v or 0) for k, v in zip(names, row[1:])} for row in cur.fetchall()}
+    sums = goals.cell_sums(con, store.sums.cell_sums, run_id)
     candidates = []
     for name, rules_json, sweep in cells:
-        cell_sums = sums.get(name, dict.fromkeys(names, 0.0))
+        cell_sums = sums.get(name, goals.zero_sums())
         candidates.append(Candidate(
             name, json.loads(sweep), rules.RuleSet.from_mapping(json.loads(rules_json)),
             int(cell_sums["games"]),

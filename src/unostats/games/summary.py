@@ -1,11 +1,10 @@
 """The summary of plain-games runs: per cell, turns per round, rounds per game, the first
 player's share of round wins, points per round and the minutes a round and a game last (at the
-run's seconds_per_turn), each with its 95% interval, read from the store's views; as rows or as
-the table ``simulate`` prints."""
+run's seconds_per_turn), each with its 95% interval, from the cells' sums (``store.sums``:
+whatever the run kept); as rows or as the table ``simulate`` prints."""
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -15,8 +14,8 @@ import duckdb
 from .. import store
 from ..output import Column, Numeral, format_rows, format_table, interval_cell
 from ..base.session import RunError, locate, stored_scenario
-from ..sql import first_line
-from ..stats import mean_interval, wilson_interval
+from ..sql import PACE, first_line
+from ..stats import mean_se_from_sums, wilson_interval
 from . import ladder, plays
 
 SUMMARY_COLUMNS = (
@@ -30,49 +29,19 @@ SUMMARY_COLUMNS = (
     "minutes_per_game", "minutes_per_game_lo", "minutes_per_game_hi",
 )
 
-# Everything filtered to one run before it meets a view, so a file with many runs stays fast.
-_SUMMARY_SQL = """
-WITH cells AS (
-  SELECT v.run_id, r.scenario_name, v.variant, v.players
-  FROM variants v JOIN runs r ON r.run_id = v.run_id WHERE v.run_id = $run_id
-)
-SELECT c.run_id, c.scenario_name, c.variant, c.players,
-  coalesce(gl.n, 0) AS games, coalesce(rl.n, 0) AS rounds,
-  rl.mean_turns, rl.se_turns, gl.mean_rounds, gl.se_rounds,
-  w.wins AS p0_wins, w.n AS won_rounds, w.lo AS p0_lo, w.hi AS p0_hi,
-  p.mean_points, p.se_points, coalesce(rl.n_capped, 0) AS capped,
-  dr.seconds_per_turn, dr.mean_minutes, dr.lo_minutes, dr.hi_minutes,
-  dg.mean_minutes, dg.lo_minutes, dg.hi_minutes
-FROM cells c
-LEFT JOIN (
-  -- round_length's count, mean, standard error and capped rounds, without its quantiles (which
-  -- hold every round's turns in memory: docs/performance.md, "The run's summary")
-  SELECT run_id, variant, players, count(*) AS n, avg(turns) AS mean_turns,
-    stddev_samp(turns) / sqrt(count(*)) AS se_turns,
-    count(*) FILTER (WHERE ended_by = 'cap') AS n_capped
-  FROM rounds WHERE run_id = $run_id GROUP BY run_id, variant, players
-) rl USING (run_id, variant, players)
-LEFT JOIN (SELECT * FROM game_length WHERE run_id = $run_id) gl
-  USING (run_id, variant, players)
-LEFT JOIN (SELECT * FROM win_rate_by_position WHERE run_id = $run_id AND position = 0) w
-  USING (run_id, variant, players)
-LEFT JOIN (
-  -- score_spread's definition of points per round (rounds with a winner), run-filtered first
-  SELECT variant, players, avg(points) AS mean_points,
-    stddev_samp(points) / sqrt(count(*)) AS se_points
-  FROM rounds WHERE run_id = $run_id AND ended_by = 'win' GROUP BY variant, players
-) p USING (variant, players)
-LEFT JOIN (SELECT * FROM durations WHERE run_id = $run_id AND unit = 'round') dr
-  USING (run_id, variant, players)
-LEFT JOIN (SELECT * FROM durations WHERE run_id = $run_id AND unit = 'game') dg
-  USING (run_id, variant, players)
-"""
+# The sums the summary reads (``store.sums``: from whatever the run kept).
+SUMMARY_SUMS = ("games", "rounds", "turns", "turns_sq", "rounds__2", "won", "p0", "points",
+                "points_sq", "capped", "turns__2")
+_CELLS_SQL = f"""SELECT v.variant, v.players, r.scenario_name, p.seconds_per_turn
+FROM variants v JOIN runs r USING (run_id) JOIN ({PACE}) p USING (run_id)
+WHERE v.run_id = $run_id"""
 
 
 def summary_rows(con, run_id: str) -> list[dict[str, Any]]:
     """One dict per cell of the run (``SUMMARY_COLUMNS``), in the scenario's cell order, with
-    95% intervals: means +- 1.96 SE, the position-0 round win rate with Wilson bounds."""
-    rows = con.execute(_SUMMARY_SQL, {"run_id": run_id}).fetchall()
+    95% intervals: means +- 1.96 SE, the position-0 round win rate with Wilson bounds; from the
+    cells' sums (``store.sums``), whatever the run kept."""
+    sums = store.sums.cell_sums(con, "c.run_id = $run_id", {"run_id": run_id}, SUMMARY_SUMS)
     info = store.run_info(con, run_id)
     order = {}
     try:
@@ -81,24 +50,26 @@ def summary_rows(con, run_id: str) -> list[dict[str, Any]]:
     except RunError:
         pass
     out = []
-    for (rid, scen, variant, players, games, rounds, mean_turns, se_turns, mean_rounds,
-         se_rounds, p0_wins, won, _lo, _hi, mean_points, se_points, capped, *durations) in rows:
-        turns = mean_interval(*_mean_se(mean_turns, se_turns), rounds)
-        per_game = mean_interval(*_mean_se(mean_rounds, se_rounds), games)
-        p0 = wilson_interval(int(p0_wins or 0), int(won or 0))
-        points = mean_interval(*_mean_se(mean_points, se_points), won)
+    for variant, players, scenario, pace in con.execute(_CELLS_SQL, {"run_id": run_id}
+                                                        ).fetchall():
+        s = {k: v or 0.0 for k, v in sums.get((run_id, variant, int(players)), {}).items()}
+        s = {**dict.fromkeys(SUMMARY_SUMS, 0.0), **s}
+        games, rounds, won = int(s["games"]), int(s["rounds"]), int(s["won"])
+        turns = mean_se_from_sums(rounds, s["turns"], s["turns_sq"])
+        per_game = mean_se_from_sums(games, s["rounds"], s["rounds__2"])
+        p0 = wilson_interval(int(s["p0"]), won)
+        points = mean_se_from_sums(won, s["points"], s["points_sq"])
+        game_turns = mean_se_from_sums(games, s["turns"], s["turns__2"])
+        minute = float(pace) / 60
         out.append(dict(zip(SUMMARY_COLUMNS, (
-            rid, scen, variant, players, games, rounds,
+            run_id, scenario, variant, players, games, rounds,
             turns.value, turns.lo, turns.hi, per_game.value, per_game.lo, per_game.hi,
-            p0.value, p0.lo, p0.hi, points.value, points.lo, points.hi, capped,
-            *(math.nan if x is None else float(x) for x in durations)))))
+            p0.value, p0.lo, p0.hi, points.value, points.lo, points.hi, int(s["capped"]),
+            float(pace), *(x * minute for x in (turns.value, turns.lo, turns.hi)),
+            *(x * minute for x in (game_turns.value, game_turns.lo, game_turns.hi))))))
     out.sort(key=lambda r: (order.get((r["variant"], r["players"]), len(order)),
                             r["variant"], r["players"]))
     return out
-
-
-def _mean_se(mean: float | None, se: float | None) -> tuple[float, float]:
-    return (math.nan if mean is None else float(mean)), (math.nan if se is None else float(se))
 
 
 # DuckDB's memory for the summary a run prints: its grouped aggregates over every cell of the

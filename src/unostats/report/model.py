@@ -693,7 +693,7 @@ def _paired(con: duckdb.DuckDBPyConnection,
     out = []
     for c in comparisons:
         a, b = loaded[compare.CellRef(*c.base)], loaded[compare.CellRef(*c.cell)]
-        if a.totals["game"].size >= 2 and b.totals["game"].size >= 2:
+        if a.games >= 2 and b.games >= 2:
             out.append(compare.compare_cells(a, b))
     return tuple(out)
 

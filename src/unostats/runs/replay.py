@@ -25,6 +25,7 @@ class Replay:
     trace_text: str  # format_trace, all rounds or the requested one
     mismatches: list[str] = field(default_factory=list)  # empty: the stored rows agree
     referee_error: str | None = None  # the referee rejected the recomputed game
+    compared: tuple[str, ...] = ("games", "game_seats", "rounds", "round_seats")  # rows kept
 
 
 def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = None,
@@ -50,7 +51,8 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
                            if stored_games else
                            f"run {run_id} has no stored games for {cell_label(cell)}",
                            exit_code=2)
-        stored = _stored_game(con, run_id, cell, game)
+        kept = store.KEPT_TABLES[store.run_keep(con, run_id)]
+        stored = _stored_game(con, run_id, cell, game, kept)
         seats, seed, index = kind.replay_args(con, run_id, scenario, cell, game)
     finally:
         con.close()
@@ -62,13 +64,15 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
     trace = trace_game(rules=cell.variant.rules, players=cell.players, seats=seats,
                        seed=seed, game=index)
     text = format_trace(trace)
-    n_rounds = stored["games"][0]["rounds"] if stored["games"] else 0
+    n_rounds = (stored["games"][0]["rounds"] if stored.get("games")  # else: the trace's
+                else len({line.split(" ", 1)[0] for line in text.splitlines()
+                          if line.startswith("r")}))
     if round is not None:
         if not 1 <= round <= max(n_rounds, 1):
             raise RunError(f"game {game} has rounds 1..{n_rounds}, not {round}", exit_code=2)
         prefix = f"r{round} "
         text = "\n".join(line for line in text.splitlines() if line.startswith(prefix))
-    result = Replay(run_id, cell.variant.name, cell.players, game, text)
+    result = Replay(run_id, cell.variant.name, cell.players, game, text, compared=kept)
     try:
         checked = check_trace(trace)
     except RefereeError as e:
@@ -101,11 +105,15 @@ def _pick_cell(cells: list[Cell], run_id: str, variant: str | None,
                    "--variant NAME --players N", exit_code=2)
 
 
-def _stored_game(con, run_id: str, cell: Cell, game: int) -> dict[str, list[dict[str, Any]]]:
+def _stored_game(con, run_id: str, cell: Cell, game: int,
+                 kept: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """The stored rows of one game in the tables its run kept (``store.keep``)."""
     out = {}
     order = {"games": "game", "game_seats": "seat", "rounds": "round",
              "round_seats": "round, seat"}
     for table, by in order.items():
+        if table not in kept:
+            continue
         cur = con.execute(
             f"SELECT * FROM {table} WHERE run_id = ? AND variant = ? AND players = ? "
             f"AND game = ? ORDER BY {by}", [run_id, cell.variant.name, cell.players, game])
@@ -120,8 +128,11 @@ _ROUND_FIELDS = ("dealer_seat", "first_seat", "winner_seat", "winner_position",
 
 
 def compare_game(result: Any, stored: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Differences between the referee's GameResult and the stored rows of one game."""
+    """Differences between the referee's GameResult and the stored rows of one game (the
+    tables its run kept)."""
     problems = []
+    if "rounds" not in stored:
+        return problems + _game_problems(result, stored)
     rounds = stored["rounds"]
     if len(result.rounds) != len(rounds):
         problems.append(f"rounds: the referee counts {len(result.rounds)}, "
@@ -140,17 +151,24 @@ def compare_game(result: Any, stored: dict[str, list[dict[str, Any]]]) -> list[s
             if getattr(ref, name) != stored_values:
                 problems.append(f"round {row['round']} {name}: referee {getattr(ref, name)}, "
                                 f"stored {stored_values}")
-    if stored["games"]:
-        g = stored["games"][0]
-        if result.winner_seat != g["winner_seat"]:
-            problems.append(f"game winner_seat: referee {result.winner_seat!r}, "
-                            f"stored {g['winner_seat']!r}")
-        if result.ended_by != g["ended_by"]:
-            problems.append(f"game ended_by: referee {result.ended_by!r}, "
-                            f"stored {g['ended_by']!r}")
-        if sum(r.turns for r in result.rounds) != g["turns"]:
-            problems.append(f"game turns: referee {sum(r.turns for r in result.rounds)}, "
-                            f"stored {g['turns']}")
+    return problems + _game_problems(result, stored)
+
+
+def _game_problems(result: Any, stored: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Differences in the game's own rows (none kept: none found)."""
+    if not stored.get("games"):
+        return []
+    problems = []
+    g = stored["games"][0]
+    if result.winner_seat != g["winner_seat"]:
+        problems.append(f"game winner_seat: referee {result.winner_seat!r}, "
+                        f"stored {g['winner_seat']!r}")
+    if result.ended_by != g["ended_by"]:
+        problems.append(f"game ended_by: referee {result.ended_by!r}, "
+                        f"stored {g['ended_by']!r}")
+    if sum(r.turns for r in result.rounds) != g["turns"]:
+        problems.append(f"game turns: referee {sum(r.turns for r in result.rounds)}, "
+                        f"stored {g['turns']}")
     finals = tuple(s["final_score"] for s in stored["game_seats"])
     if result.final_scores != finals:
         problems.append(f"final scores: referee {result.final_scores}, stored {finals}")

@@ -60,8 +60,9 @@ from .database import SCHEMA_VERSION, WRITER_MEMORY_LIMIT, is_memory
 from .files import OutputRefused, check_output, write_output, write_problem
 from .frames import FRAME_COLUMNS, RESULT_KEYS
 from .games import (
-    BY_CELL, VIEWS, completed_games, duplicate_keys, game_measures_sql, how_it_plays_sql,
+    BY_CELL, KEPT_TABLES, VIEWS, completed_games, duplicate_keys, game_measures_sql, how_it_plays_sql,
 )
+from . import sums
 from .keep import KEEPS, KEPT, run_keep
 from .parquet import (
     ParquetLocation,
@@ -90,7 +91,7 @@ from .runs import (
 from .stores import is_parquet, missing_ranges, open_store, write_batch
 
 __all__ = [
-    "BY_CELL", "DEFAULT_DB", "KEEPS", "KEPT", "run_keep", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
+    "BY_CELL", "DEFAULT_DB", "KEEPS", "KEPT", "KEPT_TABLES", "run_keep", "sums", "EXPORT_TABLES", "FRAME_COLUMNS", "RESULT_KEYS", "RUN_COLUMNS", "RUN_STATUSES",
     "SCHEMA_VERSION", "VERSION_KEYS", "VIEWS", "WRITER_MEMORY_LIMIT", "ParquetLocation",
     "ParquetWriter", "ShardReceipt", "StoreError", "UnknownRunError",
     "add_cells", "check_output", "completed_games", "duplicate_keys", "export_run", "finish_run",

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..sql import StoreError
 from .games import BY_CELL, game_measures_sql
-from .keep import MEASURE_TOTALS, PRODUCTS, ROUND_TOTALS, SUM_NAMES, TOTALS, product, square
+from .keep import MEASURE_TOTALS, PRODUCTS, ROUND_TOTALS, SUM_NAMES, TOTALS, product
 
 Cell = tuple[str, str, int]  # (run_id, variant, players)
 
@@ -63,22 +63,22 @@ def rows_sums_sql(names: Sequence[str], cells: str, games: int | None = None) ->
                                                     and set(_split(n)) <= _IN_GAMES)]
     measured = [n for n in names if _split(n) and set(_split(n)) <= set(MEASURE_TOTALS)]
     grouped = [n for n in names if n not in (*by_round, *by_game, *measured)]
-    parts = [f"SELECT cell, count(*) AS games"
+    parts = ["SELECT cell, count(*) AS games"
              + "".join(f", {_sum(n)} AS {n}" for n in by_game if n != "games")
              + f" FROM {BY_CELL['games']} WHERE {where} GROUP BY cell"]
     if by_round:
-        parts.append(f"SELECT cell, " + ", ".join(f"{ROUND_TOTALS[n]} AS {n}" for n in by_round)
+        parts.append("SELECT cell, " + ", ".join(f"{ROUND_TOTALS[n]} AS {n}" for n in by_round)
                      + f" FROM {BY_CELL['rounds']} WHERE {where} GROUP BY cell")
     if grouped:
         needed = sorted({t for n in grouped for t in _split(n)})
         if not set(needed) <= set(ROUND_TOTALS):
             raise ValueError(f"sums {grouped} mix a game's rounds with how it played")
-        per_game = (f"SELECT cell, game, " + ", ".join(f"{ROUND_TOTALS[t]} AS {t}" for t in needed)
+        per_game = ("SELECT cell, game, " + ", ".join(f"{ROUND_TOTALS[t]} AS {t}" for t in needed)
                     + f" FROM {BY_CELL['rounds']} WHERE {where} GROUP BY cell, game")
-        parts.append(f"SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in grouped)
+        parts.append("SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in grouped)
                      + f" FROM ({per_game}) GROUP BY cell")
     if measured:
-        parts.append(f"SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in measured)
+        parts.append("SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in measured)
                      + f" FROM ({measures_per_game_sql(cells)}) WHERE {where} GROUP BY cell")
     ctes = ", ".join(f"s{i} AS ({sql})" for i, sql in enumerate(parts))
     joins = " ".join(f"LEFT JOIN s{i} USING (cell)" for i in range(1, len(parts)))
@@ -97,7 +97,7 @@ def measures_per_game_sql(cells: str) -> str:
 
 def totals_sums_sql(names: Sequence[str], cells: str, games: int | None = None) -> str:
     """Sums ``names`` by cell over the stored totals of the games (``games`` kept)."""
-    return (f"SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in names)
+    return ("SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in names)
             + f" FROM game_totals WHERE {_where_cells(cells, games)} GROUP BY cell")
 
 
@@ -165,7 +165,7 @@ def game_totals_sql(kept: str, cells: str) -> str:
     if kept != "rows":
         raise StoreError("a run that kept summary has no game's totals; it needs --keep rows "
                          "or games")
-    per_game = (f"SELECT cell, game, min(dealer_seat) FILTER (WHERE round = 1) AS dealer, "
+    per_game = ("SELECT cell, game, min(dealer_seat) FILTER (WHERE round = 1) AS dealer, "
                 + ", ".join(f"{sql} AS {t}" for t, sql in ROUND_TOTALS.items())
                 + f" FROM {BY_CELL['rounds']} WHERE {cells} GROUP BY cell, game")
     return (f"SELECT * FROM ({per_game}) JOIN ({measures_per_game_sql(cells)}) "
@@ -196,6 +196,3 @@ def keeps(con: Any, run_ids: Sequence[str]) -> dict[str, str]:
         "SELECT run_id, keep FROM runs WHERE list_contains($runs, run_id)",
         {"runs": list(run_ids)}).fetchall()}
 
-
-__all__ = ["SUM_NAMES", "square", "product", "cell_sums", "game_totals_sql", "round_lengths",
-           "keeps"]

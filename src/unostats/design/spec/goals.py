@@ -1,8 +1,8 @@
 """The statistics a design can aim at (``GOALS``): each one's name, how it reads, the range its
-values can take, the sums over a cell's stored games it is estimated from (SQL over the
-``games`` or ``rounds`` view, or over how each game played, the ``game_measures`` view) and its
-95% interval from those sums. A new goal is one entry
-here: ``sums_sql`` gathers every goal's sums in one scan a cell.
+values can take, the sums over a cell's stored games it is estimated from (named as the store's
+sums layer names them, ``store.sums``, which gives them whatever a run kept: rows, games or
+summary) and its 95% interval from those sums. A new goal is one entry here: ``cell_sums``
+gathers every goal's sums in one read.
 
 The intervals are the summary's and the precision targets': means +- 1.96 SE from sums and
 sums of squares, and the Wilson interval of a share."""
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ...stats import Estimate, mean_se_from_sums, wilson_interval
 
@@ -24,11 +24,8 @@ class Goal:
     name: str
     title: str  # how a table's header or a sentence reads it
     possible: tuple[float, float]  # the values it can take: a constraint outside them is refused
-    game_sums: Mapping[str, str]  # sum name -> SQL aggregate over the cell's ``games`` rows
-    round_sums: Mapping[str, str]  # sum name -> SQL aggregate over the cell's ``rounds`` rows
+    sums: tuple[str, ...]  # the store's sums it is estimated from (``store.sums``)
     estimate: Estimator
-    # sum name -> SQL aggregate over the cell's ``game_measures`` rows (how each game played)
-    measure_sums: Mapping[str, str] = field(default_factory=dict)
 
 
 def _scaled(e: Estimate, factor: float, method: str) -> Estimate:
@@ -40,98 +37,60 @@ def _shifted(e: Estimate, by: float, method: str) -> Estimate:
     return Estimate(e.value + by, e.lo + by, e.hi + by, e.n, method, se=e.se)
 
 
-_GAME_TURNS = {"games": "count(*)", "game_turns": "sum(turns)",
-               "game_turns_sq": "sum(turns::DOUBLE * turns)"}
-_GAME_ROUNDS = {"games": "count(*)", "game_rounds": "sum(rounds)",
-                "game_rounds_sq": "sum(rounds::DOUBLE * rounds)"}
-_ROUND_TURNS = {"rounds": "count(*)", "turns": "sum(turns)",
-                "turns_sq": "sum(turns::DOUBLE * turns)"}
-_WON = "ended_by = 'win'"
-_ROUND_POINTS = {"won": f"count(*) FILTER (WHERE {_WON})",
-                 "points": f"sum(points) FILTER (WHERE {_WON})",
-                 "points_sq": f"sum(points::DOUBLE * points) FILTER (WHERE {_WON})"}
-_FIRST_WINS = {"won": f"count(*) FILTER (WHERE {_WON})",
-               "p0": f"count(*) FILTER (WHERE {_WON} AND winner_position = 0)"}
-
 GOALS: dict[str, Goal] = {g.name: g for g in (
-    Goal("minutes_per_game", "minutes per game", (0.0, math.inf), _GAME_TURNS, {},
+    Goal("minutes_per_game", "minutes per game", (0.0, math.inf), ("games", "turns", "turns__2"),
          lambda s, players, pace: _scaled(
-             mean_se_from_sums(int(s["games"]), s["game_turns"], s["game_turns_sq"]),
+             mean_se_from_sums(int(s["games"]), s["turns"], s["turns__2"]),
              pace / 60, f"mean ± 1.96 SE of turns x {pace:g} s")),
-    Goal("turns_per_round", "turns per round", (0.0, math.inf), {}, _ROUND_TURNS,
+    Goal("turns_per_round", "turns per round", (0.0, math.inf), ("rounds", "turns", "turns_sq"),
          lambda s, players, pace: mean_se_from_sums(int(s["rounds"]), s["turns"],
                                                     s["turns_sq"])),
-    Goal("rounds_per_game", "rounds per game", (0.0, math.inf), _GAME_ROUNDS, {},
-         lambda s, players, pace: mean_se_from_sums(int(s["games"]), s["game_rounds"],
-                                                    s["game_rounds_sq"])),
-    Goal("points_per_round", "points per won round", (0.0, math.inf), {}, _ROUND_POINTS,
+    Goal("rounds_per_game", "rounds per game", (0.0, math.inf), ("games", "rounds", "rounds__2"),
+         lambda s, players, pace: mean_se_from_sums(int(s["games"]), s["rounds"],
+                                                    s["rounds__2"])),
+    Goal("points_per_round", "points per won round", (0.0, math.inf),
+         ("won", "points", "points_sq"),
          lambda s, players, pace: mean_se_from_sums(int(s["won"]), s["points"],
                                                     s["points_sq"])),
-    Goal("lead_changes_per_game", "lead changes per game", (0.0, math.inf), {}, {},
-         lambda s, players, pace: mean_se_from_sums(int(s["measured_games"]), s["lead_changes"],
-                                                    s["lead_changes_sq"]),
-         measure_sums={"measured_games": "count(*)", "lead_changes": "sum(lead_changes)",
-                       "lead_changes_sq": "sum(lead_changes::DOUBLE * lead_changes)"}),
+    Goal("lead_changes_per_game", "lead changes per game", (0.0, math.inf),
+         ("games", "lead_changes", "lead_changes__2"),
+         lambda s, players, pace: mean_se_from_sums(int(s["games"]), s["lead_changes"],
+                                                    s["lead_changes__2"])),
     Goal("comeback_share", "share of games won by a player who once stood last", (0.0, 1.0),
-         {}, {},
-         lambda s, players, pace: wilson_interval(int(s["comebacks"]), int(s["won_games"])),
-         measure_sums={"won_games": "count(winner_seat)",
-                       "comebacks": "count(*) FILTER (WHERE comeback)"}),
+         ("won_game", "comeback"),
+         lambda s, players, pace: wilson_interval(int(s["comeback"]), int(s["won_game"]))),
     Goal("hand_leader_changes_per_round", "changes of the seat holding fewest cards per round",
-         (0.0, math.inf), {},
-         {"rounds": "count(*)", "hand_leader_changes": "sum(hand_leader_changes)",
-          "hand_leader_changes_sq": "sum(hand_leader_changes::DOUBLE * hand_leader_changes)"},
+         (0.0, math.inf), ("rounds", "hand_leader_changes", "hand_leader_changes_sq"),
          lambda s, players, pace: mean_se_from_sums(int(s["rounds"]), s["hand_leader_changes"],
                                                     s["hand_leader_changes_sq"])),
     Goal("first_player_excess", "first player's round-win share minus 1/players", (-1.0, 1.0),
-         {}, _FIRST_WINS,
+         ("won", "p0"),
          lambda s, players, pace: _shifted(wilson_interval(int(s["p0"]), int(s["won"])),
                                            -1 / players, "Wilson, minus 1/players")),
 )}
 
-
-def _sums(scope: str) -> dict[str, str]:
-    """Every goal's sums over one view, each name once (two goals naming a sum alike must
-    compute it alike)."""
-    out: dict[str, str] = {}
-    for goal in GOALS.values():
-        sums = {"games": goal.game_sums, "rounds": goal.round_sums,
-                "measures": goal.measure_sums}[scope]
-        for name, sql in sums.items():
-            if out.setdefault(name, sql) != sql:
-                raise ValueError(f"goal {goal.name}: sum {name!r} is {sql!r} here and "
-                                 f"{out[name]!r} in another goal")
-    return out
+SUM_NAMES = tuple(dict.fromkeys(name for goal in GOALS.values() for name in goal.sums))
+# (con, an SQL condition on the cells c, its parameters, sum names, games) -> the sums by
+# (run_id, variant, players): the store's ``sums.cell_sums``, handed in from above the store
+CellSums = Callable[..., Mapping[tuple[str, str, int], Mapping[str, float | None]]]
 
 
-GAME_SUMS, ROUND_SUMS, MEASURE_SUMS = _sums("games"), _sums("rounds"), _sums("measures")
-SUM_NAMES = tuple(dict.fromkeys([*GAME_SUMS, *ROUND_SUMS, *MEASURE_SUMS]))
+def cell_sums(con, store_sums: CellSums, run_id: str, variant: str | None = None,
+              players: int | None = None, games: int | None = None
+              ) -> dict[str, dict[str, float]]:
+    """Every goal's sums by variant over a run's cells, or over games 0 .. ``games``-1 of one
+    cell (``variant``, ``players``); a sum of NULLs only (a measure not counted) reads 0."""
+    where, params = "c.run_id = $run_id", {"run_id": run_id}
+    if variant is not None:
+        where += " AND c.variant = $variant AND c.players = $players"
+        params.update(variant=variant, players=players)
+    found = store_sums(con, where, params, SUM_NAMES, games=games)
+    return {v: {k: float(x or 0) for k, x in sums.items()} for (_, v, _), sums in found.items()}
 
 
-def sums_sql(one_cell: bool, game_measures_sql: Callable[[str], str]) -> str:
-    """The sums of every goal by variant, over a run's cells (``$run_id``), or over games
-    0 .. ``$games``-1 of one cell (``$variant``, ``$players``) with ``one_cell``;
-    ``game_measures_sql`` is the store's (how each game played, for the cells where a condition
-    holds), handed in from above the store."""
-    where = "run_id = $run_id" + (" AND variant = $variant AND players = $players AND "
-                                  "game < $games" if one_cell else "")
-
-    def select(sums: Mapping[str, str]) -> str:
-        return ", ".join(f"coalesce({sql}, 0) AS {name}" for name, sql in sums.items())
-
-    round_only = {k: v for k, v in ROUND_SUMS.items() if k not in GAME_SUMS}
-    measure_only = {k: v for k, v in MEASURE_SUMS.items()
-                    if k not in GAME_SUMS and k not in ROUND_SUMS}
-    # how each game played, its window functions over the run's (the cell's) rows alone
-    cells = ("cell IN (SELECT cell FROM cells WHERE run_id = $run_id"
-             + (" AND variant = $variant AND players = $players)" if one_cell else ")"))
-    measured = (f"SELECT variant, {select(measure_only)} FROM ({game_measures_sql(cells)}) "
-                + ("WHERE game < $games " if one_cell else "") + "GROUP BY variant")
-    return (f"WITH g AS (SELECT variant, {select(GAME_SUMS)} FROM games WHERE {where} "
-            f"GROUP BY variant), r AS (SELECT variant, {select(round_only)} FROM rounds WHERE "
-            f"{where} GROUP BY variant), m AS ({measured}) SELECT variant, "
-            + ", ".join(f"coalesce({name}, 0) AS {name}" for name in SUM_NAMES)
-            + " FROM g LEFT JOIN r USING (variant) LEFT JOIN m USING (variant) ORDER BY variant")
+def zero_sums() -> dict[str, float]:
+    """The sums of a cell without games."""
+    return dict.fromkeys(SUM_NAMES, 0.0)
 
 
 def estimates(sums: Mapping[str, float], players: int, pace: float) -> dict[str, Estimate]:
