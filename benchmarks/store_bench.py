@@ -5,6 +5,7 @@ process so both see the same machine load; then the same queries read back from 
     python benchmarks/store_bench.py [--games 40000] [--players 4] [--reps 3]
     python benchmarks/store_bench.py --tables [--batch-games 25000]
     taskset -c 0 python benchmarks/store_bench.py --floor [--games 50000]
+    [taskset -c 0] python benchmarks/store_bench.py --keeps [--games 900000] [--reps 1]
 
 Prints, per store, the median wall time and process CPU time of the run (the engine's compile
 left out: it is done before), games/s, the bytes stored, and the time of a few reader queries;
@@ -25,6 +26,13 @@ no vacuum, its block pool; one thread), one transaction a batch, then the checkp
 DuckDB's own choice of compression, with bitpacking forced and with no compression. Per stored
 value and per round, and the ceiling engine / (engine + encoding + DuckDB) that ``simulate`` on
 one core cannot pass whatever the Python around it does (run it pinned, ``taskset -c 0``).
+
+``--keeps``: what each ``--keep`` costs, side by side in one process (repetitions alternated):
+the engine alone (the same games played, their batches dropped), then ``simulate`` keeping
+rows, games and summary; per keep the wall and CPU time (the compile done before), rounds/s,
+the engine's time over simulate's (wall and CPU) and the file's size, also against rows'.
+Pinned to one core (``taskset -c 0``) it gives the one-core ratio; unpinned on this machine's
+2 cores, ``--games 900000`` at 4 players is about 10M rounds.
 """
 
 from __future__ import annotations
@@ -183,6 +191,58 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
     print("ceiling: simulate on one core / the engine alone, were nothing else spent")
 
 
+def keep_costs(games: int, players: int, reps: int) -> None:
+    """The ``--keeps`` figures (see the module docstring)."""
+    from unostats.engine.simulate import simulate_arrow
+    from unostats.scenario import load_text
+
+    scenario = load_text(f"name: keeps\nseed: 1\ngames: {games}\nplayers: {players}\n"
+                         "variants:\n  - name: reference\n    rules: {first_card: number_only, "
+                         "wild_draw_four: free, uno_penalty: 0}\n", "keeps.yaml")
+    cell = next(scenario.cells())
+    prepare_engine(Progress())
+    list(simulate_arrow(rules=cell.variant.rules, players=players, seats=cell.seats, games=50,
+                        seed=1))  # compiled before anything is timed
+    work = Path(tempfile.mkdtemp(prefix="unostats-keep-bench-"))
+    keeps = ("engine", *store.KEEPS)
+    results: dict[str, list[tuple[float, float, int]]] = {k: [] for k in keeps}
+    rounds = 0
+    try:
+        simulate(scenario=scenario.with_games(200), db=work / "warm.duckdb", keep="games")
+        for rep in range(reps):
+            for kept in keeps:
+                path = work / f"{kept}-{rep}.duckdb"
+                c0, t0 = cpu(), time.perf_counter()
+                if kept == "engine":  # the same games played, their batches dropped
+                    rounds = sum(len(b.rounds) for b in simulate_arrow(
+                        rules=cell.variant.rules, players=players, seats=cell.seats,
+                        games=games, seed=1, batch_games=25_000, ahead=False))
+                else:
+                    outcome = simulate(scenario=scenario, db=path, keep=kept)
+                    assert outcome.status == "complete"
+                wall, used = time.perf_counter() - t0, cpu() - c0
+                results[kept].append((wall, used, size(path) if kept != "engine" else 0))
+                if kept != "engine" and rep < reps - 1:
+                    path.unlink()
+        print(f"--keep side by side: {games:,} games at {players} players, reference rules "
+              f"({rounds:,} rounds), median of {reps}, alternated")
+        print(f"{'keep':<8} {'wall s':>7} {'CPU s':>7} {'Mrounds/s':>10} {'x engine':>9} "
+              f"{'x engine CPU':>13} {'MB':>7} {'x rows MB':>10}")
+        med = {k: (statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs),
+                   rs[-1][2]) for k, rs in results.items()}
+        for kept, (wall, used, stored) in med.items():
+            ratio = "" if kept == "engine" else f"{med['engine'][0] / wall:9.2f}"
+            ratio_cpu = "" if kept == "engine" else f"{med['engine'][1] / used:13.2f}"
+            mb = "" if kept == "engine" else f"{stored / 1e6:7.1f}"
+            share = "" if kept == "engine" else f"{stored / med['rows'][2]:10.3f}"
+            print(f"{kept:<8} {wall:7.2f} {used:7.2f} {rounds / wall / 1e6:10.2f} {ratio:>9} "
+                  f"{ratio_cpu:>13} {mb:>7} {share:>10}")
+        print("x engine: the engine alone's time / simulate's (1.00: storing costs nothing); "
+              "pin to one core with taskset -c 0 for the one-core figure")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40_000)
@@ -191,8 +251,13 @@ def main() -> int:
     ap.add_argument("--tables", action="store_true", help="the DuckDB write per table alone")
     ap.add_argument("--floor", action="store_true",
                     help="DuckDB's own append cost and the one-core ceiling it sets")
+    ap.add_argument("--keeps", action="store_true",
+                    help="simulate --keep rows, games and summary against the engine alone")
     ap.add_argument("--batch-games", type=int, default=25_000)
     args = ap.parse_args()
+    if args.keeps:
+        keep_costs(args.games, args.players, args.reps)
+        return 0
     if args.floor:
         floor_costs(args.games, args.players, args.batch_games, args.reps)
         return 0

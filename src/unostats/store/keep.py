@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import duckdb
+import numba
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -56,15 +57,6 @@ ROUND_TOTALS = {
     "uno_stops": "sum(uno_stops)",
     "uno_stops_still_won": "sum(uno_stops_still_won)",
 }
-# The round columns behind the totals that may be NULL (not counted by a run, or defined on
-# won rounds only): their per-game sums are NULL where every value is.
-_NULLABLE = {"hand_leader_changes": "hand_leader_changes",
-             "hand_leader_changes_sq": "hand_leader_changes",
-             "winner_deficit": "winner_largest_deficit",
-             "winner_deficit_sq": "winner_largest_deficit",
-             "decision_turns": "decision_turns",
-             "legal_cards_on_decisions": "legal_cards_on_decisions",
-             "uno_stops": "uno_stops", "uno_stops_still_won": "uno_stops_still_won"}
 # How each game played (``store.game_measures_sql``): won_game 1 if it has a winner; comeback,
 # drama, drama_share and decisiveness NULL without one (comeback 0/1).
 MEASURE_TOTALS = ("lead_changes", "won_game", "comeback", "drama", "drama_share",
@@ -93,13 +85,25 @@ def product(y: str, x: str) -> str:
 SUM_NAMES = ("games", *TOTALS, *(square(t) for t in TOTALS),
              *(product(y, x) for y, x in PRODUCTS))
 
-_TYPES = {"turns": "BIGINT", "points": "BIGINT", "turns_sq": "DOUBLE", "points_sq": "DOUBLE",
-          "hand_leader_changes_sq": "DOUBLE", "winner_deficit_sq": "DOUBLE",
-          "drama_share": "DOUBLE", "decisiveness": "DOUBLE"}
+# The stored totals of a game (``game_totals``), integers all (bitpacked, a few bytes a game):
+# its drama_share and decisiveness are derived when read (``STORED_TOTALS_SQL``) from drama and
+# ``settled``, the rounds its winner led after for good, less one.
+_BIG = {"turns", "points", "turns_sq", "points_sq", "hand_leader_changes_sq",
+        "winner_deficit_sq"}
 _NOT_NULL = {"rounds", "won", "capped", "turns", "turns_sq", "points", "points_sq", "p0",
              "lead_changes", "won_game"}
+_STORED = tuple(t for t in TOTALS if t not in ("drama_share", "decisiveness")) + ("settled",)
 TOTAL_COLUMNS = (("game", "INTEGER", False), ("dealer", "SMALLINT", False),
-                 *((t, _TYPES.get(t, "INTEGER"), t not in _NOT_NULL) for t in TOTALS))
+                 *((t, "BIGINT" if t in _BIG else "INTEGER", t not in _NOT_NULL)
+                   for t in _STORED))
+# Each game's totals as ``TOTALS`` name them, from the stored ones (cell ids where ``{cells}``),
+# the target as ``store.game_measures_sql`` reads it.
+STORED_TOTALS_SQL = """SELECT t.* EXCLUDE (settled), t.drama / r.target AS drama_share,
+  t.settled / t.rounds AS decisiveness
+FROM game_totals t JOIN (
+  SELECT c.cell, CAST(v.rules_json->>'target_score' AS DOUBLE) AS target
+  FROM cells c JOIN variants v USING (run_id, variant, players)) r USING (cell)
+WHERE {cells}"""
 
 TABLES_DDL = [
     # --keep games: each game's totals, by cell id (``games.CELLS_DDL``)
@@ -130,94 +134,162 @@ def cell_rules(con: duckdb.DuckDBPyConnection, cell: int) -> tuple[int, float | 
 
 def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
                 target: float | None) -> dict[str, np.ndarray]:
-    """Each game's ``TOTALS`` (and ``game``, ``dealer``) of a batch's frames, as float64 arrays
+    """Each game's ``TOTALS`` (and ``game``, ``dealer``, ``settled``) of a batch's frames, as
+    float64 arrays
     (NaN: NULL), computed as ``ROUND_TOTALS`` and ``store.game_measures_sql`` compute them from
-    the stored rows."""
+    the stored rows: one pass over the rounds and their seats (``_totals``, compiled; frames
+    not in the engine's order are sorted first)."""
     games, rounds, seats = frames["games"], frames["rounds"], frames["round_seats"]
     game = _ints(games["game"])
-    first, n = (int(game.min()), len(game)) if len(game) else (0, 0)
-    order = np.argsort(game, kind="stable")
-    rg, rr = _ints(rounds["game"]), _ints(rounds["round"])
-    by_round = np.lexsort((rr, rg))
-    if not np.array_equal(by_round, np.arange(len(rg))):
-        rounds = rounds.take(by_round)
-        rg, rr = rg[by_round], rr[by_round]
-    gi = rg - first
-    out: dict[str, np.ndarray] = {"game": game[order].astype(np.float64)}
-    starts = np.searchsorted(gi, np.arange(n))
-
-    def per_game(values: np.ndarray) -> np.ndarray:
-        return np.bincount(gi, weights=values, minlength=n)
-
-    end = _codes(rounds["ended_by"])
-    won, capped = end == ROUND_END_NAMES.index("win"), end == ROUND_END_NAMES.index("cap")
-    turns = _ints(rounds["turns"]).astype(np.float64)
-    points = np.where(won, _ints(rounds["points"]), 0).astype(np.float64)
-    position = _ints(rounds["winner_position"], fill=-1)
-    out["dealer"] = _ints(rounds["dealer_seat"])[starts].astype(np.float64)
-    out["rounds"] = per_game(np.ones(len(gi)))
-    out["won"], out["capped"] = per_game(won), per_game(capped)
-    out["turns"], out["turns_sq"] = per_game(turns), per_game(turns * turns)
-    out["points"], out["points_sq"] = per_game(points), per_game(points * points)
-    out["p0"] = per_game(won & (position == 0))
-    for name, column in _NULLABLE.items():
-        values, valid = _nullable(rounds[column])
-        if name.endswith("_sq"):
-            values = values * values
-        total = per_game(values)
-        total[per_game(valid) == 0] = np.nan
-        out[name] = total
-    out.update(_measures(seats, games, order, gi, rr, starts, n, players, sign, target))
-    return out
-
-
-def _measures(seats: pa.Table, games: pa.Table, order: np.ndarray, gi: np.ndarray,
-              rr: np.ndarray, starts: np.ndarray, n: int, players: int, sign: int,
-              target: float | None) -> dict[str, np.ndarray]:
-    """How each game played, from the standings after each round (``game_measures_sql``)."""
-    sg, sr, ss = _ints(seats["game"]), _ints(seats["round"]), _ints(seats["seat"])
-    by_seat = np.lexsort((ss, sr, sg))
-    score = _ints(seats["score_after"])[by_seat].reshape(-1, players) * sign
-    best, worst = score.max(axis=1), score.min(axis=1)
-    is_best, is_worst = score == best[:, None], score == worst[:, None]
-    leader = np.where(is_best.sum(axis=1) == 1, is_best.argmax(axis=1), -1)
-    last = np.where(is_worst.sum(axis=1) == 1, is_worst.argmax(axis=1), -1)
-    winner_of_game = _ints(games["winner_seat"], fill=-1)[order]
-    winner = winner_of_game[gi]
-    has_winner = winner_of_game >= 0
-    led = leader >= 0
-    lg, lead = gi[led], leader[led]
-    change = (lg[1:] == lg[:-1]) & (lead[1:] != lead[:-1])
-    out = {"lead_changes": np.bincount(lg[1:][change], minlength=n).astype(np.float64),
-           "won_game": has_winner.astype(np.float64)}
-    deficit = np.where(winner >= 0, best - score[np.arange(len(gi)), np.maximum(winner, 0)], 0)
-    drama = np.maximum.reduceat(deficit, starts).astype(np.float64) if n else np.zeros(0)
-    not_led = np.maximum.reduceat(np.where(leader != winner, rr, 0), starts) if n else \
-        np.zeros(0, np.int64)
-    rounds = np.bincount(gi, minlength=n)
-    comeback = np.bincount(gi[(last == winner) & (winner >= 0)], minlength=n) > 0
+    n = len(game)
+    first = int(game.min()) if n else 0
+    winners = np.full(n, -1, np.int64)
+    winners[game - first] = _ints(games["winner_seat"], fill=-1)
+    # the columns as the engine typed them (narrow integers: no conversion)
+    columns = [_ints(rounds[c], native=True) for c in ("game", "round", "dealer_seat", "turns",
+                                                       "points")]
+    columns += [_codes(rounds["ended_by"]), _ints(rounds["winner_position"], -1, native=True)]
+    measured = np.empty((len(columns[0]), len(_MEASURED)), np.int32)
+    valid = np.ones((len(columns[0]), len(_MEASURED)), np.bool_)
+    for k, column in enumerate(_MEASURED):
+        measured[:, k], valid[:, k] = _nullable(rounds[column])
+    standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat", "score_after")]
+    out = np.zeros((n, len(_OUT)))  # a game's totals side by side
+    counts = np.zeros((n, len(_MEASURED)), np.int64)
+    if not _totals(first, *columns, measured, valid, *standing, players, sign, winners, out,
+                   counts):  # not in the engine's order: sorted, and again
+        by_round = np.lexsort((columns[1], columns[0]))
+        by_seat = np.lexsort((standing[2], standing[1], standing[0]))
+        out[:], counts[:] = 0, 0
+        if not _totals(first, *(c[by_round] for c in columns), measured[by_round],
+                       valid[by_round], *(c[by_seat] for c in standing), players, sign,
+                       winners, out, counts):
+            raise ValueError("a batch's round seats do not match its rounds")
+    totals = dict(zip(_OUT, out.T.copy()))
+    for k, column in enumerate(_MEASURED):
+        for name in _FROM[column]:
+            totals[name][counts[:, k] == 0] = np.nan
+    totals["game"] = np.arange(first, first + n, dtype=np.float64)
+    has_winner = winners >= 0
     nan = np.full(n, np.nan)
-    out["comeback"] = np.where(has_winner, comeback.astype(np.float64), nan)
-    out["drama"] = np.where(has_winner, drama, nan)
-    out["drama_share"] = nan if target is None else np.where(has_winner, drama / target, nan)
-    out["decisiveness"] = np.where(
-        has_winner, np.maximum(rounds - not_led - 1, 0) / np.maximum(rounds, 1), nan)
-    return out
+    not_led = totals.pop("not_led")
+    totals["won_game"] = has_winner.astype(np.float64)
+    totals["comeback"] = np.where(has_winner, totals["comeback"], nan)
+    totals["drama"] = np.where(has_winner, totals["drama"], nan)
+    totals["settled"] = np.where(has_winner, np.maximum(totals["rounds"] - not_led - 1, 0), nan)
+    totals["drama_share"] = nan if target is None else totals["drama"] / target
+    totals["decisiveness"] = totals["settled"] / np.maximum(totals["rounds"], 1)
+    return totals
 
 
-def _ints(column: pa.ChunkedArray, fill: int = 0) -> np.ndarray:
-    """An integer column as int64 (NULL: ``fill``)."""
+# The round columns that may be NULL (not counted by a run, or defined on won rounds only), and
+# the totals each gives: NULL for a game where every value is.
+_MEASURED = ("hand_leader_changes", "winner_largest_deficit", "decision_turns",
+             "legal_cards_on_decisions", "uno_stops", "uno_stops_still_won")
+_FROM = {"hand_leader_changes": ("hand_leader_changes", "hand_leader_changes_sq"),
+         "winner_largest_deficit": ("winner_deficit", "winner_deficit_sq"),
+         "decision_turns": ("decision_turns",),
+         "legal_cards_on_decisions": ("legal_cards_on_decisions",),
+         "uno_stops": ("uno_stops",), "uno_stops_still_won": ("uno_stops_still_won",)}
+# The rows of ``_totals``' output, in its order (``not_led``: the last round the game's winner
+# did not lead after, for decisiveness).
+_OUT = ("dealer", "rounds", "won", "capped", "turns", "turns_sq", "points", "points_sq", "p0",
+        "hand_leader_changes", "hand_leader_changes_sq", "winner_deficit", "winner_deficit_sq",
+        "decision_turns", "legal_cards_on_decisions", "uno_stops", "uno_stops_still_won",
+        "lead_changes", "comeback", "drama", "not_led")
+
+
+@numba.njit(cache=True, nogil=True)
+def _totals(first, rg, rr, dealer, turns, points, ended, position, measured, valid, sg, sr, ss,
+            score, players, sign, winners, out, counts):  # pragma: no cover (compiled)
+    """Add each round to its game's totals (``out``'s columns: ``_OUT``; ``counts``: each
+    measure's non-NULL values; ``ended``: 0 won, 1 capped). False if the rounds are not in
+    (game, round) order or their seats not in (game, round, seat) order, ``players`` each."""
+    if sg.size != rg.size * players:
+        return False
+    last_game, last_round, leader_before = -1, 0, -1
+    for i in range(rg.size):
+        g, r = rg[i] - first, rr[i]
+        if g < last_game or (g == last_game and r <= last_round) or g >= winners.size:
+            return False
+        if g != last_game:
+            out[g, 0] = dealer[i]
+            leader_before = -1
+        last_game, last_round = g, r
+        out[g, 1] += 1
+        t = turns[i]
+        out[g, 4] += t
+        out[g, 5] += float(t) * t
+        if ended[i] == 0:
+            out[g, 2] += 1
+            p = points[i]
+            out[g, 6] += p
+            out[g, 7] += float(p) * p
+            if position[i] == 0:
+                out[g, 8] += 1
+        elif ended[i] == 1:
+            out[g, 3] += 1
+        row = 9
+        for k in range(measured.shape[1]):  # the first two with their squares
+            if valid[i, k]:
+                v = measured[i, k]
+                counts[g, k] += 1
+                out[g, row] += v
+                if k < 2:
+                    out[g, row + 1] += float(v) * v
+            row += 2 if k < 2 else 1
+        # the standings after the round: the seat alone at the top leads, the seat alone at the
+        # bottom is last (a tie: nobody)
+        base = i * players
+        best, worst = -(2 ** 62), 2 ** 62
+        leader, last, n_best, n_worst = -1, -1, 0, 0
+        for j in range(players):
+            if sg[base + j] - first != g or sr[base + j] != r or ss[base + j] != j:
+                return False
+            v = sign * score[base + j]
+            if v > best:
+                best, leader, n_best = v, j, 1
+            elif v == best:
+                n_best += 1
+            if v < worst:
+                worst, last, n_worst = v, j, 1
+            elif v == worst:
+                n_worst += 1
+        if n_best > 1:
+            leader = -1
+        if n_worst > 1:
+            last = -1
+        if leader >= 0:
+            if leader_before >= 0 and leader != leader_before:
+                out[g, 17] += 1
+            leader_before = leader
+        w = winners[g]
+        if w >= 0:
+            deficit = best - sign * score[base + w]
+            if deficit > out[g, 19]:
+                out[g, 19] = deficit
+            if last == w:
+                out[g, 18] = 1
+            if leader != w:
+                out[g, 20] = r
+    return True
+
+
+def _ints(column: pa.ChunkedArray, fill: int = 0, native: bool = False) -> np.ndarray:
+    """An integer column as int64 (``native``: as its own integer type), NULL as ``fill``."""
     if column.null_count:
         column = pc.fill_null(column, fill)
-    return column.to_numpy().astype(np.int64, copy=False)
+    values = column.to_numpy()
+    return values if native else values.astype(np.int64, copy=False)
 
 
 def _nullable(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """(values as float64 with NULL as 0, valid as 0/1) of a round column."""
+    """(values with NULL as 0, valid) of a round column (valid: True, where it has no NULL)."""
     if pa.types.is_null(column.type):
-        return np.zeros(len(column)), np.zeros(len(column))
-    valid = column.is_valid().to_numpy(zero_copy_only=False)
-    return _ints(column).astype(np.float64), valid.astype(np.float64)
+        return np.zeros(len(column), np.int64), False
+    if not column.null_count:
+        return _ints(column, native=True), True
+    return _ints(column, native=True), column.is_valid().to_numpy(zero_copy_only=False)
 
 
 def _codes(column: pa.ChunkedArray) -> np.ndarray:

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..sql import StoreError
 from .games import BY_CELL, game_measures_sql
-from .keep import MEASURE_TOTALS, PRODUCTS, ROUND_TOTALS, SUM_NAMES, TOTALS, product
+from .keep import (MEASURE_TOTALS, PRODUCTS, ROUND_TOTALS, STORED_TOTALS_SQL, SUM_NAMES, TOTALS,
+                   product)
 
 Cell = tuple[str, str, int]  # (run_id, variant, players)
 
@@ -98,7 +99,8 @@ def measures_per_game_sql(cells: str) -> str:
 def totals_sums_sql(names: Sequence[str], cells: str, games: int | None = None) -> str:
     """Sums ``names`` by cell over the stored totals of the games (``games`` kept)."""
     return ("SELECT cell, " + ", ".join(f"{_sum(n)} AS {n}" for n in names)
-            + f" FROM game_totals WHERE {_where_cells(cells, games)} GROUP BY cell")
+            + f" FROM ({STORED_TOTALS_SQL.format(cells=_where_cells(cells, games))}) "
+            "GROUP BY cell")
 
 
 def block_sums_sql(cells: str, games: int | None = None) -> str:
@@ -161,7 +163,7 @@ def game_totals_sql(kept: str, cells: str) -> str:
     and game of the cells where ``cells`` holds: from the rows (``rows`` kept) or the stored
     totals (``games``); ``summary`` keeps none."""
     if kept == "games":
-        return f"SELECT * FROM game_totals WHERE {cells}"
+        return STORED_TOTALS_SQL.format(cells=cells)
     if kept != "rows":
         raise StoreError("a run that kept summary has no game's totals; it needs --keep rows "
                          "or games")
