@@ -232,3 +232,50 @@ def test_a_measure_not_counted_sums_to_null_not_zero():
     block = keep.block_sums(totals)
     assert block["uno_stops"] is None and block["uno_stops__rounds"] is None
     assert block["games"] == 50 and block["rounds"] == totals["rounds"].sum()
+
+
+def test_how_it_plays_is_the_same_from_sums_and_says_what_it_cannot_show(runs, con):
+    from unostats.games import plays
+
+    _, ids = runs
+    found = {k: {(c.variant, c.players): c for c in plays.load_plays(con, [r])}
+             for k, r in ids.items()}
+    ratios = {"decision_share", "legal_cards_per_decision", "uno_stops",
+              "uno_stops_still_won_share"}
+    for kept in ("games", "summary"):
+        for cell, mine in found["rows"].items():
+            theirs = found[kept][cell]
+            assert theirs.kept == kept and "balance" in mine.estimates
+            assert "balance" not in theirs.estimates
+            for key, e in mine.estimates.items():
+                if key == "balance":
+                    continue
+                other = theirs.estimates[key]
+                assert _close(e.value, other.value), (kept, cell, key)
+                if key not in ratios:  # the same interval; the ratios' over games instead
+                    assert _close(e.lo, other.lo) and _close(e.hi, other.hi), (kept, key)
+        note = plays.kept_note(list(found[kept].values()))
+        assert f"({kept})" in note and "balance needs --keep rows" in note
+    assert plays.kept_note(list(found["rows"].values())) is None
+
+
+def test_a_report_of_runs_that_kept_less_shows_what_they_kept_and_says_the_rest(runs, con):
+    from unostats.report.model import load_model
+
+    _, ids = runs
+    models = {k: load_model(con, [r]) for k, r in ids.items()}
+    rows = models["rows"]
+    for kept in ("games", "summary"):
+        model = models[kept]
+        assert any(f"kept {kept} (--keep {kept})" in note for note in model.notes)
+        assert [c.games for c in model.cells] == [c.games for c in rows.cells]
+        assert [c.rounds for c in model.cells] == [c.rounds for c in rows.cells]
+        for key, summary in rows.measures["round_turns"].summaries.items():
+            other = model.measures["round_turns"].summaries[key._replace(run_id=ids[kept])]
+            assert _close(summary.mean.lo, other.mean.lo) and summary.quantiles == \
+                other.quantiles and _close(summary.capped.value, other.capped.value)
+        for key, d in rows.durations.items():
+            other = model.durations[key._replace(run_id=ids[kept])]
+            assert _close(d.game.lo, other.game.lo) and _close(d.round.hi, other.round.hi)
+        assert not model.game_positions and not model.round_positions
+    assert not any("kept" in note for note in rows.notes)

@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import store
 from ..output import Numeral, fixed, format_interval, format_rows, interval_digits
-from ..stats import Z95, two_sided_p
+from ..stats import Z95, Estimate, two_sided_p
 from .session import RunError, locate, resolve_run
 
 # statistic -> (numerator, denominator) of the per-game totals; after the first four, how a
@@ -293,6 +293,20 @@ def _ratio_from_sums(sums: dict[str, float | None], stat: str) -> tuple[float, f
         return r, math.nan
     squares = max(syy - 2 * r * sxy + r * r * sxx, 0.0) / (sx / n) ** 2
     return r, squares / (n - 1) / n
+
+
+RATIO_METHOD = "ratio of sums over games, ± 1.96 SE (games as units)"
+
+
+def ratio_estimate(sums: dict[str, float | None], stat: str) -> Estimate | None:
+    """``stat`` of one cell from its sums, with its 95% interval by the delta method over games
+    (None: not counted, or no games it is defined on)."""
+    r, var = _ratio_from_sums(sums, stat)
+    if not math.isfinite(r) or not math.isfinite(var):
+        return None
+    se = math.sqrt(var)
+    return Estimate(r, r - Z95 * se, r + Z95 * se, int(sums.get("games") or 0), RATIO_METHOD,
+                    se=se)
 
 
 def compare_cells(a: CellGames, b: CellGames,

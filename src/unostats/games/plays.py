@@ -19,10 +19,12 @@ if TYPE_CHECKING:  # plotly is imported by the functions that draw: simulate nee
     import plotly.graph_objects as go
 
 from . import ladder
+from .. import store
+from ..base import compare
 from ..base.format import fmt_estimate
 from ..base.plotting import new_figure
 from ..output import format_interval, format_rows
-from ..stats import Estimate
+from ..stats import Estimate, mean_se_from_sums, wilson_interval
 from ..store import how_it_plays_sql
 
 
@@ -70,6 +72,7 @@ class CellPlays:
     variant: str
     players: int
     estimates: dict[str, Estimate]  # by Measure.key
+    kept: str = "rows"  # what its run kept (``store.keep``): less than rows, read from sums
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,66 @@ _N = {"comeback_share": "n_won_games", "drama_share": "n_won_games",
 
 
 def load_plays(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> list[CellPlays]:
-    """Every cell of ``run_ids`` with its measures (the cells' rows filtered before the window
-    functions, so a file of many runs stays fast)."""
+    """Every cell of ``run_ids`` with its measures: from the rows (the cells' rows filtered
+    before the window functions, so a file of many runs stays fast), or for a run that kept
+    games or summary from its sums (``from_sums``)."""
+    kept = store.sums.keeps(con, run_ids)
+    less = [r for r in run_ids if kept.get(r, "rows") != "rows"]
+    rows = [r for r in run_ids if r not in less]
+    return (_from_view(con, rows) if rows else []) + (from_sums(con, less) if less else [])
+
+
+# What a run that kept less than rows cannot show, and the sums the others come from.
+NOT_KEPT = {"balance": "balance needs --keep rows (each game winner's first position)"}
+_MEAN_SUMS = {"lead_changes": ("games", "lead_changes"),
+              "drama_share": ("won_game", "drama_share"),
+              "decisiveness": ("won_game", "decisiveness")}
+_ROUND_MEANS = {"hand_leader_changes": ("rounds", "hand_leader_changes",
+                                        "hand_leader_changes_sq"),
+                "winner_largest_deficit": ("won", "winner_deficit", "winner_deficit_sq")}
+_RATIOS = {"decision_share": "decision_share",
+           "legal_cards_per_decision": "legal_cards_per_decision",
+           "uno_stops": "uno_stops_per_round",
+           "uno_stops_still_won_share": "uno_stops_still_won_share"}
+
+
+def from_sums(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> list[CellPlays]:
+    """The measures of the cells of ``run_ids`` from their sums (``store.sums``), whatever the
+    runs kept: the same means and shares as the rows give; the per-round ratios (and UNO stops
+    per round) by the ratio of sums over games, games as units; no balance."""
+    names = {"comeback", *compare.COMPARE_SUMS, *(n for a in _MEAN_SUMS.values() for n in a),
+             *(f"{a[1]}__2" for a in _MEAN_SUMS.values()),
+             *(n for a in _ROUND_MEANS.values() for n in a)}
+    kept = store.sums.keeps(con, run_ids)
+    found = store.sums.cell_sums(con, "list_contains($runs, c.run_id)",
+                                 {"runs": list(run_ids)}, sorted(names))
+    out = []
+    for (run, variant, players), s in found.items():
+        estimates = {}
+        for key, (n, total) in _MEAN_SUMS.items():
+            if s[n] and s[total] is not None:
+                estimates[key] = _named(mean_se_from_sums(int(s[n]), s[total], s[f"{total}__2"]),
+                                        key)
+        if s["won_game"]:
+            estimates["comeback_share"] = _named(
+                wilson_interval(int(s["comeback"] or 0), int(s["won_game"])), "comeback_share")
+        for key, (n, total, squares) in _ROUND_MEANS.items():
+            if s[n] and s[total] is not None:
+                estimates[key] = _named(mean_se_from_sums(int(s[n]), s[total], s[squares]), key)
+        for key, stat in _RATIOS.items():
+            if (e := compare.ratio_estimate(s, stat)) is not None:
+                estimates[key] = e
+        out.append(CellPlays(run, variant, players, estimates, kept[run]))
+    return out
+
+
+def _named(e: Estimate, key: str) -> Estimate:
+    """``e`` with its measure's method (and no interval where it is undefined)."""
+    method = next(m.method for m in MEASURES if m.key == key)
+    return Estimate(e.value, e.lo, e.hi, e.n, method, se=e.se)
+
+
+def _from_view(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> list[CellPlays]:
     cur = con.execute(how_it_plays_sql(
         "cell IN (SELECT cell FROM cells WHERE list_contains($runs, run_id))"),
         {"runs": list(run_ids)})
@@ -135,9 +196,18 @@ def _label(cell: CellPlays, cells: Sequence[CellPlays]) -> str:
             else f"{cell.variant}, {cell.players}p")
 
 
+def kept_note(cells: Sequence[CellPlays]) -> str | None:
+    """What the cells of runs that kept less than rows cannot show, and how theirs differ."""
+    less = sorted({f"{c.run_id} ({c.kept})" for c in cells if c.kept != "rows"})
+    if not less:
+        return None
+    return (f"Runs {', '.join(less)} kept less than rows: {NOT_KEPT['balance']}; their "
+            f"decisions, cards/decision and UNO stops are a {compare.RATIO_METHOD}.")
+
+
 def block(cells: Sequence[CellPlays], width: int | None = None) -> str:
     """The summary's "how it plays" block: two tables (per game, per round), a row per cell,
-    every measure as 'value [lo, hi]'."""
+    every measure as 'value [lo, hi]'; under them what runs that kept less cannot show."""
     parts = []
     for level, head in (("game", "How it plays, per game (95% CI)"),
                         ("round", "How it plays, per round (95% CI)")):
@@ -149,7 +219,8 @@ def block(cells: Sequence[CellPlays], width: int | None = None) -> str:
         rank = [len(measures) + 1, 0, 0, *range(1, len(measures) + 1)]
         parts.append(f"{head}:\n"
                      f"{format_rows(columns, rows, 'table', width=width, rank=rank, wrap=[False, True, *[False] * (len(columns) - 2)])}")
-    return "\n\n".join(parts)
+    note = kept_note(cells)
+    return "\n\n".join(parts) + (f"\n{note}" if note else "")
 
 
 _SHORT = {"lead_changes": "lead changes", "comeback_share": "comebacks",
@@ -243,5 +314,7 @@ def view(section: PlaysSection) -> dict[str, Any]:
     left_out = (f"The section shows the first {len(cells):,} cells of "
                 f"{len(cells) + section.left_out:,}; `unostats query \"SELECT * FROM "
                 f"how_it_plays\"` gives every one." if section.left_out else None)
+    if note := kept_note(cells):
+        left_out = f"{left_out} {note}" if left_out else note
     return {"labels": labels, "tables": tables if cells else [], "left_out": left_out,
             "ladder": ladder.view(section.ladders) if section.ladders else None}

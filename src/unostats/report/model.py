@@ -323,9 +323,12 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     base = _base_cells(cells, runs)
     base_label = next(iter(base.values())).label if base else cells[0].label
 
+    kept = store.sums.keeps(con, ids)
+    rows_kept = [k for k in keys if kept[k.run_id] == "rows"]  # the round seats' measures
     points, round_pos = _round_wins(q, keys)
+    round_pos = {k: v for k, v in round_pos.items() if k in rows_kept}
     measures = _measures(q, keys, points)
-    game_pos = _positions(q, keys, "game_win_rate_by_position", "game")
+    game_pos = _positions(q, rows_kept, "game_win_rate_by_position", "game")
     rank_scores = _rank_scores(q, keys)
     spread = _standings_spread(q, keys)
     comparisons = _comparisons(cells, base, measures, round_pos)
@@ -335,8 +338,8 @@ def load_model(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str] | None = N
     rule_changes, rule_bases = _rule_changes(rules, cells, base, ablation_bases)
     ablation = _ablation(cells, ablation_bases, measures, round_pos, rules)
     findings = _findings(cells, measures, round_pos, game_pos, comparisons)
-    durations = _durations(q, keys)
-    notes = ((left_out,) if left_out else ()) + tuple(
+    durations = _durations(q, keys, kept)
+    notes = ((left_out,) if left_out else ()) + _kept_notes(runs, kept) + tuple(
         f"Run {r.run_id} is {r.status}: {r.games_completed:,} of {r.games_requested:,} games "
         "stored; the report covers the stored games."
         for r in runs if r.status != "complete")
@@ -410,16 +413,15 @@ def _run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
 
 
 def _cells(q: _Query, runs: Sequence[RunSummary]) -> tuple[Cell, ...]:
-    df = q(f"""
-        WITH g AS (SELECT cell, count(*) AS games FROM {BY_CELL['games']}
-                   WHERE {{cells}} GROUP BY ALL),
-             r AS (SELECT cell, count(*) AS rounds FROM {BY_CELL['rounds']}
-                   WHERE {{cells}} GROUP BY ALL)
-        SELECT v.run_id, v.variant, v.players, v.description,
-               coalesce(g.games, 0) AS games, coalesce(r.rounds, 0) AS rounds
-        FROM variants v LEFT JOIN cells c USING (run_id, variant, players)
-        LEFT JOIN g USING (cell) LEFT JOIN r USING (cell)
-        WHERE v.{{runs}}""")
+    """The runs' cells with games (their games and rounds from their sums, whatever their runs
+    kept), in the runs' and scenarios' order."""
+    counted = store.sums.cell_sums(q.con, f"c.{q.filter}", q.params, ("games", "rounds"))
+    df = q("SELECT run_id, variant, players, description FROM variants WHERE {runs}")
+    df = df.with_columns(
+        pl.Series("games", [int(counted.get(_key(r), {}).get("games") or 0)
+                            for r in df.iter_rows(named=True)], pl.Int64),
+        pl.Series("rounds", [int(counted.get(_key(r), {}).get("rounds") or 0)
+                             for r in df.iter_rows(named=True)], pl.Int64))
     run_rank = {r.run_id: i for i, r in enumerate(runs)}
     order = {r.run_id: {name: i for i, name in enumerate(r.variant_order)} for r in runs}
     rows = sorted(df.iter_rows(named=True), key=lambda row: (
@@ -519,9 +521,16 @@ def _measures(q: _Query, keys: Sequence[CellKey],
               points: Mapping[CellKey, Distribution]) -> dict[str, Measure]:
     """Every measure; ``points``: the round points' distributions (``_round_wins``)."""
     round_caps, game_caps = _capped_counts(q, "rounds"), _capped_counts(q, "games")
+    lengths = store.sums.round_lengths(q.con, f"c.{q.filter}", q.params)  # every keep has it
+    round_caps |= {k: int(v["capped"] or 0) for k, v in store.sums.cell_sums(
+        q.con, f"c.{q.filter} AND r.keep <> 'rows'", q.params, ("capped",)).items()}
+    turns = {k: Distribution(np.array(sorted(lengths.get(k, {})), np.int64),
+                             np.array([n for _, n in sorted(lengths.get(k, {}).items())],
+                                      np.int64)) for k in keys}
     measures = (
         _measure(q, keys, key="round_turns", table="rounds", column="turns",
                  title="Turns per round", unit="turns", per="rounds", capped=round_caps,
+                 counted=turns,
                  note="Every round, including rounds ended by the safety cap (counted at the "
                       "cap; their share is shown)."),
         _measure(q, keys, key="round_cards_drawn", table="rounds", column="cards_drawn",
@@ -550,12 +559,37 @@ def _measures(q: _Query, keys: Sequence[CellKey],
     return {m.key: m for m in measures}
 
 
-def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
+# What a report of a run that kept less than rows cannot show (``store.keep``).
+KEPT_NOTES = {
+    "games": "kept games (--keep games): its rounds' own rows are not stored, so the page "
+             "leaves out its cards drawn and points per round, its round and game win rates "
+             "by position and its comparisons with the base; turns per round come from its "
+             "round-length histogram, the rest from its games and their totals. --keep rows "
+             "stores them.",
+    "summary": "kept summary (--keep summary): only its cells' sums and round-length "
+               "histogram are stored, so the page shows its turns per round and durations "
+               "(and the summary `unostats simulate` prints, how it plays and `unostats "
+               "compare`, unpaired) but no distribution of its games, win rates by position "
+               "or comparisons with the base. --keep games or rows stores them.",
+}
+
+
+def _kept_notes(runs: Sequence[RunSummary], kept: Mapping[str, str]) -> tuple[str, ...]:
+    return tuple(f"Run {r.run_id} {KEPT_NOTES[kept[r.run_id]]}" for r in runs
+                 if kept[r.run_id] != "rows")
+
+
+def _durations(q: _Query, keys: Sequence[CellKey],
+               kept: Mapping[str, str]) -> dict[CellKey, Durations]:
+    """How long a round and a game last: the ``durations`` view over the rows, and the same
+    from the sums of the cells of runs that kept less."""
     # Only the columns shown: DuckDB then leaves out the view's median and p90, whose
     # quantile_cont holds every round's turns (8.8M rounds: 0.73 -> 0.18 s of CPU).
     df = q("""SELECT run_id, variant, players, unit, n, seconds_per_turn, mean_minutes,
                 lo_minutes, hi_minutes, method FROM durations WHERE {runs}""")
-    rows = {(_key(r), r["unit"]): r for r in df.iter_rows(named=True)}
+    rows = {(_key(r), r["unit"]): r for r in df.iter_rows(named=True)
+            if kept[r["run_id"]] == "rows"}
+    rows |= _durations_from_sums(q, [k for k in keys if kept[k.run_id] != "rows"])
     out = {}
     for k in keys:
         if (k, "round") not in rows or (k, "game") not in rows:
@@ -565,6 +599,32 @@ def _durations(q: _Query, keys: Sequence[CellKey]) -> dict[CellKey, Durations]:
                for unit in ("round", "game") for r in (rows[(k, unit)],)}
         out[k] = Durations(float(rows[(k, "game")]["seconds_per_turn"]), est["round"],
                            est["game"])
+    return out
+
+
+def _durations_from_sums(q: _Query, keys: Sequence[CellKey]) -> dict[tuple, dict[str, Any]]:
+    """The ``durations`` view's rows of ``keys`` from their sums: mean ± 1.96 SE of the turns
+    of a round and of a game, times the run's pace."""
+    if not keys:
+        return {}
+    from ..sql import PACE
+
+    found = store.sums.cell_sums(q.con, f"c.{q.filter}", q.params,
+                                 ("games", "rounds", "turns", "turns_sq", "turns__2"))
+    pace = dict(q.con.execute(f"SELECT run_id, seconds_per_turn FROM ({PACE}) WHERE "
+                              f"{q.filter}", q.params).fetchall())
+    out = {}
+    for k in keys:
+        s = found.get(k)
+        if s is None:
+            continue
+        minute = float(pace[k.run_id]) / 60
+        for unit, n, squares in (("round", "rounds", "turns_sq"), ("game", "games", "turns__2")):
+            e = stats.mean_se_from_sums(int(s[n]), s["turns"], s[squares])
+            out[(k, unit)] = {"n": e.n, "seconds_per_turn": pace[k.run_id],
+                              "mean_minutes": e.value * minute, "lo_minutes": e.lo * minute,
+                              "hi_minutes": e.hi * minute,
+                              "method": "mean ± 1.96 SE of the turns, times seconds_per_turn"}
     return out
 
 

@@ -240,11 +240,13 @@ def _totals(first, rg, rr, dealer, turns, points, ended, position, measured, val
             row += 2 if k < 2 else 1
         # the standings after the round: the seat alone at the top leads, the seat alone at the
         # bottom is last (a tie: nobody)
-        base = i * players
-        best, worst = -(2 ** 62), 2 ** 62
-        leader, last, n_best, n_worst = -1, -1, 0, 0
-        for j in range(players):
-            if sg[base + j] - first != g or sr[base + j] != r or ss[base + j] != j:
+        base = i * players  # the round's seats: its block of ``players`` rows, seat by seat
+        if sg[base] - first != g or sr[base] != r or ss[base] != 0:
+            return False
+        best = worst = sign * score[base]
+        leader, last, n_best, n_worst = 0, 0, 1, 1
+        for j in range(1, players):
+            if ss[base + j] != j:
                 return False
             v = sign * score[base + j]
             if v > best:
