@@ -529,6 +529,18 @@ TABLES = {
     "stored_rounds": "the file's layout of `rounds` (query the view).",
     "stored_round_seats": "the file's layout of `round_seats` (query the view).",
     "precision_looks": "every look of a precision run: games, statistic, target, estimate, half-width, met.",
+    "game_totals": "a run that keeps games (`--keep games`): one row per game, by cell id: its "
+                   "totals over its rounds (rounds, won and capped rounds, turns and points "
+                   "with their sums of squares, the first player's round wins, every how-it-"
+                   "plays count), its first dealer and how it played (lead changes, comeback, "
+                   "drama, `settled`: the rounds after its winner led for good, less one) "
+                   "([What a run keeps](guide/keep.md)).",
+    "round_lengths": "a run that keeps games or summary: per cell and stored batch "
+                     "(`first_game`), how many rounds lasted each number of turns.",
+    "block_sums": "a run that keeps summary (`--keep summary`): per cell and block of games "
+                  "(`first_game` .. `end_game - 1`, a stored batch), one row per sum (`name`, "
+                  "`value`): games, each game total's sum and sum of squares over the block's "
+                  "games, the ratios' cross-products.",
     "league_fits": "the fitted ratings of a league run (read through `league_ratings`).",
     "tournament_fields": "one row per field of a tournament run: its entrants and mix.",
     "tournament_stages": "the stages of each field's brackets.",
@@ -587,6 +599,7 @@ COLUMNS = {
         "numba_version": "Numba's version.", "duckdb_version": "DuckDB's version.",
         "python_version": "Python's version.", "elapsed_s": "seconds of play and storing.",
         "pid": "the process id of the writer.",
+        "keep": "what the run stores of its games: `rows`, `games` or `summary` ([What a run keeps](guide/keep.md)).",
     },
     "variants": {
         **CELL, "rules_json": "the resolved rules: every rule key and the deck, as JSON.",

@@ -11,6 +11,7 @@ import typer
 
 from ..defaults import DEFAULT_DB
 from .app import app
+from .simulate import Keep
 from .common import (
     DbOption,
     Format,
@@ -66,6 +67,10 @@ def design(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress or log lines on stderr.")] = False,
     fmt: FormatOption = Format.table,
+    keep: Annotated[Keep | None, typer.Option(
+        "--keep", help="What the run stores of the candidates' games: summary (the default: "
+        "each candidate's sums, all its goals need), games or rows (every round and seat, "
+        "e.g. to query them).")] = None,
 ) -> None:
     """Search house rules for a table's goals: print the Pareto set and write it as variants.
 
@@ -103,9 +108,9 @@ def design(
             fail("give a scenario FILE with a design: section (or --resume RUN_ID)", 2)
         else:
             job = Job(scenario, command=_command_line(file, seed=seed, db=db, threads=threads,
-                                                      sets=set_ or []))
+                                                      sets=set_ or [], keep=keep))
         outcomes, code = play_jobs([job], db=db, seed=seed, threads=threads,
-                                   progress=progress)
+                                   progress=progress, keep=None if keep is None else keep.value)
         if code or not outcomes or outcomes[0].status != "complete":
             raise typer.Exit(code or 1)
         result, = design_results(db=db, run_ids=[outcomes[0].run_id])
@@ -137,9 +142,9 @@ def _check_design_run(ref: str, db: Path) -> None:
 
 
 def _command_line(file: Path, *, seed: int | None, db: Path, threads: int | None,
-                  sets: list[str]) -> str:
+                  sets: list[str], keep: Keep | None = None) -> str:
     """The design command as stored with the run."""
-    words = ["unostats", "design", str(file)]
+    words = ["unostats", "design", str(file)] + ([] if keep is None else ["--keep", keep.value])
     for name, value in (("--seed", seed), ("--threads", threads)):
         if value is not None:
             words += [name, str(value)]
