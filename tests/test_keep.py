@@ -279,3 +279,17 @@ def test_a_report_of_runs_that_kept_less_shows_what_they_kept_and_says_the_rest(
             assert _close(d.game.lo, other.game.lo) and _close(d.round.hi, other.round.hi)
         assert not model.game_positions and not model.round_positions
     assert not any("kept" in note for note in rows.notes)
+
+
+def test_an_export_of_a_run_that_kept_less_holds_what_it_kept(runs, tmp_path, con):
+    import pyarrow.parquet as pq
+
+    _, ids = runs
+    paths = {p.name: p for p in store.export_run(con, ids["summary"], tmp_path / "s")}
+    assert {"block_sums.parquet", "round_lengths.parquet"} <= set(paths)
+    blocks = pq.read_table(paths["block_sums.parquet"])
+    assert set(blocks["run_id"].to_pylist()) == {ids["summary"]}
+    assert sum(v for n, v in zip(blocks["name"].to_pylist(), blocks["value"].to_pylist())
+               if n == "games") == 8 * 240
+    paths = {p.name: p for p in store.export_run(con, ids["games"], tmp_path / "g")}
+    assert pq.read_table(paths["game_totals.parquet"]).num_rows == 8 * 240

@@ -149,10 +149,10 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
     columns = [_ints(rounds[c], native=True) for c in ("game", "round", "dealer_seat", "turns",
                                                        "points")]
     columns += [_codes(rounds["ended_by"]), _ints(rounds["winner_position"], -1, native=True)]
-    measured = np.empty((len(columns[0]), len(_MEASURED)), np.int32)
-    valid = np.ones((len(columns[0]), len(_MEASURED)), np.bool_)
+    measured = np.empty((len(_MEASURED), len(columns[0])), np.int32)  # a row a column
+    valid = np.ones((len(_MEASURED), len(columns[0])), np.bool_)
     for k, column in enumerate(_MEASURED):
-        measured[:, k], valid[:, k] = _nullable(rounds[column])
+        measured[k], valid[k] = _nullable(rounds[column])
     standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat", "score_after")]
     out = np.zeros((n, len(_OUT)))  # a game's totals side by side
     counts = np.zeros((n, len(_MEASURED)), np.int64)
@@ -161,8 +161,8 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
         by_round = np.lexsort((columns[1], columns[0]))
         by_seat = np.lexsort((standing[2], standing[1], standing[0]))
         out[:], counts[:] = 0, 0
-        if not _totals(first, *(c[by_round] for c in columns), measured[by_round],
-                       valid[by_round], *(c[by_seat] for c in standing), players, sign,
+        if not _totals(first, *(c[by_round] for c in columns), measured[:, by_round],
+                       valid[:, by_round], *(c[by_seat] for c in standing), players, sign,
                        winners, out, counts):
             raise ValueError("a batch's round seats do not match its rounds")
     totals = dict(zip(_OUT, out.T.copy()))
@@ -230,9 +230,9 @@ def _totals(first, rg, rr, dealer, turns, points, ended, position, measured, val
         elif ended[i] == 1:
             out[g, 3] += 1
         row = 9
-        for k in range(measured.shape[1]):  # the first two with their squares
-            if valid[i, k]:
-                v = measured[i, k]
+        for k in range(measured.shape[0]):  # the first two with their squares
+            if valid[k, i]:
+                v = measured[k, i]
                 counts[g, k] += 1
                 out[g, row] += v
                 if k < 2:
@@ -336,7 +336,9 @@ def insert_kept(con: duckdb.DuckDBPyConnection, keep: str, cell: int, players: i
     transaction: the games' totals or the block's sums, and the round lengths."""
     totals = game_totals(frames, players, *cell_rules(con, cell))
     first = int(totals["game"][0])
-    turns, counts = np.unique(_ints(frames["rounds"]["turns"]), return_counts=True)
+    counts = np.bincount(_ints(frames["rounds"]["turns"], native=True))
+    turns = np.flatnonzero(counts)
+    counts = counts[turns]
     con.from_arrow(pa.table({"cell": pa.array(np.full(len(turns), cell, np.int32)),
                              "first_game": pa.array(np.full(len(turns), first, np.int64)),
                              "turns": pa.array(turns.astype(np.int32)),

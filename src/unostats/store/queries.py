@@ -16,6 +16,7 @@ from ..leagues.spec import tables as leagues
 from ..sql import StoreError, sql_literal
 from ..tournaments.spec import tables as tournaments
 from . import files
+from .keep import run_keep
 from .runs import run_info
 
 
@@ -194,13 +195,18 @@ def _chunks(cur) -> Iterator[tuple]:
 # --- Export ------------------------------------------------------------------------------------
 
 EXPORT_TABLES = ("runs", "variants", "games", "game_seats", "rounds", "round_seats")
+# The tables a run that kept games or summary adds (``keep``; by cell id: exported with the cell
+# columns).
+KEPT_EXPORTS = {"rows": (), "games": ("game_totals", "round_lengths"),
+                "summary": ("block_sums", "round_lengths")}
+BY_CELL_ID = ("game_totals", "round_lengths", "block_sums")
 
 
 def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.PathLike,
                fmt: str = "parquet", overwrite: bool = False) -> list[Path]:
     """Write each table's rows of one run to out_dir/<table>.<fmt>; returns the paths (a
     tournament run adds its tournament tables, a league run league_fits, a precision-targeted
-    run precision_looks). Every path is checked (``files.check_output``: an existing file only
+    run precision_looks, a run that kept games or summary what it kept). Every path is checked (``files.check_output``: an existing file only
     with ``overwrite``) before the first is written."""
     if fmt not in ("parquet", "csv"):
         raise StoreError(f"unknown export format {fmt!r}; use parquet or csv")
@@ -212,14 +218,18 @@ def export_run(con: duckdb.DuckDBPyConnection, run_id: str, out_dir: str | os.Pa
     if con.execute("SELECT count(*) FROM precision_looks WHERE run_id = ?",
                    [run_id]).fetchall()[0][0]:
         tables += ("precision_looks",)  # a precision-targeted run's looks
+    tables += KEPT_EXPORTS[run_keep(con, run_id)]  # what a run that kept less stored
     out = Path(out_dir)
     paths = [files.check_output(out / f"{table}.{fmt}", overwrite=overwrite,
                                     what="the export") for table in tables]
     options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER"
     for table, path in zip(tables, paths):
         # COPY takes no bound parameters: the id is a stored run id and both literals are quoted.
-        files.write_output(path, lambda tmp, table=table: con.execute(
-            f"COPY (SELECT * FROM {table} WHERE run_id = {sql_literal(run_id)}) "
+        rows = (f"SELECT * FROM {table}" if table not in BY_CELL_ID else
+                f"SELECT c.run_id, c.variant, c.players, t.* EXCLUDE (cell) FROM {table} t "
+                "JOIN cells c USING (cell)")
+        files.write_output(path, lambda tmp, rows=rows: con.execute(
+            f"COPY ({rows} WHERE run_id = {sql_literal(run_id)}) "
             f"TO {sql_literal(str(tmp))} ({options})"), what="the export", overwrite=overwrite)
     return paths
 
