@@ -281,10 +281,18 @@ def test_a_report_of_runs_that_kept_less_shows_what_they_kept_and_says_the_rest(
     assert not any("kept" in note for note in rows.notes)
 
 
-def test_an_export_of_a_run_that_kept_less_holds_what_it_kept(runs, tmp_path, con):
+def test_an_export_of_a_run_that_kept_less_holds_what_it_kept(runs, tmp_path):
     import pyarrow.parquet as pq
 
-    _, ids = runs
+    db, ids = runs
+    con = store.open_store(db, read_only=True, writes_in=tmp_path)
+    try:
+        _exports(con, ids, tmp_path, pq)
+    finally:
+        con.close()
+
+
+def _exports(con, ids, tmp_path, pq):
     paths = {p.name: p for p in store.export_run(con, ids["summary"], tmp_path / "s")}
     assert {"block_sums.parquet", "round_lengths.parquet"} <= set(paths)
     blocks = pq.read_table(paths["block_sums.parquet"])
