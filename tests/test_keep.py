@@ -301,3 +301,15 @@ def _exports(con, ids, tmp_path, pq):
                if n == "games") == 8 * 240
     paths = {p.name: p for p in store.export_run(con, ids["games"], tmp_path / "g")}
     assert pq.read_table(paths["game_totals.parquet"]).num_rows == 8 * 240
+
+
+def test_the_game_measures_view_reads_the_totals_of_a_run_that_kept_games(runs, con):
+    _, ids = runs
+    found = {k: con.execute(
+        "SELECT variant, players, game, rounds, winner_seat, lead_changes, comeback, drama, "
+        "drama_share, decisiveness FROM game_measures WHERE run_id = $r ORDER BY ALL",
+        {"r": r}).fetchall() for k, r in ids.items()}
+    assert len(found["rows"]) == 8 * 240 and found["summary"] == []
+    for mine, theirs in zip(found["rows"], found["games"], strict=True):
+        assert all(_close(a, b) if isinstance(a, float) else a == b
+                   for a, b in zip(mine, theirs)), (list(mine), list(theirs))

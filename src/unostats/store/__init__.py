@@ -26,7 +26,8 @@ frame, the Wilson macros) are ``unostats.sql``, below it with each kind's tables
   connection with the same tables and views over the dataset.
 - ``stores``: ``open_store`` and ``write_batch`` for either store.
 - ``keep``: what a run keeps (``--keep rows|games|summary``) and a batch reduced to it: each
-  game's totals, blocks of sums, round-length histograms.
+  game's totals (a compiled pass, ``_totals``, imported by writers only), blocks of sums,
+  round-length histograms.
 - ``sums``: the sums every summary reads, whatever a run kept (``cell_sums``).
 
 Tables (logical keys in brackets; the modules list the columns):

@@ -262,13 +262,15 @@ def game_measures_sql(cells: str = "TRUE") -> str:
     alone at the bottom. Per game: lead_changes; with a winner, comeback (its winner stood last
     after some round), drama (its winner's largest deficit to the top, in points, and as a share
     of the target: drama_share) and decisiveness (the share of its rounds played after its
-    winner led for good)."""
+    winner led for good). A run that kept games (``keep``) has no standings: its games' are
+    read from their stored totals (``game_totals``)."""
     return f"""WITH rules AS (
   SELECT c.cell,
     CASE WHEN v.rules_json->>'scoring' IN ('own_points_low_wins', 'own_points_lose_at')
       THEN -1 ELSE 1 END AS sign,
-    CAST(v.rules_json->>'target_score' AS DOUBLE) AS target
-  FROM cells c JOIN variants v USING (run_id, variant, players) WHERE {cells}
+    CAST(v.rules_json->>'target_score' AS DOUBLE) AS target, ru.keep
+  FROM cells c JOIN variants v USING (run_id, variant, players) JOIN runs ru USING (run_id)
+  WHERE {cells}
 ), standing AS (
   SELECT rs.cell, rs.game, rs.round, rs.seat, r.sign * rs.score_after AS v,
     max(r.sign * rs.score_after) OVER p AS best, min(r.sign * rs.score_after) OVER p AS worst
@@ -303,7 +305,13 @@ SELECT c.run_id, c.variant, c.players, g.game, g.rounds, g.winner_seat,
   CASE WHEN g.winner_seat IS NOT NULL
     THEN greatest(g.rounds - p.not_led - 1, 0) / g.rounds END AS decisiveness
 FROM games_by_cell g JOIN rules r USING (cell) JOIN cells c USING (cell)
-  LEFT JOIN per_game p USING (cell, game) LEFT JOIN changes ch USING (cell, game)"""
+  LEFT JOIN per_game p USING (cell, game) LEFT JOIN changes ch USING (cell, game)
+WHERE r.keep = 'rows'
+UNION ALL
+SELECT c.run_id, c.variant, c.players, t.game, t.rounds, g.winner_seat, t.lead_changes,
+  CAST(t.comeback AS BOOLEAN), t.drama, t.drama / r.target, t.settled / t.rounds
+FROM game_totals t JOIN games_by_cell g USING (cell, game) JOIN rules r USING (cell)
+  JOIN cells c USING (cell)"""
 
 
 def how_it_plays_sql(cells: str = "TRUE") -> str:

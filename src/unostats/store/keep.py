@@ -10,7 +10,7 @@ reduced to it when it keeps less than every row.
   (``PRODUCTS``), and the same histogram of round lengths.
 
 Every summary reads the sums these give (``sums``), whatever was kept. The per-game totals are
-computed here with numpy from a batch's Arrow frames (``game_totals``), as SQL computes them from
+computed here from a batch's Arrow frames (``game_totals``: one compiled pass, ``_totals``), as SQL computes them from
 stored rows (``ROUND_TOTALS``, ``store.game_measures_sql``), so a cell's sums are the same
 numbers whatever its run kept.
 """
@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import duckdb
-import numba
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -97,9 +96,11 @@ TOTAL_COLUMNS = (("game", "INTEGER", False), ("dealer", "SMALLINT", False),
                  *((t, "BIGINT" if t in _BIG else "INTEGER", t not in _NOT_NULL)
                    for t in _STORED))
 # Each game's totals as ``TOTALS`` name them, from the stored ones (cell ids where ``{cells}``),
-# the target as ``store.game_measures_sql`` reads it.
-STORED_TOTALS_SQL = """SELECT t.* EXCLUDE (settled), t.drama / r.target AS drama_share,
-  t.settled / t.rounds AS decisiveness
+# the target as ``store.game_measures_sql`` reads it; a NULL comeback (no seat ever alone at
+# the bottom) is 0, as the rows' totals count it.
+STORED_TOTALS_SQL = """SELECT t.* EXCLUDE (settled, comeback),
+  CASE WHEN t.won_game = 1 THEN coalesce(t.comeback, 0) END AS comeback,
+  t.drama / r.target AS drama_share, t.settled / t.rounds AS decisiveness
 FROM game_totals t JOIN (
   SELECT c.cell, CAST(v.rules_json->>'target_score' AS DOUBLE) AS target
   FROM cells c JOIN variants v USING (run_id, variant, players)) r USING (cell)
@@ -154,6 +155,8 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
     for k, column in enumerate(_MEASURED):
         measured[k], valid[k] = _nullable(rounds[column])
     standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat", "score_after")]
+    from ._totals import totals as _totals  # compiled: imported by writers only
+
     out = np.zeros((n, len(_OUT)))  # a game's totals side by side
     counts = np.zeros((n, len(_MEASURED)), np.int64)
     if not _totals(first, *columns, measured, valid, *standing, players, sign, winners, out,
@@ -174,7 +177,11 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
     nan = np.full(n, np.nan)
     not_led = totals.pop("not_led")
     totals["won_game"] = has_winner.astype(np.float64)
-    totals["comeback"] = np.where(has_winner, totals["comeback"], nan)
+    seen = totals.pop("comeback")
+    # the view's comeback (NULL where no round had a seat alone at the bottom), as stored;
+    # as summed, a NULL adds nothing (0)
+    totals["stored_comeback"] = np.where(has_winner & (seen > 0), seen - 1, nan)
+    totals["comeback"] = np.where(has_winner, np.maximum(seen - 1, 0), nan)
     totals["drama"] = np.where(has_winner, totals["drama"], nan)
     totals["settled"] = np.where(has_winner, np.maximum(totals["rounds"] - not_led - 1, 0), nan)
     totals["drama_share"] = nan if target is None else totals["drama"] / target
@@ -191,7 +198,7 @@ _FROM = {"hand_leader_changes": ("hand_leader_changes", "hand_leader_changes_sq"
          "decision_turns": ("decision_turns",),
          "legal_cards_on_decisions": ("legal_cards_on_decisions",),
          "uno_stops": ("uno_stops",), "uno_stops_still_won": ("uno_stops_still_won",)}
-# The rows of ``_totals``' output, in its order (``not_led``: the last round the game's winner
+# The columns of ``_totals.totals``' output, in its order (``not_led``: the last round the game's winner
 # did not lead after, for decisiveness).
 _OUT = ("dealer", "rounds", "won", "capped", "turns", "turns_sq", "points", "points_sq", "p0",
         "hand_leader_changes", "hand_leader_changes_sq", "winner_deficit", "winner_deficit_sq",
@@ -199,82 +206,6 @@ _OUT = ("dealer", "rounds", "won", "capped", "turns", "turns_sq", "points", "poi
         "lead_changes", "comeback", "drama", "not_led")
 
 
-@numba.njit(cache=True, nogil=True)
-def _totals(first, rg, rr, dealer, turns, points, ended, position, measured, valid, sg, sr, ss,
-            score, players, sign, winners, out, counts):  # pragma: no cover (compiled)
-    """Add each round to its game's totals (``out``'s columns: ``_OUT``; ``counts``: each
-    measure's non-NULL values; ``ended``: 0 won, 1 capped). False if the rounds are not in
-    (game, round) order or their seats not in (game, round, seat) order, ``players`` each."""
-    if sg.size != rg.size * players:
-        return False
-    last_game, last_round, leader_before = -1, 0, -1
-    for i in range(rg.size):
-        g, r = rg[i] - first, rr[i]
-        if g < last_game or (g == last_game and r <= last_round) or g >= winners.size:
-            return False
-        if g != last_game:
-            out[g, 0] = dealer[i]
-            leader_before = -1
-        last_game, last_round = g, r
-        out[g, 1] += 1
-        t = turns[i]
-        out[g, 4] += t
-        out[g, 5] += float(t) * t
-        if ended[i] == 0:
-            out[g, 2] += 1
-            p = points[i]
-            out[g, 6] += p
-            out[g, 7] += float(p) * p
-            if position[i] == 0:
-                out[g, 8] += 1
-        elif ended[i] == 1:
-            out[g, 3] += 1
-        row = 9
-        for k in range(measured.shape[0]):  # the first two with their squares
-            if valid[k, i]:
-                v = measured[k, i]
-                counts[g, k] += 1
-                out[g, row] += v
-                if k < 2:
-                    out[g, row + 1] += float(v) * v
-            row += 2 if k < 2 else 1
-        # the standings after the round: the seat alone at the top leads, the seat alone at the
-        # bottom is last (a tie: nobody)
-        base = i * players  # the round's seats: its block of ``players`` rows, seat by seat
-        if sg[base] - first != g or sr[base] != r or ss[base] != 0:
-            return False
-        best = worst = sign * score[base]
-        leader, last, n_best, n_worst = 0, 0, 1, 1
-        for j in range(1, players):
-            if ss[base + j] != j:
-                return False
-            v = sign * score[base + j]
-            if v > best:
-                best, leader, n_best = v, j, 1
-            elif v == best:
-                n_best += 1
-            if v < worst:
-                worst, last, n_worst = v, j, 1
-            elif v == worst:
-                n_worst += 1
-        if n_best > 1:
-            leader = -1
-        if n_worst > 1:
-            last = -1
-        if leader >= 0:
-            if leader_before >= 0 and leader != leader_before:
-                out[g, 17] += 1
-            leader_before = leader
-        w = winners[g]
-        if w >= 0:
-            deficit = best - sign * score[base + w]
-            if deficit > out[g, 19]:
-                out[g, 19] = deficit
-            if last == w:
-                out[g, 18] = 1
-            if leader != w:
-                out[g, 20] = r
-    return True
 
 
 def _ints(column: pa.ChunkedArray, fill: int = 0, native: bool = False) -> np.ndarray:
@@ -347,7 +278,7 @@ def insert_kept(con: duckdb.DuckDBPyConnection, keep: str, cell: int, players: i
     if keep == "games":
         columns = {"cell": pa.array(np.full(len(totals["game"]), cell, np.int32))}
         for name, sql_type, nullable in TOTAL_COLUMNS:
-            values = totals[name]
+            values = totals.get(f"stored_{name}", totals[name])
             mask = np.isnan(values) if nullable else None
             columns[name] = pa.array(np.nan_to_num(values), mask=mask).cast(_ARROW[sql_type])
         con.from_arrow(pa.table(columns)).insert_into("game_totals")
