@@ -10,9 +10,9 @@ reduced to it when it keeps less than every row.
   (``PRODUCTS``), and the same histogram of round lengths.
 
 Every summary reads the sums these give (``sums``), whatever was kept. The per-game totals are
-computed here from a batch's Arrow frames (``game_totals``: one compiled pass, ``_totals``), as SQL computes them from
-stored rows (``ROUND_TOTALS``, ``store.game_measures_sql``), so a cell's sums are the same
-numbers whatever its run kept.
+computed here from a batch's Arrow frames (``game_totals``: one compiled pass, ``_totals``) as
+SQL computes them from the stored rows (``ROUND_TOTALS``, ``store.game_measures_sql``), so a
+cell's sums are the same numbers whatever its run kept.
 """
 
 from __future__ import annotations
