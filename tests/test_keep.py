@@ -313,3 +313,21 @@ def test_the_game_measures_view_reads_the_totals_of_a_run_that_kept_games(runs, 
     for mine, theirs in zip(found["rows"], found["games"], strict=True):
         assert all(_close(a, b) if isinstance(a, float) else a == b
                    for a, b in zip(mine, theirs)), (list(mine), list(theirs))
+
+
+def test_keep_on_the_command_line(invoke, tmp_path):
+    db = str(tmp_path / "c.duckdb")
+    done = invoke("simulate", "standard", "--games", "30", "--seed", "2", "--db", db,
+                  "--keep", "summary", "--set", "players=4", "-q")
+    assert done.exit_code == 0, done.output
+    assert "turns/round" in done.stdout and "kept less than rows" in done.stdout
+    bad = invoke("simulate", "standard", "--db", db, "--keep", "everything")
+    assert bad.exit_code == 2 and "everything" in bad.output
+    tour = invoke("simulate", "championship", "--games", "2", "--db", db, "--keep", "games")
+    assert tour.exit_code == 2 and "keeps rows only" in tour.output
+    con = store.open_store(db, read_only=True)
+    try:
+        (kept, command), = con.execute("SELECT keep, command FROM runs").fetchall()
+    finally:
+        con.close()
+    assert kept == "summary" and "--keep summary" in command
