@@ -87,14 +87,15 @@ class Run:
 def simulate(scenario: str | os.PathLike | Mapping[str, Any], *, games: int | None = None,
              seed: int | None = None, db: str | os.PathLike | None = None,
              set: Sequence[str] | Mapping[str, Any] | None = None,  # noqa: A002 (the CLI's --set)
-             quiet: bool = False) -> Run:
+             quiet: bool = False, keep: str | None = None) -> Run:
     """Play a scenario into ``db`` as ``unostats simulate`` does and return the run.
 
     ``scenario``: a bundled scenario's name, a scenario file, or a mapping (the file's YAML as
     a dict). ``db``: the results database, as the command's ``--db``: default
     ``$UNOSTATS_DB``, else ``unostats.duckdb`` in the current folder; ``"parquet:DIR"`` a
     Parquet store, as ``--store``. ``set``: the ``--set`` overrides, as ``["players=4"]`` or
-    ``{"players": 4}``. ``quiet``: no progress on stderr. An interrupted run (Ctrl-C, the
+    ``{"players": 4}``. ``quiet``: no progress on stderr. ``keep``: what the run stores of its
+    games, as ``--keep``: "rows" (the default), "games" or "summary". An interrupted run (Ctrl-C, the
     kernel's interrupt) raises ``UnostatsError`` with the command that resumes it."""
     from .runs.jobs import Job, play_jobs, summaries
     from .base.progress import ConsoleProgress
@@ -106,7 +107,7 @@ def simulate(scenario: str | os.PathLike | Mapping[str, Any], *, games: int | No
         loaded = _load(scenario, _overrides(set))
         progress = ConsoleProgress(quiet=quiet)
         outcomes, code = play_jobs([Job(loaded)], db=target, seed=seed, games=games,
-                                   progress=progress)
+                                   progress=progress, keep=keep)
         if code:
             stopped = outcomes[-1] if outcomes else None
             how = f": resume it with {stopped.resume_command}" if stopped else ""
