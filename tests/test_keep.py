@@ -331,3 +331,21 @@ def test_keep_on_the_command_line(invoke, tmp_path):
     finally:
         con.close()
     assert kept == "summary" and "--keep summary" in command
+
+
+def test_a_batch_out_of_the_engine_s_order_gives_the_same_totals():
+    scenario = _scenario()
+    cell = [c for c in scenario.cells() if c.players == 4][0]
+    batch = next(iter(simulate_arrow(rules=cell.variant.rules, players=4, seats=cell.seats,
+                                     games=80, seed=5, batch_games=80)))
+    frames = {name: getattr(batch, name) for name in store.FRAME_COLUMNS}
+    rng = np.random.default_rng(1)
+    shuffled = {**frames,
+                "rounds": frames["rounds"].take(rng.permutation(frames["rounds"].num_rows)),
+                "round_seats": frames["round_seats"].take(
+                    rng.permutation(frames["round_seats"].num_rows))}
+    mine, theirs = (keep.game_totals(f, 4, 1, 500.0) for f in (frames, shuffled))
+    assert mine.keys() == theirs.keys()
+    for name, values in mine.items():
+        np.testing.assert_array_equal(values, theirs[name], err_msg=name)
+    assert mine["lead_changes"].sum() > 0 and (mine["rounds"] > 1).any()

@@ -7,13 +7,14 @@ import numba
 
 @numba.njit(cache=True, nogil=True)
 def totals(first, rg, rr, dealer, turns, points, ended, position, measured, valid, sg, sr, ss,
-            score, players, sign, winners, out, counts):  # pragma: no cover (compiled)
-    """Add each round to its game's totals (``out``'s columns: ``_OUT``; ``counts``: each
-    measure's non-NULL values; ``ended``: 0 won, 1 capped). False if the rounds are not in
-    (game, round) order or their seats not in (game, round, seat) order, ``players`` each."""
+            score, players, sign, winners, out, counts, state):  # pragma: no cover (compiled)
+    """Add each round of a part of a batch to its game's totals (``out``'s columns: ``_OUT``;
+    ``counts``: each measure's non-NULL values; ``ended``: 0 won, 1 capped; ``state``: the last
+    game, round and leader, carried from part to part). False if the rounds are not in (game,
+    round) order or their seats not in (game, round, seat) order, ``players`` each."""
     if sg.size != rg.size * players:
         return False
-    last_game, last_round, leader_before = -1, 0, -1
+    last_game, last_round, leader_before = state[0], state[1], state[2]
     for i in range(rg.size):
         g, r = rg[i] - first, rr[i]
         if g < last_game or (g == last_game and r <= last_round) or g >= winners.size:
@@ -82,4 +83,5 @@ def totals(first, rg, rr, dealer, turns, points, ended, position, measured, vali
                 out[g, 18] = 1
             if leader != w:
                 out[g, 20] = r
+    state[0], state[1], state[2] = last_game, last_round, leader_before
     return True

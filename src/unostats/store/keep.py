@@ -136,37 +136,22 @@ def cell_rules(con: duckdb.DuckDBPyConnection, cell: int) -> tuple[int, float | 
 def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
                 target: float | None) -> dict[str, np.ndarray]:
     """Each game's ``TOTALS`` (and ``game``, ``dealer``, ``settled``) of a batch's frames, as
-    float64 arrays
-    (NaN: NULL), computed as ``ROUND_TOTALS`` and ``store.game_measures_sql`` compute them from
-    the stored rows: one pass over the rounds and their seats (``_totals``, compiled; frames
-    not in the engine's order are sorted first)."""
+    float64 arrays (NaN: NULL), computed as ``ROUND_TOTALS`` and ``store.game_measures_sql``
+    compute them from the stored rows: one pass over the rounds and their seats (``_totals``,
+    compiled; frames not in the engine's order are sorted first)."""
     games, rounds, seats = frames["games"], frames["rounds"], frames["round_seats"]
     game = _ints(games["game"])
     n = len(game)
     first = int(game.min()) if n else 0
     winners = np.full(n, -1, np.int64)
     winners[game - first] = _ints(games["winner_seat"], fill=-1)
-    # the columns as the engine typed them (narrow integers: no conversion)
-    columns = [_ints(rounds[c], native=True) for c in ("game", "round", "dealer_seat", "turns",
-                                                       "points")]
-    columns += [_codes(rounds["ended_by"]), _ints(rounds["winner_position"], -1, native=True)]
-    measured = np.empty((len(_MEASURED), len(columns[0])), np.int32)  # a row a column
-    valid = np.ones((len(_MEASURED), len(columns[0])), np.bool_)
-    for k, column in enumerate(_MEASURED):
-        measured[k], valid[k] = _nullable(rounds[column])
-    standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat", "score_after")]
-    from ._totals import totals as _totals  # compiled: imported by writers only
-
     out = np.zeros((n, len(_OUT)))  # a game's totals side by side
     counts = np.zeros((n, len(_MEASURED)), np.int64)
-    if not _totals(first, *columns, measured, valid, *standing, players, sign, winners, out,
-                   counts):  # not in the engine's order: sorted, and again
-        by_round = np.lexsort((columns[1], columns[0]))
-        by_seat = np.lexsort((standing[2], standing[1], standing[0]))
-        out[:], counts[:] = 0, 0
-        if not _totals(first, *(c[by_round] for c in columns), measured[:, by_round],
-                       valid[:, by_round], *(c[by_seat] for c in standing), players, sign,
-                       winners, out, counts):
+    # part by part as the engine made them (each part's columns in cache while read), else whole
+    parts = _parts(rounds, seats, players)
+    if not _add(parts or [(rounds, seats)], first, players, sign, winners, out, counts):
+        out[:], counts[:] = 0, 0  # not in the engine's order: sorted, and again
+        if not _add([(rounds, seats)], first, players, sign, winners, out, counts, True):
             raise ValueError("a batch's round seats do not match its rounds")
     totals = dict(zip(_OUT, out.T.copy()))
     for k, column in enumerate(_MEASURED):
@@ -189,6 +174,45 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
     return totals
 
 
+def _parts(rounds: pa.Table, seats: pa.Table, players: int) -> list[tuple[Any, Any]] | None:
+    """The rounds and seats as record batches that pair up, ``players`` seat rows a round (as
+    the engine's parts come), or None."""
+    r, s = rounds.to_batches(), seats.to_batches()
+    if len(r) != len(s) or any(len(b) * players != len(c) for b, c in zip(r, s)):
+        return None
+    return list(zip(r, s))
+
+
+def _add(parts: list[tuple[Any, Any]], first: int, players: int, sign: int,
+         winners: np.ndarray, out: np.ndarray, counts: np.ndarray, sort: bool = False) -> bool:
+    """Add each part's rounds to the totals (``_totals.totals``); ``sort``: the rounds by
+    (game, round) and the seats by (game, round, seat) first. False if they are not in order."""
+    from ._totals import totals  # compiled: imported by writers only
+
+    state = np.array([-1, 0, -1], np.int64)
+    for rounds, seats in parts:
+        # the columns as the engine typed them (narrow integers: no conversion)
+        columns = [_ints(rounds[c], native=True)
+                   for c in ("game", "round", "dealer_seat", "turns", "points")]
+        columns += [_codes(rounds["ended_by"]), _ints(rounds["winner_position"], -1, True)]
+        measured = np.empty((len(_MEASURED), len(columns[0])), np.int32)  # a row a column
+        valid = np.ones((len(_MEASURED), len(columns[0])), np.bool_)
+        for k, column in enumerate(_MEASURED):
+            measured[k], valid[k] = _nullable(rounds[column])
+        standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat",
+                                                             "score_after")]
+        if sort:
+            by_round = np.lexsort((columns[1], columns[0]))
+            by_seat = np.lexsort((standing[2], standing[1], standing[0]))
+            columns = [c[by_round] for c in columns]
+            measured, valid = measured[:, by_round], valid[:, by_round]
+            standing = [c[by_seat] for c in standing]
+        if not totals(first, *columns, measured, valid, *standing, players, sign, winners, out,
+                      counts, state):
+            return False
+    return True
+
+
 # The round columns that may be NULL (not counted by a run, or defined on won rounds only), and
 # the totals each gives: NULL for a game where every value is.
 _MEASURED = ("hand_leader_changes", "winner_largest_deficit", "decision_turns",
@@ -208,15 +232,20 @@ _OUT = ("dealer", "rounds", "won", "capped", "turns", "turns_sq", "points", "poi
 
 
 
-def _ints(column: pa.ChunkedArray, fill: int = 0, native: bool = False) -> np.ndarray:
-    """An integer column as int64 (``native``: as its own integer type), NULL as ``fill``."""
+def _ints(column: pa.ChunkedArray | pa.Array, fill: int = 0, native: bool = False
+          ) -> np.ndarray:
+    """An integer column as int64 (``native``: as its own integer type, in an array of its own:
+    the compiled pass reads an Arrow buffer's read-only view at half the speed), NULL as
+    ``fill``."""
     if column.null_count:
         column = pc.fill_null(column, fill)
     values = column.to_numpy()
-    return values if native else values.astype(np.int64, copy=False)
+    if native:
+        return values if values.flags.writeable else values.copy()
+    return values.astype(np.int64, copy=False)
 
 
-def _nullable(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+def _nullable(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(values with NULL as 0, valid) of a round column (valid: True, where it has no NULL)."""
     if pa.types.is_null(column.type):
         return np.zeros(len(column), np.int64), False
@@ -225,12 +254,12 @@ def _nullable(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     return _ints(column, native=True), column.is_valid().to_numpy(zero_copy_only=False)
 
 
-def _codes(column: pa.ChunkedArray) -> np.ndarray:
+def _codes(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
     """The index in ``ROUND_END_NAMES`` of each round's ended_by (a string or dictionary
     column)."""
     value_set = pa.array(ROUND_END_NAMES, pa.string())
     parts = []
-    for chunk in column.chunks:
+    for chunk in getattr(column, "chunks", [column]):
         if pa.types.is_dictionary(chunk.type):
             mapping = pc.index_in(chunk.dictionary.cast(pa.string()), value_set=value_set)
             mapping = pc.fill_null(mapping, -1).to_numpy().astype(np.int64)
