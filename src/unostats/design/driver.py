@@ -29,6 +29,7 @@ from typing import Any
 
 from .. import store
 from ..base.engine_cache import prepare_engine
+from ..base.precision import look_schedule
 from ..base.progress import Progress
 from ..base.session import RunOutcome, Tally, cell_label, playing
 from ..base.signals import StopRequest
@@ -46,14 +47,11 @@ REPEATS_MAX = 10  # proposals per candidate at most (an optimiser that repeats i
 
 
 def looks(cap: int) -> tuple[int, ...]:
-    """The game counts at which a candidate of at most ``cap`` games is looked at."""
-    out = []
-    n = min(cap, max(FIRST_LOOK_MIN, math.ceil(cap / 16 / 100) * 100))
-    while n < cap:
-        out.append(n)
-        n = min(cap, math.ceil(n * LOOK_GROWTH / 100) * 100)
-    out.append(cap)
-    return tuple(out)
+    """The game counts at which a candidate of at most ``cap`` games is looked at: the
+    precision targets' schedule with a first look scaled to the cap (a sixteenth, at least
+    ``FIRST_LOOK_MIN``) and ``LOOK_GROWTH``: cheap first looks over many candidates."""
+    return look_schedule(cap, max(FIRST_LOOK_MIN, math.ceil(cap / 16 / 100) * 100),
+                         LOOK_GROWTH)
 
 
 def games_requested(scenario: Scenario) -> int:
