@@ -153,7 +153,7 @@ DESIGNS = RunKind(
     record=None, play=design.play, replay_args=design.replay_args,
     summary=design_summary.summary_text,
     untunable="a design scenario: its candidates are proposed as the run goes",
-    stored_cells=design.stored_cells)
+    stored_cells=design.stored_cells, executors=frozenset({"local", "ray"}))
 
 RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES, DESIGNS)
 
