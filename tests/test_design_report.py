@@ -10,13 +10,14 @@ import re
 
 from unostats import store
 from unostats.base.progress import Progress
-from unostats.design.report import SHOWN, judge
+from unostats.design.report import SHOWN, judge, view
 from unostats.design.spec.goals import GOALS
 from unostats.design.summary import design_results
 from unostats.output import format_interval
 from unostats.report.answers import answers
 from unostats.report.model import load_model
-from unostats.runs.simulate import simulate
+from unostats.base.signals import StopRequest
+from unostats.runs.simulate import resume, simulate
 from unostats.scenario import load_text
 
 # 30 settings, 8 candidates: with this seed some play to the cap and meet the constraint,
@@ -112,9 +113,11 @@ def test_a_design_report_answers_with_its_pareto_set_and_draws_no_sweep(tmp_path
     first, best, cost = said[0].sentences
     feasible = sum(all(a.met(c.estimates[a.goal]) for a in result.scenario.design.constraints)
                    for c in result.candidates)
+    n = len(result.pareto)
     assert first.startswith(f"Of 8 candidate settings of hand_size, seven_zero and "
-                            f"stack_draw_two (30 possible), {feasible} meet every constraint")
-    assert f"and {len(result.pareto)} of them are not beaten" in first
+                            f"stack_draw_two (30 possible), {feasible} "
+                            f"{'meets' if feasible == 1 else 'meet'} every constraint")
+    assert f"and {n} of them {'is' if n == 1 else 'are'} not beaten" in first
     top = min(result.pareto, key=lambda c: c.estimates["turns_per_round"].value)
     number = 1 + [c.name for c in result.candidates].index(top.name)
     e = top.estimates["turns_per_round"]
@@ -126,3 +129,35 @@ def test_a_design_report_answers_with_its_pareto_set_and_draws_no_sweep(tmp_path
     assert [r["number"] for r in table] == sorted(
         (1 + [c.name for c in result.candidates].index(c.name) for c in result.pareto),
         key=lambda n: result.candidates[n - 1].estimates["turns_per_round"].value)
+
+
+def test_an_interrupted_design_says_its_answer_is_not_finished(tmp_path, stop_after):
+    """Stopped inside a candidate's look: that candidate is not finished (neither out nor at
+    the cap) and the answer says the run may change; resumed, the same design is whole."""
+    db = tmp_path / "i.duckdb"
+    stop = StopRequest()
+    outcome = simulate(scenario=load_text(DESIGN, "design.yaml"), db=db, batch_games=30,
+                       stop=stop, progress=stop_after(stop, 5))
+    assert outcome.status == "interrupted"
+    result, = design_results(db=db, run_ids=[outcome.run_id])
+    run = judge(result)
+    last = run.judged[-1]
+    assert last.unfinished and 0 < last.candidate.games < 400 and "not finished" in last.why
+    assert [j.unfinished for j in run.judged[:-1]] == [False] * (len(run.judged) - 1)
+    said = _section_answers(db, outcome.run_id)
+    assert said[-1] == (f"The run is not finished (1 candidate short of its next look): the "
+                        f"answer may change as it goes on (unostats design --resume "
+                        f"{outcome.run_id}).")
+    assert resume(run=outcome.run_id, db=db).status == "complete"
+    resumed, = design_results(db=db, run_ids=[outcome.run_id])
+    assert not any(j.unfinished for j in judge(resumed).judged)
+    assert not _section_answers(db, outcome.run_id)[-1].startswith("The run is not finished")
+
+
+def _section_answers(db, run_id) -> tuple[str, ...]:
+    con = store.open_store(db, read_only=True)
+    try:
+        model = load_model(con, [run_id])
+    finally:
+        con.close()
+    return answers(model, {"design": view(model.section("design"))})[0].sentences

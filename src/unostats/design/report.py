@@ -8,8 +8,9 @@ returns None).
 
 A candidate is one of: in the Pareto set; meets every constraint but is beaten on every
 objective by another that does; misses a constraint (its interval not inside the bounds);
-stopped early (out of contention at a look, ``spec.plan.out_of_contention``, or left unfinished
-by an interrupted run). Candidates are numbered in the order they were proposed (#1, #2 ...).
+stopped early (out of contention at a look, ``spec.plan.out_of_contention``); not finished
+(short of its next look in an interrupted run). Candidates are numbered in the order they were
+proposed (#1, #2 ...).
 """
 
 from __future__ import annotations
@@ -69,14 +70,16 @@ SHOWN: dict[str, Shown] = {
         "the highest", "the lowest"),
 }
 
-STATUSES = ("pareto", "beaten", "missed", "stopped")
+STATUSES = ("pareto", "beaten", "missed", "stopped", "unfinished")
 STATUS_NAMES = {"pareto": "in the Pareto set",
                 "beaten": "meets every constraint, beaten on every objective",
                 "missed": "misses a constraint",
-                "stopped": "stopped early (out of contention at a look)"}
-COLOURS = {"pareto": "#D55E00", "beaten": "#0072B2", "missed": "#8c8c8c", "stopped": "#b8b8b8"}
+                "stopped": "stopped early (out of contention at a look)",
+                "unfinished": "not finished (the run was interrupted)"}
+COLOURS = {"pareto": "#D55E00", "beaten": "#0072B2", "missed": "#8c8c8c", "stopped": "#b8b8b8",
+           "unfinished": "#b8b8b8"}
 SYMBOLS = {"pareto": "diamond", "beaten": "circle", "missed": "circle",
-           "stopped": "circle-open"}
+           "stopped": "circle-open", "unfinished": "square-open"}
 BAND = "rgba(0,158,115,0.13)"  # a constraint's bounds
 BOUND = "#009E73"
 TABLE_CANDIDATES = 1000  # the most candidates the table of every candidate lists
@@ -90,6 +93,7 @@ class Judged:
     candidate: Candidate
     status: str  # one of STATUSES
     why: str  # the status in words, with numbers
+    unfinished: bool = False  # short of its next look, neither at the cap nor out (interrupted)
 
 
 @dataclass(frozen=True)
@@ -129,17 +133,22 @@ def judge(result: DesignResult) -> DesignRun:
     feasible = [c for c in result.candidates if _meets(spec, c)]
     out, before = [], {}
     for number, c in enumerate(result.candidates, start=1):
+        reason = None if c.games >= spec.games else out_of_contention(spec, c.estimates,
+                                                                      before)
+        unfinished = c.games < spec.games and reason is None
         if c.games == 0:
-            out.append(Judged(number, c, "stopped", "no games stored (the run was stopped)"))
+            out.append(Judged(number, c, "unfinished", "no games stored yet", True))
             continue
         if c.name in pareto:
             status, why = "pareto", "meets every constraint; no other beats it on every objective"
+            if unfinished:
+                why += f" so far ({c.games:,} of {spec.games:,} games: not finished)"
+        elif unfinished:
+            status, why = "unfinished", f"{c.games:,} of {spec.games:,} games, not finished"
         elif c.games < spec.games:
             status = "stopped"
-            reason = out_of_contention(spec, c.estimates, before)
             why = f"stopped at {c.games:,} of {spec.games:,} games: " + (
-                "the run was stopped before its next look" if reason is None
-                else _missed(reason.aim, c.estimates[reason.aim.goal]) if reason.aim
+                _missed(reason.aim, c.estimates[reason.aim.goal]) if reason.aim
                 else f"beaten on every objective by #{names[reason.by]}")
         elif _meets(spec, c):
             by = next((o for o in feasible if o is not c and all(
@@ -151,7 +160,7 @@ def judge(result: DesignResult) -> DesignRun:
             status = "missed"
             why = "; ".join(_missed(a, c.estimates[a.goal]) for a in spec.constraints
                             if not a.met(c.estimates[a.goal]))
-        out.append(Judged(number, c, status, why))
+        out.append(Judged(number, c, status, why, unfinished))
         before[c.name] = c.estimates
     return DesignRun(result, tuple(out))
 
@@ -288,7 +297,7 @@ def pareto_figure(run: DesignRun, index: int) -> tuple[str, go.Figure, str]:
                "the Pareto set (every constraint met, and no other candidate beats them on "
                "every objective with its interval wholly better); blue: meet every constraint "
                "but are beaten; grey: miss a constraint; open grey: stopped early, out of "
-               "contention at a look (fewer games, wider intervals).")
+               "contention at a look (fewer games, wider intervals)" + _unfinished(run) + ".")
     return f"fig-design-{index}-pareto", fig, caption
 
 
@@ -320,7 +329,8 @@ def _ranked(run: DesignRun, index: int, aim: Aim, goals: Sequence[str]
                "the top (hover a point for its settings and every goal). Orange diamonds: the "
                "Pareto set (every constraint met, and no other candidate's interval wholly "
                "better); blue: meet every constraint but are beaten; grey: miss a constraint; "
-               "open grey: stopped early, out of contention at a look." + left)
+               "open grey: stopped early, out of contention at a look" + _unfinished(run) + "."
+               + left)
     return f"fig-design-{index}-pareto", fig, caption
 
 
@@ -394,6 +404,11 @@ def _band(fig: go.Figure, aim: Aim, played: Sequence[Judged]) -> None:
     fig.update_yaxes(range=[lo, hi])
 
 
+def _unfinished(run: DesignRun) -> str:
+    return ("; open grey squares: not finished (the run was interrupted before their next look)"
+            if any(j.unfinished for j in run.judged) else "")
+
+
 def _layout(fig: go.Figure, title: str, height: int) -> None:
     """The title at the top left, the legend of the statuses 70 px under the plot."""
     top, bottom = 90, 120
@@ -463,16 +478,17 @@ def _answers(run: DesignRun, many: bool) -> list[str]:
     def every_goal(j: Judged) -> str:
         return "; ".join(_said(g, j.candidate.estimates[g]) for g in goals)
 
+    settings = f"{_n(tried, 'candidate setting')} of {searched} ({spec.space_size():,} possible)"
+    pareto_words = (f"{len(pareto):,} of them {'is' if len(pareto) == 1 else 'are'} not beaten "
+                    "on every objective by another: the Pareto set.")
     out = []
     if constraints:
-        out.append(f"{head} {tried:,} candidate settings of {searched} "
-                   f"({spec.space_size():,} possible), {feasible:,} meet every constraint "
-                   f"({constraints}) with their 95% interval inside, and {len(pareto):,} of "
-                   "them are not beaten on every objective by another: the Pareto set.")
+        out.append(f"{head} {settings}, {feasible:,} "
+                   f"{'meets' if feasible == 1 else 'meet'} every constraint ({constraints}) "
+                   f"with {'its' if feasible == 1 else 'their'} 95% interval inside, and "
+                   + pareto_words)
     else:
-        out.append(f"{head} {tried:,} candidate settings of {searched} "
-                   f"({spec.space_size():,} possible), {len(pareto):,} are not beaten on every "
-                   "objective by another: the Pareto set.")
+        out.append(f"{head} {settings}, " + pareto_words.replace(" of them", "", 1))
     best: dict[int, list[Aim]] = {}  # the best of the Pareto set on each objective
     for aim in spec.objectives if pareto else ():
         pick = (max if aim.how == "maximize" else min)(
@@ -506,9 +522,18 @@ def _answers(run: DesignRun, many: bool) -> list[str]:
                        f"{len(spec.constraints)}: {every_goal(near)}.")
     stopped = sum(j.status == "stopped" for j in run.judged)
     out.append(f"The search played {result.games:,} games of the {tried * spec.games:,} its "
-               f"candidates could have had ({spec.games:,} each at most): {stopped:,} "
-               f"candidate{'s' * (stopped != 1)} stopped early, out of contention at a look.")
+               f"candidates could have had ({spec.games:,} each at most): "
+               f"{_n(stopped, 'candidate')} stopped early, out of contention at a look.")
+    unfinished = sum(j.unfinished for j in run.judged)
+    if unfinished:
+        out.append(f"The run is not finished ({_n(unfinished, 'candidate')} short of its next "
+                   f"look): the answer may change as it goes on (unostats design --resume "
+                   f"{result.run_id}).")
     return out
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}{'s' * (count != 1)}"
 
 
 def view(section: DesignSection) -> dict[str, Any]:
