@@ -174,3 +174,28 @@ def test_one_objective_ranks_the_candidates_and_three_draw_each_pair(browser, pl
     assert any(s.startswith(f"In design run {runs['three']} (three objectives), of 8")
                for s in said)
     browser.finish_page(tmp_path / "design-one-three.png")
+
+
+def test_on_a_phone_the_section_fits_and_no_legend_covers_a_chart(browser, played, tmp_path):
+    """420 px wide: the page never scrolls sideways (the table scrolls in its box), and each
+    design chart's legend, hung under its title, ends above its panels once the page has
+    given it the room it needs."""
+    db, runs = played
+    report = build_report(db_path=db, run_ids=[runs["two"]], out=tmp_path / "phone.html")
+    browser.call("Emulation.setDeviceMetricsOverride", {
+        "width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.drawn_charts(report)
+        browser.pump(2.0)
+        assert browser.evaluate("document.scrollingElement.scrollWidth") <= 420
+        clear = browser.evaluate("""Array.from(document.querySelectorAll(
+            '.plotly-graph-div[id^="fig-design"]')).map(d => {
+              const legend = d.querySelector('.legend').getBoundingClientRect();
+              const top = Math.min(...Array.from(d.querySelectorAll('.draglayer .nsewdrag'))
+                                   .map(p => p.getBoundingClientRect().top));
+              return [d.id, legend.bottom <= top + 1];
+            })""")
+        assert len(clear) == 4 and all(ok for _, ok in clear), clear
+        browser.finish_page(tmp_path / "design-phone.png")
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride")

@@ -72,10 +72,10 @@ SHOWN: dict[str, Shown] = {
 
 STATUSES = ("pareto", "beaten", "missed", "stopped", "unfinished")
 STATUS_NAMES = {"pareto": "in the Pareto set",
-                "beaten": "meets every constraint, beaten on every objective",
+                "beaten": "beaten (meets every constraint)",
                 "missed": "misses a constraint",
-                "stopped": "stopped early (out of contention at a look)",
-                "unfinished": "not finished (the run was interrupted)"}
+                "stopped": "stopped early (out of contention)",
+                "unfinished": "not finished (interrupted)"}
 COLOURS = {"pareto": "#D55E00", "beaten": "#0072B2", "missed": "#8c8c8c", "stopped": "#b8b8b8",
            "unfinished": "#b8b8b8"}
 SYMBOLS = {"pareto": "diamond", "beaten": "circle", "missed": "circle",
@@ -85,6 +85,7 @@ BOUND = "#009E73"
 TABLE_CANDIDATES = 1000  # the most candidates the table of every candidate lists
 RANKED = 50  # the most candidates the ranked chart of one objective draws (the best ones)
 PANELS_PER_ROW = 5
+TOP = 58 + 24 * 2 + 34  # px above the panels: the title, two rows of legend, the panels' titles
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,8 @@ def pareto_figure(run: DesignRun, index: int) -> tuple[str, go.Figure, str]:
     pairs = list(itertools.combinations(objectives, 2))
     cols = min(len(pairs), 3)
     rows = math.ceil(len(pairs) / cols)
-    fig = new_subplots(rows=rows, cols=cols, horizontal_spacing=0.09, vertical_spacing=0.16,
+    fig = new_subplots(rows=rows, cols=cols, horizontal_spacing=0.09,
+                       vertical_spacing=80 / (420 * rows + 80 * (rows - 1)),
                        subplot_titles=[f"{GOALS[b.goal].title} against {GOALS[a.goal].title}"
                                        for a, b in pairs] if len(pairs) > 1 else None)
     for p, (ax, ay) in enumerate(pairs):
@@ -291,7 +293,7 @@ def pareto_figure(run: DesignRun, index: int) -> tuple[str, go.Figure, str]:
         fig.update_xaxes(title_text=_axis_title(run, ax, one_line=True), row=row, col=col)
         fig.update_yaxes(title_text=_axis_title(run, ay), row=row, col=col)
     what = _and([GOALS[a.goal].title for a in objectives])
-    _layout(fig, f"The Pareto chart: {what}", 240 + 440 * rows)
+    _layout(fig, f"The Pareto chart: {what}", 420 * rows + 80 * (rows - 1))
     caption = (f"Every candidate's {what}, each with its 95% interval in both directions "
                "(hover a point for its settings and every goal). Orange diamonds, numbered: "
                "the Pareto set (every constraint met, and no other candidate beats them on "
@@ -322,7 +324,7 @@ def _ranked(run: DesignRun, index: int, aim: Aim, goals: Sequence[str]
     fig.update_yaxes(title_text="candidate (in the order proposed)", type="category",
                      categoryorder="array", categoryarray=order)
     _layout(fig, f"The Pareto chart: the candidates ranked on {GOALS[aim.goal].title}",
-            240 + 22 * len(shown))
+            40 + 22 * len(shown))
     left = (f" The best {len(shown)} of {len(played)} candidates are drawn; the table below "
             "lists every one." if len(shown) < len(played) else "")
     caption = (f"Each candidate's {GOALS[aim.goal].title} with its 95% interval, the best at "
@@ -344,7 +346,8 @@ def goal_figure(run: DesignRun, index: int, aim: Aim) -> tuple[str, go.Figure, s
     rows = math.ceil(len(keys) / PANELS_PER_ROW)
     cols = math.ceil(len(keys) / rows)
     fig = new_subplots(rows=rows, cols=cols, shared_yaxes=True, horizontal_spacing=0.03,
-                       vertical_spacing=0.2, subplot_titles=[k.short for k in keys])
+                       vertical_spacing=90 / (300 * rows + 90 * (rows - 1)),
+                       subplot_titles=[k.short for k in keys])
     played = [j for j in run.judged if _finite(j.candidate.estimates[aim.goal])]
     goals = [a.goal for a in (*spec.objectives, *spec.constraints)]
     for i, key in enumerate(keys):
@@ -372,7 +375,7 @@ def goal_figure(run: DesignRun, index: int, aim: Aim) -> tuple[str, go.Figure, s
         _band(fig, aim, played)
     fig.update_yaxes(title_text=_axis_title(run, aim), col=1)
     _layout(fig, f"{GOALS[aim.goal].title.capitalize()} against each searched setting",
-            210 + 330 * rows)
+            300 * rows + 90 * (rows - 1))
     bounds = ("" if aim.objective else f" The green band: the constraint, {_bounds(aim)}; a "
               "candidate meets it when its whole interval lies inside.")
     caption = (f"{GOALS[aim.goal].title.capitalize()} ({GOALS[aim.goal].name}) of every "
@@ -409,15 +412,18 @@ def _unfinished(run: DesignRun) -> str:
             if any(j.unfinished for j in run.judged) else "")
 
 
-def _layout(fig: go.Figure, title: str, height: int) -> None:
-    """The title at the top left, the legend of the statuses 70 px under the plot."""
-    top, bottom = 90, 120
+def _layout(fig: go.Figure, title: str, plots: int) -> None:
+    """The report's chart look: the title at the top left, the statuses' legend hung 50 px
+    under it (the page gives it more room on a narrow screen), then ``plots`` px of panels
+    (with their titles) and their axes."""
+    height = TOP + plots + 80
     fig.update_layout(
+        height=height, margin={"t": TOP, "l": 90, "r": 20, "b": 80}, hovermode="closest",
         title={"text": esc(title), "x": 0, "xanchor": "left", "xref": "container",
-               "pad": {"l": 12}},
-        height=height, margin={"t": top, "l": 90, "r": 20, "b": bottom},
-        legend={"orientation": "h", "yanchor": "top", "y": -70 / (height - top - bottom),
-                "x": 0}, hovermode="closest")
+               "y": 1 - 16 / height, "yref": "container", "yanchor": "top", "pad": {"l": 12},
+               "font": {"size": 17}},
+        legend={"orientation": "h", "xref": "container", "x": 0, "xanchor": "left",
+                "yref": "container", "y": 1 - 50 / height, "yanchor": "top"})
 
 
 def _method(run: DesignRun, goal: str) -> str:
