@@ -27,6 +27,18 @@ class Checker:
         self.report = report
         self.add = report.add
 
+    # -- a kind's section ----------------------------------------------------------------
+    def section(self, value: Any, path: KeyPath, keys: Sequence[str],
+                required: Sequence[str] = ()) -> bool:
+        """Whether a kind's section (``design:``, ``league:`` ...) is a mapping, its unknown
+        keys and missing required ones reported (what every section's check starts with)."""
+        if not isinstance(value, dict):
+            self.add(path, f"expected a mapping with keys {', '.join(keys)}, got "
+                           f"{describe(value)}")
+            return False
+        self.report.keys(value, path, keys, required)
+        return True
+
     # -- scalars -------------------------------------------------------------------------
     def _string(self, raw: Mapping, key: str, path: KeyPath, default: str | None = None):
         value = raw.get(key, default)
