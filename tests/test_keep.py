@@ -260,6 +260,7 @@ def test_how_it_plays_is_the_same_from_sums_and_says_what_it_cannot_show(runs, c
 
 
 def test_a_report_of_runs_that_kept_less_shows_what_they_kept_and_says_the_rest(runs, con):
+    from unostats.report.figures import build_figures
     from unostats.report.model import load_model
 
     _, ids = runs
@@ -278,6 +279,12 @@ def test_a_report_of_runs_that_kept_less_shows_what_they_kept_and_says_the_rest(
             other = model.durations[key._replace(run_id=ids[kept])]
             assert _close(d.game.lo, other.game.lo) and _close(d.round.hi, other.round.hi)
         assert not model.game_positions and not model.round_positions
+        figs = build_figures(model)  # a chart of what was not kept is left out, not drawn empty
+        assert "fig-positions-round" not in figs and "fig-round-cards-drawn-hist" not in figs
+        assert ("fig-game-rounds-hist" in figs) == (kept == "games")
+        assert "fig-round-turns-hist" in figs  # from the round-length histogram every keep has
+    figs = build_figures(rows)
+    assert {"fig-positions-round", "fig-round-cards-drawn-hist", "fig-game-rounds-hist"} <= set(figs)
     assert not any("kept" in note for note in rows.notes)
 
 

@@ -26,7 +26,7 @@ import plotly.graph_objects as go
 from ..stats import Estimate
 from ..base.format import esc
 from .model import Distribution, Measure, ReportModel
-from ..base.plotting import new_figure, new_subplots, report_template
+from ..base.plotting import new_subplots, report_template
 
 # Okabe & Ito's colour-blind-safe palette (without its yellow, too pale on white), then dark
 # colours far from all of those (Tol's wine, olive and indigo, a brown, a yellow-green, a
@@ -175,12 +175,13 @@ def _binning(dists: Sequence[Distribution]) -> tuple[int, int, int]:
 
 
 def histogram_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
-                     *, x_title: str, title: str | None = None) -> Figure:
-    """Share of observations per bin, one step line per variant, one facet per player count."""
+                     *, x_title: str, title: str | None = None) -> Figure | None:
+    """Share of observations per bin, one step line per variant, one facet per player count;
+    None when no run kept them (``--keep``: the page's notes say so)."""
     per = measure.per
     dists = [measure.distributions[c.key] for c in model.cells]
     if not any(d.total for d in dists):
-        return _empty(f"fig-{_slug(measure.key)}-hist", title or measure.title)
+        return None
     start, width, stop = _binning(dists)
     nbins = (stop - start) // width
     unit = measure.unit
@@ -229,12 +230,13 @@ def histogram_figure(model: ReportModel, measure: Measure, colour: Mapping[str, 
 
 
 def cdf_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
-               *, x_title: str) -> Figure:
-    """Cumulative share of observations at or below x, per variant and player count."""
+               *, x_title: str) -> Figure | None:
+    """Cumulative share of observations at or below x, per variant and player count; None
+    when no run kept them."""
     per = measure.per
     dists = [measure.distributions[c.key] for c in model.cells]
     if not any(d.total for d in dists):
-        return _empty(f"fig-{_slug(measure.key)}-cdf", measure.title)
+        return None
     fig, where = _facets(model.players, model.labels,
                          title=f"{measure.title}: cumulative distribution",
                          x_title=x_title, y_title=f"Share of {per} at or below x (%)")
@@ -274,11 +276,12 @@ def cdf_figure(model: ReportModel, measure: Measure, colour: Mapping[str, str],
 
 # --- First-player advantage --------------------------------------------------------------------
 
-def positions_figure(model: ReportModel, level: str, colour: Mapping[str, str]) -> Figure:
+def positions_figure(model: ReportModel, level: str,
+                     colour: Mapping[str, str]) -> Figure | None:
     data = model.round_positions if level == "round" else model.game_positions
     div_id = f"fig-positions-{level}"
-    if not data:
-        return _empty(div_id, "Win rate by position")
+    if not data:  # no run kept rows
+        return None
     what = "rounds" if level == "round" else "games"
     fig, where = _facets(
         model.players, [*model.labels, "fair share 1/n"],
@@ -338,9 +341,9 @@ def positions_figure(model: ReportModel, level: str, colour: Mapping[str, str]) 
     return Figure(div_id, fig, caption + _hidden_note(hidden))
 
 
-def rank_scores_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure:
-    if not model.rank_scores:
-        return _empty("fig-final-score-rank", "Final score by rank")
+def rank_scores_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure | None:
+    if not model.rank_scores:  # no run kept its games
+        return None
     fig, where = _facets(model.players, model.labels,
                          title="Final standings: mean final score by rank",
                          x_title="Final rank (1 = winner)", y_title="Mean final score (points)",
@@ -485,16 +488,6 @@ def ablation_figure(model: ReportModel, colour: Mapping[str, str]) -> Figure | N
                 "helps the first player (right). Bars are 95% intervals: difference of means "
                 "± 1.96 SE (left), Newcombe's hybrid score interval (right)."
                 + (f" For scale, {levels}." if levels else ""))
-
-
-def _empty(div_id: str, title: str) -> Figure:
-    fig = new_figure()
-    _style(fig, f"{title}: no data", height=200)
-    fig.add_annotation(text="No stored data for this chart", showarrow=False,
-                       x=0.5, y=0.5, xref="paper", yref="paper")
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return Figure(div_id, fig)
 
 
 # --- All figures -------------------------------------------------------------------------------
