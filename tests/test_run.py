@@ -451,12 +451,12 @@ def test_the_run_s_rate_leaves_the_compile_out(tmp_path, monkeypatch):
     monkeypatch.setattr(session, "time", SimpleNamespace(
         perf_counter=lambda: real() + clock["offset"]))
 
-    def compile_for(rule_sets, traced):
+    def compile_for(rule_sets, traced, how_it_plays):
         clock["offset"] += 1000.0
         return 1000.0
 
     monkeypatch.setattr(engine_cache, "_checked", set())
-    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced: False)
+    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced, how_it_plays: False)
     monkeypatch.setattr(compiled, "compile_for", compile_for)
 
     class Lines(Progress):

@@ -58,6 +58,11 @@ RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", 
 STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
 PLAY_STATISTICS = tuple(stat for stat in RATIOS if stat not in STATISTICS)
 ALL_STATISTICS = STATISTICS + PLAY_STATISTICS
+# Those read from the rounds' counters of how a round played, which a run stores only when it
+# counts them (the scenario's ``how_it_plays``): "not counted" for a cell whose run did not.
+COUNTED = ("hand_leader_changes_per_round", "winner_largest_deficit", "decision_share",
+           "legal_cards_per_decision", "uno_stops_per_round", "uno_stops_still_won_share")
+NOT_COUNTED = "not counted: {cells} did not count how its rounds play (how_it_plays: true)"
 # The words of the table and the notes for each statistic and its scale (shares in percent).
 LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/game", 1.0),
           "points_per_round": ("points/round", 1.0),
@@ -261,7 +266,15 @@ def compare_cells(a: CellGames, b: CellGames,
     pairs, why = pairing(a, b)
     rows = []
     narrowings = []
+    uncounted = [str(c.ref) for c in (a, b) if np.isnan(c.totals["hand_leader_changes"]).all()]
     for stat in statistics:
+        if stat in COUNTED and uncounted:  # each cell's own value where it counted
+            ra, rb = (math.nan if str(c.ref) in uncounted else _ratio(c.totals, stat)[0]
+                      for c in (a, b))
+            rows.append(Row(str(a.ref), str(b.ref), stat, ra, rb, *[math.nan] * 3,
+                            NOT_COUNTED.format(cells=" and ".join(uncounted)),
+                            pairs is not None, "-", None))
+            continue
         ra, ua = _ratio(a.totals, stat, None if pairs is None else pairs[0])
         rb, ub = _ratio(b.totals, stat, None if pairs is None else pairs[1])
         se_unpaired = math.sqrt(_var_of_mean(ua) + _var_of_mean(ub))
@@ -335,7 +348,8 @@ def _shown(row: Row) -> list[Any]:
     label, scale = LABELS[row.statistic]
     a, b, diff, lo, hi = (scale * x for x in (row.a, row.b, row.diff, row.lo, row.hi))
     digits = interval_digits(lo, hi) if math.isfinite(lo) and math.isfinite(hi) else 3
-    values = [Numeral(fixed(x, digits) if math.isfinite(x) else "-") for x in (a, b)]
+    missing = "not counted" if row.method.startswith("not counted") else "-"
+    values = [Numeral(fixed(x, digits) if math.isfinite(x) else missing) for x in (a, b)]
     narrowing = Numeral("-" if row.narrowing is None or not math.isfinite(row.narrowing)
                         else fixed(100 * row.narrowing, 0))
     return [row.a_cell, row.b_cell, label, *values, format_interval(diff, lo, hi, signed=True),

@@ -105,7 +105,8 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     ``stop``); candidates stored by an earlier session are judged again from their games."""
     stop = stop or StopRequest()
     with playing(con, outcome, progress=progress, stop=stop, tally=tally) as session:
-        prepare_engine(progress, None)  # the candidates' rules are not known ahead
+        # the candidates' rules are not known ahead; its goals may count how rounds play
+        prepare_engine(progress, None, how_it_plays=outcome.scenario.how_it_plays)
         session.start_clock()
         design = _Design(con, outcome, threads=threads, batch=batch_size or BATCH_GAMES,
                          progress=progress, stop=stop)
@@ -219,7 +220,8 @@ class _Design:
 
         batches = simulate_arrow(rules=cell.variant.rules, players=cell.players,
                                  seats=cell.seats, games=end - lo, seed=self.scenario.seed,
-                                 first_game=lo, threads=self.threads, batch_games=self.batch)
+                                 first_game=lo, threads=self.threads, batch_games=self.batch,
+                                 how_it_plays=self.scenario.how_it_plays)
         try:
             started = time.perf_counter()
             for batch in batches:

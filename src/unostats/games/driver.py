@@ -134,14 +134,16 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     stop = stop or StopRequest()
     give_back_large_blocks()
     jobs = plan_cells(con, outcome, progress)
-    producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
+    producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size,
+                         how_it_plays=scenario.how_it_plays)
 
     def halt() -> None:
         producer.halt()
         producer.join()
 
     with playing(con, outcome, progress=progress, stop=stop, tally=tally, halt=halt) as session:
-        prepare_engine(progress, [v.rules for v in scenario.variants])
+        prepare_engine(progress, [v.rules for v in scenario.variants],
+                       how_it_plays=scenario.how_it_plays)
         session.start_clock()  # the run's time and rate leave the compile out
         for job in jobs:
             if job is next(j for j in jobs if j.index == job.index):  # a cell's first job
@@ -198,10 +200,11 @@ class _Producer(BatchThread):
     (job, first, end, batch, games_per_s) on ``queue``, then None; an exception is put as is."""
 
     def __init__(self, jobs: Sequence[_Job], *, seed: int, threads: int | None,
-                 batch_games: int | None) -> None:
+                 batch_games: int | None, how_it_plays: bool) -> None:
         super().__init__("unostats-engine", batches_in_flight())
         self.jobs = jobs
         self.seed = seed
+        self.how_it_plays = how_it_plays  # count how each round plays (the scenario's key)
         self.threads = threads
         self.fixed = batch_games
         self.decisions: queue.Queue = queue.Queue()  # the consumer's answers to each _Look
@@ -246,7 +249,7 @@ class _Producer(BatchThread):
             batches = simulate_arrow(
                 rules=job.cell.variant.rules, players=job.cell.players, seats=job.cell.seats,
                 games=end - lo, seed=self.seed, first_game=lo, threads=self.threads,
-                batch_games=size, ahead=False)
+                batch_games=size, ahead=False, how_it_plays=self.how_it_plays)
             for batch in _timed(batches, self._take_room, self._room.release):
                 if self._halt.is_set():
                     batches.close()

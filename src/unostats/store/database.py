@@ -34,8 +34,9 @@ from . import durations, games, runs
 # the words whose fields fit 31 bits stored as INTEGERs; 12: the views ``games_by_cell`` ... (the
 # rows by cell id, ``games.BY_CELL``), which the standard views and the report read; 13: how a
 # round plays (rounds.hand_leader_changes ... ``codes.MEASURE_NAMES``) and the views
-# ``game_measures`` and ``how_it_plays``.
-SCHEMA_VERSION = 13
+# ``game_measures`` and ``how_it_plays``; 14: those columns NULL where a run did not count them
+# (uno_stops and uno_stops_still_won no longer packed).
+SCHEMA_VERSION = 14
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
 # (at least one): parallel inserts split row groups, cost CPU and grow the file, and the engine's

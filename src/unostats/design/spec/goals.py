@@ -10,9 +10,11 @@ sums of squares, and the Wilson interval of a share."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ...codes import MEASURE_NAMES
 from ...stats import Estimate, mean_se_from_sums, wilson_interval
 
 # (sums, players, seconds per turn) -> the goal's interval
@@ -29,6 +31,13 @@ class Goal:
     estimate: Estimator
     # sum name -> SQL aggregate over the cell's ``game_measures`` rows (how each game played)
     measure_sums: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def counted(self) -> bool:
+        """Does it read a round's counters of how it played (codes.MEASURE_NAMES), which a run
+        stores only when it counts them (the scenario's ``how_it_plays``)?"""
+        return any(re.search(rf"\b{name}\b", sql) for sql in self.round_sums.values()
+                   for name in MEASURE_NAMES)
 
 
 def _scaled(e: Estimate, factor: float, method: str) -> Estimate:

@@ -291,7 +291,8 @@ def _submit(task, cells: list[_Cell], outstanding: dict, limit: int, outcome: Ru
             shards = (ShardTarget(outcome.db, outcome.run_id, cell.variant.name) if parquet
                       else None)
             ref = task.remote(cell.variant.rules, cell.players, cell.seats,
-                              outcome.scenario.seed, first, end, threads, shards)
+                              outcome.scenario.seed, first, end, threads, shards,
+                              outcome.scenario.how_it_plays)
             outstanding[ref] = (c, first, end)
             c.submitted = end
         if len(outstanding) >= limit:
