@@ -218,7 +218,8 @@ def test_every_reader_says_not_counted_where_a_run_did_not_count(con_uncounted):
                                                           compare.ALL_STATISTICS).rows}
     for stat in compare.COUNTED:
         assert rows[stat].method.startswith("not counted: uncounted/high/3"), stat
-        assert math.isfinite(rows[stat].a) and math.isnan(rows[stat].b), stat
+        assert math.isfinite(rows[stat].a) and rows[stat].b is None, stat
+        assert rows[stat].diff is None and rows[stat].lo is None, stat
     assert rows["decision_share"].a == pytest.approx(70 / 140)
     assert rows["lead_changes_per_game"].diff == 0  # the same games: the standings agree
     shown = compare.format_comparisons([compare.Comparison(

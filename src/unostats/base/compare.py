@@ -108,11 +108,11 @@ class Row:
     a_cell: str
     b_cell: str
     statistic: str
-    a: float
-    b: float
-    diff: float
-    lo: float
-    hi: float
+    a: float | None  # None: the cell did not count it (``COUNTED``)
+    b: float | None
+    diff: float | None
+    lo: float | None
+    hi: float | None
     method: str
     paired: bool
     games: str  # games used: "2000" paired, "2000 / 1500" unpaired
@@ -268,10 +268,10 @@ def compare_cells(a: CellGames, b: CellGames,
     narrowings = []
     uncounted = [str(c.ref) for c in (a, b) if np.isnan(c.totals["hand_leader_changes"]).all()]
     for stat in statistics:
-        if stat in COUNTED and uncounted:  # each cell's own value where it counted
-            ra, rb = (math.nan if str(c.ref) in uncounted else _ratio(c.totals, stat)[0]
+        if stat in COUNTED and uncounted:  # each cell's own value where it counted, else null
+            ra, rb = (None if str(c.ref) in uncounted else _ratio(c.totals, stat)[0]
                       for c in (a, b))
-            rows.append(Row(str(a.ref), str(b.ref), stat, ra, rb, *[math.nan] * 3,
+            rows.append(Row(str(a.ref), str(b.ref), stat, ra, rb, None, None, None,
                             NOT_COUNTED.format(cells=" and ".join(uncounted)),
                             pairs is not None, "-", None))
             continue
@@ -346,7 +346,8 @@ def format_comparisons(results: Sequence[Comparison], fmt: str = "table",
 def _shown(row: Row) -> list[Any]:
     """A row as the table shows it: A and B to the digits of their difference's interval."""
     label, scale = LABELS[row.statistic]
-    a, b, diff, lo, hi = (scale * x for x in (row.a, row.b, row.diff, row.lo, row.hi))
+    a, b, diff, lo, hi = (math.nan if x is None else scale * x
+                          for x in (row.a, row.b, row.diff, row.lo, row.hi))
     digits = interval_digits(lo, hi) if math.isfinite(lo) and math.isfinite(hi) else 3
     missing = "not counted" if row.method.startswith("not counted") else "-"
     values = [Numeral(fixed(x, digits) if math.isfinite(x) else missing) for x in (a, b)]
