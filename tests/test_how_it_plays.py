@@ -207,6 +207,9 @@ def test_every_reader_says_not_counted_where_a_run_did_not_count(con_uncounted):
     row = next(line for line in per_round.splitlines() if "uncounted" in line)
     assert row.count("not counted") == sum(m.level == "round" for m in plays.MEASURES)
     assert plays.NOT_COUNTED_WHY in per_round
+    narrow = plays.block([cell], width=60).split("How it plays, per round")[1]
+    assert "how_it_plays: true" in narrow.replace("\n", " ")
+    assert max(map(len, narrow.splitlines())) <= 60
     view = plays.view(plays.PlaysSection((cell,)))
     game_table, round_table = view["tables"]
     assert game_table["note"] is None and all(r["cells"][0] for r in game_table["rows"])

@@ -10,6 +10,7 @@ follows. The per-round measures come from counters a run keeps only when it asks
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -166,7 +167,8 @@ def block(cells: Sequence[CellPlays], width: int | None = None) -> str:
         parts.append(f"{head}:\n"
                      f"{format_rows(columns, rows, 'table', width=width, rank=rank, wrap=[False, True, *[False] * (len(columns) - 2)])}")
         if level == "round" and not all(c.counted for c in cells):
-            parts[-1] += f"\n{NOT_COUNTED_WHY}."
+            why = f"{NOT_COUNTED_WHY}."
+            parts[-1] += "\n" + (textwrap.fill(why, width) if width else why)
     return "\n\n".join(parts)
 
 
