@@ -123,7 +123,6 @@ def write_measures(st, round_out, row):
     round_out[row, RO_UNO_STOPS_STILL_WON] = st.stops[w] if w >= 0 else 0
 
 
-
 @kernel(inline=True)
 def no_measures(round_out, row):
     """A round not counted: its measures' columns hold -1, which its table reads as null."""

@@ -1,7 +1,11 @@
 """The table every rule family shares (njit): card lookups, the order of seats, trace events.
 
 Rules here: P1 matching (before any black-card restriction), "the next seat" (R9: finished
-seats have left the round), P7's colour cycle, positions, and the trace of docs/engine.md.
+seats have left the round), P7's colour cycle, positions, and the trace of docs/engine.md. Also
+the counters of how a round plays that the shared helpers keep as cards move (the types each
+seat holds, UNO stops): Numba overloads chosen by the table's type, which compile to nothing on
+the table of a game that does not count (``counts``; their few lines are inlined by Numba, not
+LLVM, so no call is left behind).
 
 How the kernels are shaped: every function takes the table record ``st`` and the options record
 ``opt`` (engine/_layout.py) and scalars, never arrays, so calling one costs no reference counting
