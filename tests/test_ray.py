@@ -2,8 +2,8 @@
 machine (a head and a worker node, loopback only), started once for the module and stopped at
 its end: rows identical to the local executor's (a sweep, many batches finishing in any order),
 a worker process killed mid-run (Ray runs its task again; nothing lost or stored twice), Ctrl-C
-and resume across executors, the engine made ready once per worker process, tournaments
-refused. Skipped only where Ray cannot be imported (`pip install 'unostats[ray]'`)."""
+and resume across executors, the engine made ready once per worker process, a design finding
+the local candidates and Pareto set, tournaments and leagues refused. Skipped only where Ray cannot be imported (`pip install 'unostats[ray]'`)."""
 
 from __future__ import annotations
 
@@ -321,6 +321,88 @@ def test_a_parquet_store_is_written_by_the_workers_and_equals_the_local_run(
     finally:
         con.close()
     assert_same_rows(got, {t: local_rows[t] for t in game_tables})
+
+
+# 5 x 2 x 3 = 30 settings, 5 candidates (TPE), a constraint and an objective: looks at 100
+# and 300 games, so some candidates stop early
+DESIGN = """\
+name: cluster design
+seed: 5
+variants:
+  - name: house
+design:
+  players: 4
+  search:
+    rules.hand_size: {from: 5, to: 9}
+    rules.seven_zero: [false, true]
+    rules.stack_draw_two: [none, sum, pass_on]
+  goals:
+    minutes_per_game: {between: [15, 35]}
+    turns_per_round: minimize
+  budget: {candidates: 5, games: 300}
+"""
+
+
+def _design_answer(db: Path):
+    from unostats.design.summary import design_results
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (run_id,), = con.execute("SELECT run_id FROM runs").fetchall()
+    finally:
+        con.close()
+    result, = design_results(db=db, run_ids=[run_id])
+    return ([(c.name, c.games, {g: (e.value, e.lo, e.hi) for g, e in c.estimates.items()})
+             for c in result.candidates], [c.name for c in result.pareto])
+
+
+def test_a_design_on_two_nodes_finds_the_local_candidates_and_pareto_set(snapshot, tmp_path,
+                                                                         cluster):
+    """A design's looks played as tasks on both nodes: the same candidates, games and Pareto
+    set as on this machine's threads, row for row; stopped on Ray and resumed locally, the
+    same again; and through the command line (``design --executor ray``) the same table."""
+    path = tmp_path / "design.yaml"
+    path.write_text(DESIGN)
+    local = tmp_path / "local.duckdb"
+    assert simulate(scenario=load_scenario(path), db=local).status == "complete"
+    want = _design_answer(local)
+    assert want[1] and len(want[0]) == 5  # a Pareto set to compare
+
+    executor = RayExecutor(cluster)
+    on_ray = tmp_path / "ray.duckdb"
+    outcome = simulate(scenario=load_scenario(path), db=on_ray, batch_games=60,
+                       executor=executor, progress=Log())
+    assert outcome.status == "complete"
+    assert _design_answer(on_ray) == want
+    assert_same_rows(snapshot(on_ray), snapshot(local))
+    no_duplicates(on_ray)
+    assert len({w.node_id for w in executor.batches_by_worker}) == 2
+
+    stopped = tmp_path / "stopped.duckdb"
+    stop = StopRequest()
+    log = Log(stop, after=4)
+    first = simulate(scenario=load_scenario(path), db=stopped, batch_games=60, stop=stop,
+                     executor=RayExecutor(cluster), progress=log)
+    assert first.status == "interrupted"
+    assert any(f"--resume {first.run_id} --db {stopped} --executor ray --address {cluster}"
+               in line for line in log.lines)
+    assert resume(run=first.run_id, db=stopped).status == "complete"
+    assert _design_answer(stopped) == want
+
+    env = dict(os.environ)
+    env.pop("UNOSTATS_DB", None)
+    runs = [subprocess.run([*CLI, "design", str(path), "--format", "csv", "--out",
+                            str(tmp_path / f"{name}.yaml"), "--db",
+                            str(tmp_path / f"cli-{name}.duckdb"), *extra],
+                           capture_output=True, text=True, env=env, timeout=300)
+            for name, extra in (("local", []),
+                                ("ray", ["--executor", "ray", "--address", cluster]))]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    local_csv, ray_csv = ([line.split(",", 1)[1] for line in run.stdout.splitlines()]
+                          for run in runs)
+    assert ray_csv == local_csv and len(ray_csv) == 1 + len(want[1])
+    assert "ray: cluster at 127.0.0.1:" in runs[1].stderr
 
 
 @pytest.mark.parametrize("name, what", [("championship", "tournament runs .a `tournament:`"),

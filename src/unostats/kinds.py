@@ -38,6 +38,7 @@ from typing import Any
 import duckdb
 
 from .design import driver as design
+from .design import report as design_report
 from .design import summary as design_summary
 from .games import driver as games
 from .games import plays as plays_report
@@ -66,6 +67,9 @@ class ReportSection:
     figures: Callable[[Any], list[tuple[str, Any, str]]]
     # the section's model -> the template's display strings
     view: Callable[[Any], dict[str, Any]]
+    # its answers stand for the games' own questions (how long a round or a game lasts, what
+    # acting first is worth), its cells being points of a grid or a design's candidates
+    answers_for_cells: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,8 @@ GAMES = RunKind(
     executors=frozenset({"local", "ray"}), parquet=True,
     reports=(
         ReportSection(name="sweep", title="UNO sweep report: ", load=sweep_report.load_sweeps,
-                      figures=sweep_report.sweep_figures, view=sweep_report.view),
+                      figures=sweep_report.sweep_figures, view=sweep_report.view,
+                      answers_for_cells=True),
         ReportSection(name="skill", title="UNO skill-and-luck report: ",
                       load=skill_report.load_skill, figures=skill_report.skill_figures,
                       view=skill_report.view),
@@ -153,7 +158,11 @@ DESIGNS = RunKind(
     record=None, play=design.play, replay_args=design.replay_args,
     summary=design_summary.summary_text,
     untunable="a design scenario: its candidates are proposed as the run goes",
-    stored_cells=design.stored_cells)
+    stored_cells=design.stored_cells, executors=frozenset({"local", "ray"}),
+    reports=(ReportSection(
+        name="design", title="UNO design report: ", load=design_report.load_designs,
+        figures=design_report.design_figures, view=design_report.view,
+        answers_for_cells=True),))
 
 RUN_KINDS: tuple[RunKind, ...] = (GAMES, TOURNAMENTS, LEAGUES, DESIGNS)
 
@@ -164,5 +173,9 @@ def kind_of(scenario: Scenario) -> RunKind:
 
 
 def report_sections() -> tuple[ReportSection, ...]:
-    """The report sections of every kind that has one, in ``RUN_KINDS`` order."""
-    return tuple(section for kind in RUN_KINDS for section in kind.reports)
+    """The report sections of every kind that has one: first the kinds with a scenario section
+    of their own, then the plain games' (whose sections may show those runs' cells too: how a
+    design's candidates play), each in ``RUN_KINDS`` order; the report takes its title from the
+    first one with data and says its answers in this order."""
+    ordered = sorted(RUN_KINDS, key=lambda kind: kind.section is None)
+    return tuple(section for kind in ordered for section in kind.reports)

@@ -37,15 +37,23 @@ TITLES = {"turns_per_round": "turns per round", "rounds_per_game": "rounds per g
           "first_player_share": "share of rounds won by position 0"}
 
 
-def looks(cap: int) -> tuple[int, ...]:
-    """The game counts at which a cell of at most ``cap`` games is looked at."""
+def look_schedule(cap: int, first: int, growth: float) -> tuple[int, ...]:
+    """Game counts to look at a cell of at most ``cap`` games: ``first`` (at most the cap),
+    then each ``growth`` times the one before rounded up to a hundred games, the cap last. The
+    precision targets' looks and a design's (``design.driver.looks``) differ only in the first
+    look and the growth."""
     out = []
-    n = min(FIRST_LOOK, cap)
+    n = min(first, cap)
     while n < cap:
         out.append(n)
-        n = min(cap, math.ceil(n * GROWTH / 100.0) * 100)
+        n = min(cap, math.ceil(n * growth / 100) * 100)
     out.append(cap)
     return tuple(out)
+
+
+def looks(cap: int) -> tuple[int, ...]:
+    """The game counts at which a cell of at most ``cap`` games is looked at."""
+    return look_schedule(cap, FIRST_LOOK, GROWTH)
 
 
 def half_width(e: Estimate) -> float:

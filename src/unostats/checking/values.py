@@ -27,6 +27,18 @@ class Checker:
         self.report = report
         self.add = report.add
 
+    # -- a kind's section ----------------------------------------------------------------
+    def section(self, value: Any, path: KeyPath, keys: Sequence[str],
+                required: Sequence[str] = ()) -> bool:
+        """Whether a kind's section (``design:``, ``league:`` ...) is a mapping, its unknown
+        keys and missing required ones reported (what every section's check starts with)."""
+        if not isinstance(value, dict):
+            self.add(path, f"expected a mapping with keys {', '.join(keys)}, got "
+                           f"{describe(value)}")
+            return False
+        self.report.keys(value, path, keys, required)
+        return True
+
     # -- scalars -------------------------------------------------------------------------
     def _string(self, raw: Mapping, key: str, path: KeyPath, default: str | None = None):
         value = raw.get(key, default)
@@ -109,20 +121,33 @@ class Checker:
         if name in rules.POLICIES:
             self.add(path + ("name",), f"{name!r} is a bundled policy's name; a search needs a "
                                        "name of its own")
+        choices = self.search_choices(value, path, tuple(
+            (key, allowed, allowed[0]) for key, allowed in (
+                ("search", seats.SEARCHES), ("playout", rules.POLICIES), ("sees", seats.SEES),
+                ("goal", seats.GOALS))))
+        budget = self.search_budget(value, path)
+        if len(self.report.problems) > problems:
+            return None
+        return SearchPolicy(name, budget=budget, **choices)
+
+    def search_choices(self, value: Mapping, path: KeyPath,
+                       keys: Sequence[tuple[str, Sequence[str], str]]) -> dict[str, str]:
+        """A search's named choices (key, allowed values, default), each refused with the
+        allowed values when unknown (an expert seat's and a skill ladder's)."""
         choices = {}
-        for key, allowed in (("search", seats.SEARCHES), ("playout", rules.POLICIES),
-                             ("sees", seats.SEES), ("goal", seats.GOALS)):
-            choice = value.get(key, allowed[0])
+        for key, allowed, default in keys:
+            choice = value.get(key, default)
             if choice not in allowed:
                 self.add(path + (key,), f"unknown value {choice!r}; "
                          f"{did_you_mean(choice, allowed)}allowed: {', '.join(allowed)}")
             choices[key] = choice
+        return choices
+
+    def search_budget(self, value: Mapping, path: KeyPath) -> int | None:
+        """A search's ``budget``: deals sampled per choice of card (``seats.BUDGET_RANGE``)."""
         lo, hi = seats.BUDGET_RANGE
-        budget = self._int(value.get("budget", seats.DEFAULT_BUDGET), path + ("budget",), lo, hi,
-                           f"an integer from {lo} to {hi} (deals sampled per choice of card)")
-        if len(self.report.problems) > problems:
-            return None
-        return SearchPolicy(name, budget=budget, **choices)
+        return self._int(value.get("budget", seats.DEFAULT_BUDGET), path + ("budget",), lo, hi,
+                         f"an integer from {lo} to {hi} (deals sampled per choice of card)")
 
     def weighted_policy(self, value: dict, path: KeyPath) -> WeightedPolicy | None:
         problems = len(self.report.problems)

@@ -42,6 +42,22 @@ FormatOption = Annotated[Format, typer.Option(
 OverwriteOption = Annotated[bool, typer.Option(
     "--overwrite", help="Replace an existing output file that unostats did not write (never "
     "the results store, nor a FIFO, device or folder).")]
+
+
+class Executor(str, enum.Enum):
+    local = "local"
+    ray = "ray"
+
+
+ExecutorOption = Annotated[Executor, typer.Option(
+    "--executor", help="Where the games are played: local (this machine's threads) or ray "
+    "(batches as tasks on a Ray cluster, `pip install 'unostats\\[ray]'`; plain-games and design "
+    "scenarios). The rows are the same either way, and either resumes the other's runs.")]
+AddressOption = Annotated[str | None, typer.Option(
+    "--address", metavar="HOST:PORT|auto",
+    help="With --executor ray: the cluster to join (HOST:PORT of its head, or auto: the one "
+         "started on this machine with `ray start`, or $RAY_ADDRESS). Default: a Ray instance "
+         "of this command's own on this machine.")]
 SetOption = Annotated[list[str] | None, typer.Option(
     "--set", metavar="PATH=VALUE",
     help="Override a scenario value before validation (repeatable), e.g. --set players=4, "
@@ -115,3 +131,17 @@ def write(text: str) -> None:
 
 def printable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def make_executor(executor: Executor, address: str | None):
+    """The executor object of --executor (None: the local one). Ray is imported only here."""
+    if executor is Executor.local:
+        return None
+    from ..executors.ray.cluster import is_loopback, joins, use_loopback
+    if is_loopback(joins(address)):  # before Ray is imported: Ray reads it once
+        use_loopback()
+    try:
+        from ..executors.ray.driver import RayExecutor
+    except ImportError as e:
+        fail(f"--executor ray needs Ray: pip install 'unostats[ray]' ({e})", 2)
+    return RayExecutor(address)

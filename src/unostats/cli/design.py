@@ -12,7 +12,10 @@ import typer
 from ..defaults import DEFAULT_DB
 from .app import app
 from .common import (
+    AddressOption,
     DbOption,
+    Executor,
+    ExecutorOption,
     Format,
     FormatOption,
     OverwriteOption,
@@ -20,6 +23,7 @@ from .common import (
     err,
     expected_errors,
     fail,
+    make_executor,
     printable,
     stdout_width,
     write,
@@ -32,12 +36,15 @@ from .common import (
   unostats design scenarios/design.yaml --out evening.yaml --db design.duckdb
   unostats design my.yaml --set design.budget.candidates=50 --seed 3
   unostats design --resume 1a2b3c4d --db design.duckdb --out evening.yaml
+  unostats design scenarios/design.yaml --executor ray --address auto
 
 FILE is a scenario with a `design:` section (its one variant is the base the search changes;
 docs/guide/design.md). An optimiser proposes candidate settings of the searched rules, each is
 played with growing game counts while it is still in contention, and every candidate is stored
 as a cell named by its settings (`unostats query`, `compare` and `report` see them). Ctrl-C
-stops after the batch being stored; --resume goes on and finds the same candidates.
+stops after the batch being stored; --resume goes on and finds the same candidates. With
+--executor ray each look's games of a candidate play as tasks on a Ray cluster: the same
+seed gives the same candidates and Pareto set as on this machine's threads.
 
 Without --out the scenario of the Pareto set goes to stdout and the table to stderr; with
 --out the table goes to stdout.""")
@@ -66,6 +73,8 @@ def design(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress or log lines on stderr.")] = False,
     fmt: FormatOption = Format.table,
+    executor: ExecutorOption = Executor.local,
+    address: AddressOption = None,
 ) -> None:
     """Search house rules for a table's goals: print the Pareto set and write it as variants.
 
@@ -79,6 +88,8 @@ def design(
     from ..scenario import load_scenario
     from ..store import check_output, write_output
 
+    if address is not None and executor is not Executor.ray:
+        fail("--address names a Ray cluster: give it with --executor ray", 2)
     progress = ConsoleProgress(quiet=quiet)
     with expected_errors():
         check_db(db)
@@ -101,11 +112,12 @@ def design(
             job = Job(scenario, resume=resume)
         elif scenario is None:
             fail("give a scenario FILE with a design: section (or --resume RUN_ID)", 2)
-        else:
+        runner = make_executor(executor, address)
+        if resume is None:
             job = Job(scenario, command=_command_line(file, seed=seed, db=db, threads=threads,
-                                                      sets=set_ or []))
+                                                      sets=set_ or [], executor=runner))
         outcomes, code = play_jobs([job], db=db, seed=seed, threads=threads,
-                                   progress=progress)
+                                   progress=progress, executor=runner)
         if code or not outcomes or outcomes[0].status != "complete":
             raise typer.Exit(code or 1)
         result, = design_results(db=db, run_ids=[outcomes[0].run_id])
@@ -137,7 +149,7 @@ def _check_design_run(ref: str, db: Path) -> None:
 
 
 def _command_line(file: Path, *, seed: int | None, db: Path, threads: int | None,
-                  sets: list[str]) -> str:
+                  sets: list[str], executor=None) -> str:
     """The design command as stored with the run."""
     words = ["unostats", "design", str(file)]
     for name, value in (("--seed", seed), ("--threads", threads)):
@@ -145,4 +157,6 @@ def _command_line(file: Path, *, seed: int | None, db: Path, threads: int | None
             words += [name, str(value)]
     for expr in sets:
         words += ["--set", expr]
+    if executor is not None:
+        words += list(executor.resume_options)
     return shlex.join(printable(w) for w in [*words, "--db", str(db)])

@@ -4,7 +4,6 @@ and the command line stored with each run, which its resume line repeats."""
 
 from __future__ import annotations
 
-import enum
 import shlex
 from pathlib import Path
 from typing import Annotated
@@ -14,7 +13,10 @@ import typer
 from ..defaults import DEFAULT_DB, GAMES_MAX
 from .app import app
 from .common import (
+    AddressOption,
     DbOption,
+    Executor,
+    ExecutorOption,
     Format,
     FormatOption,
     SetOption,
@@ -22,16 +24,12 @@ from .common import (
     err,
     expected_errors,
     fail,
+    make_executor,
     printable,
     stdout_width,
     target,
     write,
 )
-
-
-class Executor(str, enum.Enum):
-    local = "local"
-    ray = "ray"
 
 
 @app.command(no_args_is_help=True, epilog="""Examples:
@@ -97,16 +95,8 @@ def simulate(
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Log every stored batch on stderr.")] = False,
     fmt: FormatOption = Format.table,
-    executor: Annotated[Executor, typer.Option(
-        "--executor", help="Where the games are played: local (this machine's threads) or "
-        "ray (batches as tasks on a Ray cluster, `pip install 'unostats\\[ray]'`; plain-games "
-        "scenarios). The rows are the same either way, and either resumes the other's runs."
-    )] = Executor.local,
-    address: Annotated[str | None, typer.Option(
-        "--address", metavar="HOST:PORT|auto",
-        help="With --executor ray: the cluster to join (HOST:PORT of its head, or auto: the "
-             "one started on this machine with `ray start`, or $RAY_ADDRESS). Default: a Ray "
-             "instance of this command's own on this machine.")] = None,
+    executor: ExecutorOption = Executor.local,
+    address: AddressOption = None,
 ) -> None:
     """Simulate scenario files into the database and print a summary per cell.
 
@@ -158,7 +148,7 @@ def simulate(
                 err("\n".join(problems))
                 raise typer.Exit(2)
 
-        runner = _executor(executor, address)
+        runner = make_executor(executor, address)
         if resume is None:
             jobs = [Job(s, command=_command_line([path], games=games, seed=seed, db=db,
                                                  threads=threads, sets=sets, executor=runner))
@@ -182,20 +172,6 @@ def _precision_sets(targets: list[str]) -> list[str]:
                  "turns_per_round=0.5", 2)
         out.append(f"precision.{stat.strip()}={width.strip()}")
     return out
-
-
-def _executor(executor: Executor, address: str | None):
-    """The executor object of --executor (None: the local one). Ray is imported only here."""
-    if executor is Executor.local:
-        return None
-    from ..executors.ray.cluster import is_loopback, joins, use_loopback
-    if is_loopback(joins(address)):  # before Ray is imported: Ray reads it once
-        use_loopback()
-    try:
-        from ..executors.ray.driver import RayExecutor
-    except ImportError as e:
-        fail(f"--executor ray needs Ray: pip install 'unostats[ray]' ({e})", 2)
-    return RayExecutor(address)
 
 
 def _command_line(files: list[Path], *, games: int | None, seed: int | None, db,

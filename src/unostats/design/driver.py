@@ -15,6 +15,9 @@ it is still in contention, and its goals' intervals are told back to the optimis
   pure function of (rules, seats, seed, game index), and the optimiser is replayed from the
   start of the run, told the same values, so it proposes the same candidates; a resumed run
   takes its stored candidates' looks again (no game replayed) and goes on where it stopped.
+- Where the games play: this machine's threads (``LocalGames``), or an executor's (``play``'s
+  ``games``: a Ray cluster plays each look's games as tasks); the games, and so the looks and
+  the proposals, are the same either way.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ import math
 import random
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import store
 from ..base.engine_cache import prepare_engine
+from ..base.precision import look_schedule
 from ..base.progress import Progress
 from ..base.session import RunOutcome, Tally, cell_label, playing
 from ..base.signals import StopRequest
@@ -37,7 +41,10 @@ from ..scenario import Cell, Scenario, Variant, point_text
 from ..seats import Seat
 from ..stats import Estimate
 from .spec import goals
-from .spec.plan import DesignSpec, candidate_rules
+from .spec.plan import DesignSpec, candidate_rules, out_of_contention
+
+if TYPE_CHECKING:  # the engine is imported when a design plays
+    from ..engine.simulate import Batch
 
 FIRST_LOOK_MIN = 100
 LOOK_GROWTH = 4
@@ -46,14 +53,11 @@ REPEATS_MAX = 10  # proposals per candidate at most (an optimiser that repeats i
 
 
 def looks(cap: int) -> tuple[int, ...]:
-    """The game counts at which a candidate of at most ``cap`` games is looked at."""
-    out = []
-    n = min(cap, max(FIRST_LOOK_MIN, math.ceil(cap / 16 / 100) * 100))
-    while n < cap:
-        out.append(n)
-        n = min(cap, math.ceil(n * LOOK_GROWTH / 100) * 100)
-    out.append(cap)
-    return tuple(out)
+    """The game counts at which a candidate of at most ``cap`` games is looked at: the
+    precision targets' schedule with a first look scaled to the cap (a sixteenth, at least
+    ``FIRST_LOOK_MIN``) and ``LOOK_GROWTH``: cheap first looks over many candidates."""
+    return look_schedule(cap, max(FIRST_LOOK_MIN, math.ceil(cap / 16 / 100) * 100),
+                         LOOK_GROWTH)
 
 
 def games_requested(scenario: Scenario) -> int:
@@ -99,28 +103,70 @@ def tally(outcome: RunOutcome) -> Tally:
 
 # --- Playing a design --------------------------------------------------------------------------
 
+class Games(Protocol):
+    """Where a design's games play (``play``'s ``games``): ``LocalGames``, or an executor's
+    (``executors.ray``: each look's games as tasks on a cluster)."""
+
+    def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None: ...
+
+    def batches(self, cell: Cell, seed: int, first: int, end: int, *, threads: int | None,
+                batch: int, how_it_plays: bool) -> Iterator[Batch]: ...
+
+    def done(self, progress: Progress) -> None: ...
+
+
+class LocalGames:
+    """A design's games on this machine's threads."""
+
+    def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None:
+        """Make the engine ready before the clock starts (the loops that count how rounds
+        play when ``how_it_plays``: its goals read a round counter)."""
+        # the candidates' rules are not known ahead
+        prepare_engine(progress, None, how_it_plays=how_it_plays)
+
+    def batches(self, cell: Cell, seed: int, first: int, end: int, *, threads: int | None,
+                batch: int, how_it_plays: bool) -> Iterator[Batch]:
+        """Games ``first`` .. ``end - 1`` of a candidate, in order, as batches of at most
+        ``batch`` games (closed early at a stop), counting how rounds play when
+        ``how_it_plays``."""
+        from ..engine.simulate import simulate_arrow
+
+        return simulate_arrow(rules=cell.variant.rules, players=cell.players, seats=cell.seats,
+                              games=end - first, seed=seed, first_game=first, threads=threads,
+                              batch_games=batch, how_it_plays=how_it_plays)
+
+    def done(self, progress: Progress) -> None:
+        """The session's end, before its last line."""
+
+
 def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
-         progress: Progress, stop: StopRequest | None) -> RunOutcome:
+         progress: Progress, stop: StopRequest | None, games: Games | None = None
+         ) -> RunOutcome:
     """Propose, play and judge candidates until the budget's candidates are played (or until
-    ``stop``); candidates stored by an earlier session are judged again from their games."""
+    ``stop``); candidates stored by an earlier session are judged again from their games.
+    ``games``: where the games play (default: this machine's threads)."""
     stop = stop or StopRequest()
+    games = games or LocalGames()
     with playing(con, outcome, progress=progress, stop=stop, tally=tally) as session:
-        # the candidates' rules are not known ahead; its goals may count how rounds play
-        prepare_engine(progress, None, how_it_plays=outcome.scenario.how_it_plays)
-        session.start_clock()
-        design = _Design(con, outcome, threads=threads, batch=batch_size or BATCH_GAMES,
-                         progress=progress, stop=stop)
-        if design.run():
-            session.status = "complete"
+        try:
+            games.ready(progress, stop, outcome.scenario.how_it_plays)
+            session.start_clock()
+            design = _Design(con, outcome, games, threads=threads,
+                             batch=batch_size or BATCH_GAMES, progress=progress, stop=stop)
+            if design.run():
+                session.status = "complete"
+        finally:
+            games.done(progress)
     return outcome
 
 
 class _Design:
     """One session of a design: the optimiser's proposals judged one after the other."""
 
-    def __init__(self, con, outcome: RunOutcome, *, threads: int | None, batch: int,
-                 progress: Progress, stop: StopRequest) -> None:
-        self.con, self.outcome, self.threads, self.batch = con, outcome, threads, batch
+    def __init__(self, con, outcome: RunOutcome, games: Games, *, threads: int | None,
+                 batch: int, progress: Progress, stop: StopRequest) -> None:
+        self.con, self.outcome, self.games = con, outcome, games
+        self.threads, self.batch = threads, batch
         self.progress, self.stop = progress, stop
         self.scenario = outcome.scenario
         self.spec: DesignSpec = self.scenario.design
@@ -183,7 +229,8 @@ class _Design:
                 if done < n:
                     return None
             estimates = self._estimates(name, n)
-            why = self._out(estimates)
+            out = out_of_contention(spec, estimates, self.found)
+            why = None if out is None else out.text()
             if why or n == spec.games:
                 shown = "; ".join(f"{a.goal} {estimates[a.goal].format()}" for a in spec.aims)
                 met = all(a.met(estimates[a.goal]) for a in spec.constraints)
@@ -192,18 +239,6 @@ class _Design:
                                      else "a constraint's interval not inside its bounds"))
                 return estimates
         raise AssertionError("the last look is the cap")
-
-    def _out(self, estimates: Mapping[str, Estimate]) -> str | None:
-        """Why a candidate is out of contention after a look, or None."""
-        for aim in self.spec.constraints:
-            if aim.ruled_out(estimates[aim.goal]):
-                return f"out: {aim.goal} outside its bounds ({aim.text()})"
-        for other, theirs in self.found.items():
-            meets = all(a.met(theirs[a.goal]) for a in self.spec.constraints)
-            if meets and all(a.better(theirs[a.goal], estimates[a.goal])
-                             for a in self.spec.objectives):
-                return f"out: beaten on every objective by {other}"
-        return None
 
     def _estimates(self, name: str, games: int) -> dict[str, Estimate]:
         cur = self.con.execute(goals.sums_sql(True, store.game_measures_sql), {
@@ -216,12 +251,8 @@ class _Design:
     def _play(self, cell: Cell, label: str, lo: int, end: int) -> int:
         """Play and store games lo .. end-1 of a candidate in batches; the games stored (fewer
         than ``end`` at a stop)."""
-        from ..engine.simulate import simulate_arrow
-
-        batches = simulate_arrow(rules=cell.variant.rules, players=cell.players,
-                                 seats=cell.seats, games=end - lo, seed=self.scenario.seed,
-                                 first_game=lo, threads=self.threads, batch_games=self.batch,
-                                 how_it_plays=self.scenario.how_it_plays)
+        batches = self.games.batches(cell, self.scenario.seed, lo, end, threads=self.threads,
+                                     batch=self.batch, how_it_plays=self.scenario.how_it_plays)
         try:
             started = time.perf_counter()
             for batch in batches:

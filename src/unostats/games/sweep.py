@@ -66,8 +66,11 @@ class SweepSection:
 def load_sweeps(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> SweepSection | None:
     grids = []
     for run_id in run_ids:
+        # a design's candidates store their settings as points too: its own section shows them
         rows = con.execute("SELECT variant, players, sweep, rowid FROM variants WHERE run_id = ? "
-                           "AND sweep IS NOT NULL ORDER BY rowid", [run_id]).fetchall()
+                           "AND sweep IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs WHERE "
+                           "runs.run_id = variants.run_id AND (scenario_json->>'design') IS NOT "
+                           "NULL) ORDER BY rowid", [run_id]).fetchall()
         if not rows:
             continue
         by_grid: dict[tuple, list] = {}

@@ -5,8 +5,9 @@ The questions of a comparison: how long a round lasts, how long a game lasts (ro
 minutes at the run's pace), and what acting first is worth, each variant against the base (the
 scenario's first) at every player count; with many variants, the shortest and the longest and
 the largest and smallest advantage instead. An ablation adds which of its rules matter most. A
-kind's section (sweep, skill and luck, championship, league) answers its own questions: its
-``view`` carries them under ``"answers"`` as ``(question, sentences)`` pairs. The sample size
+kind's section (sweep, skill and luck, championship, league, design) answers its own questions:
+its ``view`` carries them under ``"answers"`` as ``(question, sentences)`` pairs; a sweep's and
+a design's stand for the games' questions (``ReportSection.answers_for_cells``). The sample size
 closes the section in words.
 """
 
@@ -39,8 +40,8 @@ def answers(model: ReportModel, section_views: Mapping[str, Any] | None = None
     """The answers of ``model``; ``section_views``: each present section's view (its
     ``"answers"``, if any, follow the games' own)."""
     out: list[Answer] = []
-    swept = any(s.section.name == "sweep" and s.data is not None for s in model.sections)
-    if not swept:  # a sweep's points answer in its own section
+    if not any(s.section.answers_for_cells and s.data is not None for s in model.sections):
+        # else a sweep's points (a design's candidates) answer in their own section
         main = [label for label in model.labels if label not in model.ablation_labels]
         named = len(main) <= MAX_NAMED
         for question, write in (("How long does a round last?", _round_length),

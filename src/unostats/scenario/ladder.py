@@ -73,17 +73,9 @@ class SkillSection(Checker):
             return None
         problems = len(self.report.problems)
         self.report.keys(value, path, SKILL_KEYS)
-        choices = {}
-        for key, allowed, default in (("playout", rules.POLICIES, DEFAULT_PLAYOUT),
-                                      ("goal", seats.GOALS, seats.GOALS[0])):
-            choice = value.get(key, default)
-            if choice not in allowed:
-                self.add(path + (key,), f"unknown value {choice!r}; "
-                         f"{did_you_mean(choice, allowed)}allowed: {', '.join(allowed)}")
-            choices[key] = choice
-        lo, hi = seats.BUDGET_RANGE
-        budget = self._int(value.get("budget", seats.DEFAULT_BUDGET), path + ("budget",), lo, hi,
-                           f"an integer from {lo} to {hi} (deals sampled per choice of card)")
+        choices = self.search_choices(value, path, (
+            ("playout", rules.POLICIES, DEFAULT_PLAYOUT), ("goal", seats.GOALS, seats.GOALS[0])))
+        budget = self.search_budget(value, path)
         ladder = value.get("ladder", list(DEFAULT_LADDER))
         if len(self.report.problems) > problems:
             return None

@@ -1,6 +1,7 @@
 """A checked design (``DesignSpec``): the rule paths it may change and the values each takes
 (``SearchKey``), its goals (``Aim``: a constraint on a statistic's interval, or an objective),
-its budget; a candidate's rules; and which candidates meet the constraints and are not beaten
+its budget; a candidate's rules; when a candidate is out of contention after a look
+(``out_of_contention``) and which candidates meet the constraints and are not beaten
 (``pareto``). Pure Python: the section builds it, the driver and the summary use it."""
 
 from __future__ import annotations
@@ -139,6 +140,35 @@ def candidate_rules(base: rules.RuleSet, point: Mapping[str, Any],
             base.values["target_score"] == rules.TARGET_SCORE_DEFAULTS[base.values["scoring"]]:
         del merged["target_score"]
     return rules.RuleSet.from_mapping(merged)
+
+
+@dataclass(frozen=True)
+class Out:
+    """Why a candidate is out of contention: a constraint its interval lies wholly outside
+    (``aim``), or the candidate that beats it on every objective (``by``)."""
+
+    aim: Aim | None = None
+    by: str | None = None
+
+    def text(self) -> str:
+        if self.aim is not None:
+            return f"out: {self.aim.goal} outside its bounds ({self.aim.text()})"
+        return f"out: beaten on every objective by {self.by}"
+
+
+def out_of_contention(spec: DesignSpec, estimates: Mapping[str, Estimate],
+                      before: Mapping[str, Mapping[str, Estimate]]) -> Out | None:
+    """Why a candidate is out of contention after a look (None: it plays on): a constraint's
+    interval wholly outside its bounds, or a candidate judged ``before`` it that meets every
+    constraint beats it on every objective (its interval wholly better)."""
+    for aim in spec.constraints:
+        if aim.ruled_out(estimates[aim.goal]):
+            return Out(aim=aim)
+    for other, theirs in before.items():
+        meets = all(a.met(theirs[a.goal]) for a in spec.constraints)
+        if meets and all(a.better(theirs[a.goal], estimates[a.goal]) for a in spec.objectives):
+            return Out(by=other)
+    return None
 
 
 def pareto(spec: DesignSpec, found: Mapping[str, Mapping[str, Estimate]]) -> list[str]:

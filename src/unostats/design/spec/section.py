@@ -30,11 +30,8 @@ class DesignSection(Checker):
 
     def design(self, value: Any, base: rules.RuleSet | None) -> DesignSpec | None:
         path: KeyPath = ("design",)
-        if not isinstance(value, dict):
-            self.add(path, f"expected a mapping with keys {', '.join(DESIGN_KEYS)}, got "
-                           f"{describe(value)}")
+        if not self.section(value, path, DESIGN_KEYS, DESIGN_KEYS):
             return None
-        self.report.keys(value, path, DESIGN_KEYS, DESIGN_KEYS)
         lo, hi = PLAYERS_RANGE
         players = self._int(value["players"], path + ("players",), lo, hi,
                             f"a player count from {lo} to {hi}") if "players" in value else None

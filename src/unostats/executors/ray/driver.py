@@ -1,7 +1,9 @@
 """The plain-games kind of run played on a Ray cluster (``unostats simulate FILE --executor ray``):
 the driver (this process) plans each cell's games as batches, Ray runs each batch as a task on a
 worker (``executors.ray.worker.play_batch``), and the driver stores the returned tables in the
-results database, each batch exactly once and in each cell's order.
+results database, each batch exactly once and in each cell's order. A design (``unostats design
+FILE --executor ray``) is played by the design's own driver, which asks for each look's games of
+a candidate in turn: they play here as tasks (``_CandidateGames``) and come back in game order.
 
 Identical rows: a game is a pure function of (rules, seats, seed, game index) and a batch's games
 are fixed when it is submitted, so the stored rows are the local executor's whatever the number
@@ -40,6 +42,7 @@ is played as one job per missing range.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +51,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from ... import store
 from ...engine import ENGINE_VERSION
+from ...design import driver as design
 from ...games import driver as games
 from ...base.progress import Progress
 from ...base.session import Playing, RunError, RunOutcome, cell_label, playing
@@ -59,6 +63,7 @@ from .worker import BatchResult, Ready, ShardTarget, Worker, play_batch, warm_no
 MAX_RETRIES = 3  # runs of a task whose worker dies, after the first
 IN_FLIGHT_PER_CPU = 2
 TARGET_TASK_SECONDS = 2.0  # engine time per task (a task costs a few ms of scheduling)
+MIN_DESIGN_TASK_GAMES = 50  # games of a design's task at least
 POLL_SECONDS = 0.1  # how often the driver looks at the stop flag while it waits
 
 
@@ -83,9 +88,9 @@ class RayExecutor:
     def check(self, kind: Any) -> None:
         """Refuse a kind of run this executor does not play, before anything is stored."""
         if self.name not in kind.executors:
-            raise RunError(f"--executor ray plays scenarios of plain games, not {kind.label}s "
-                           f"(a `{kind.section}:` section), which play on the local executor "
-                           "only: drop --executor ray", exit_code=2)
+            raise RunError(f"--executor ray plays scenarios of plain games and designs, not "
+                           f"{kind.label}s (a `{kind.section}:` section), which play on the "
+                           "local executor only: drop --executor ray", exit_code=2)
 
     def connect(self, progress: Progress) -> None:
         """Join the cluster (or start the local instance); a cluster that cannot be reached
@@ -128,9 +133,14 @@ class RayExecutor:
     def play(self, con, outcome: RunOutcome, *, threads: int | None, batch_size: int | None,
              progress: Progress, stop: StopRequest | None) -> RunOutcome:
         """Play every cell of ``outcome.scenario`` from its stored games to the end (or until
-        ``stop``) as Ray tasks, storing each batch once, in order."""
+        ``stop``) as Ray tasks, storing each batch once, in order; a design is played by its
+        own driver, its candidates' games here (``_CandidateGames``)."""
         stop = stop or StopRequest()
         outcome.resume_options = self.resume_options
+        if outcome.scenario.design is not None:
+            return design.play(con, outcome, threads=threads, batch_size=batch_size,
+                               progress=progress, stop=stop,
+                               games=_CandidateGames(self, threads or 1))
         cells = [_Cell(job) for job in games.plan_cells(con, outcome, progress)]
         outstanding: dict[Any, tuple[_Cell, int, int]] = {}  # ref -> (cell, first, end)
         with playing(con, outcome, progress=progress, stop=stop, tally=games.tally) as session:
@@ -203,9 +213,7 @@ class RayExecutor:
     def _deliver(self, con, outcome: RunOutcome, c: _Cell, result: BatchResult,
                  progress: Progress) -> None:
         """Store one task's batch (a repeat is a no-op) and report it."""
-        self._started_worker(result.ready, progress)
-        worker = result.ready.worker
-        self.batches_by_worker[worker] = self.batches_by_worker.get(worker, 0) + 1
+        self._heard(result, progress)
         cell = c.job.cell
         if result.receipt is not None:  # the worker wrote the shards; recorded once
             self.shard_batches += 1
@@ -223,6 +231,12 @@ class RayExecutor:
         progress.batch_stored(str(c.job.index), cell_label(cell), result.first, result.end - 1,
                               c.stored, outcome.scenario.games, rate)
 
+    def _heard(self, result: BatchResult, progress: Progress) -> None:
+        """A task's batch arrived: its worker checked (the first time) and counted."""
+        self._started_worker(result.ready, progress)
+        worker = result.ready.worker
+        self.batches_by_worker[worker] = self.batches_by_worker.get(worker, 0) + 1
+
     def _log_workers(self, progress: Progress) -> None:
         if not self.batches_by_worker:
             return
@@ -232,6 +246,55 @@ class RayExecutor:
         n, w = sum(self.batches_by_worker.values()), len(self.batches_by_worker)
         progress.log(f"ray: {n} batch{'es' * (n != 1)} on {w} worker process"
                      f"{'es' * (w != 1)} ({counts}){shards}")
+
+
+class _CandidateGames:
+    """A design's games on the cluster (``design.driver.Games``): the design's driver asks for
+    a candidate's games up to its next look, which are split into tasks over the cluster's CPUs
+    and handed back in game order; the driver stores them and judges the candidate as it does
+    locally. Candidates are judged one after the other (each look decides what plays next), so
+    the cluster works on one candidate's look at a time."""
+
+    def __init__(self, executor: RayExecutor, threads: int) -> None:
+        self.executor, self.threads = executor, threads
+        self.progress: Progress | None = None
+
+    def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None:
+        """The nodes warmed (a worker compiles or loads the loops that count how rounds play
+        at its first task that counts)."""
+        self.progress = progress
+        self.executor._warm(progress, stop)
+
+    def batches(self, cell, seed: int, first: int, end: int, *, threads: int | None,
+                batch: int, how_it_plays: bool):
+        """Games ``first`` .. ``end - 1`` as tasks of at most ``batch`` games, at least
+        ``MIN_DESIGN_TASK_GAMES`` (so a short look still spreads over the CPUs), at most
+        ``IN_FLIGHT_PER_CPU`` per CPU in flight; the tasks left are cancelled at a stop."""
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        limit = max(2, IN_FLIGHT_PER_CPU * cpus // self.threads)
+        size = min(batch, max(MIN_DESIGN_TASK_GAMES, -(-(end - first) // limit)))
+        task = ray.remote(play_batch).options(num_cpus=self.threads, max_retries=MAX_RETRIES,
+                                              retry_exceptions=False, scheduling_strategy="SPREAD")
+        pending: deque[Any] = deque()
+        at = first
+        try:
+            while pending or at < end:
+                while at < end and len(pending) < limit:
+                    upto = min(end, at + size)
+                    pending.append(task.remote(cell.variant.rules, cell.players, cell.seats,
+                                               seed, at, upto, self.threads, None,
+                                               how_it_plays))
+                    at = upto
+                result = _get(pending[0], f"a batch of {cell_label(cell)}")
+                pending.popleft()
+                self.executor._heard(result, self.progress)
+                yield result.batch
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+
+    def done(self, progress: Progress) -> None:
+        self.executor._log_workers(progress)
 
 
 @dataclass

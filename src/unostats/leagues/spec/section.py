@@ -22,11 +22,8 @@ class LeagueSection(Checker):
 
     def league(self, value: Any) -> LeagueSpec | None:
         path: KeyPath = ("league",)
-        if not isinstance(value, dict):
-            self.add(path, f"expected a mapping with keys {', '.join(LEAGUE_KEYS)}, got "
-                           f"{describe(value)}")
+        if not self.section(value, path, LEAGUE_KEYS, REQUIRED_LEAGUE_KEYS):
             return None
-        self.report.keys(value, path, LEAGUE_KEYS, REQUIRED_LEAGUE_KEYS)
         behaviour = self.seat({"behaviour": value.get("behaviour")}, path)
         policies = self.policies(value.get("policies"), path + ("policies",), behaviour) \
             if "policies" in value else None

@@ -33,11 +33,8 @@ class TournamentSection(Checker):
 
     def tournament(self, value: Any) -> TournamentSpec | None:
         path: KeyPath = ("tournament",)
-        if not isinstance(value, dict):
-            self.add(path, "expected a mapping with keys "
-                           f"{', '.join(TOURNAMENT_KEYS)}, got {describe(value)}")
+        if not self.section(value, path, TOURNAMENT_KEYS, REQUIRED_TOURNAMENT_KEYS):
             return None
-        self.report.keys(value, path, TOURNAMENT_KEYS, REQUIRED_TOURNAMENT_KEYS)
         lo, hi = ENTRANTS_RANGE
         entrants = None
         if value.get("entrants") is not None:
