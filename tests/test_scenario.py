@@ -434,9 +434,13 @@ def test_a_design_goal_that_reads_a_round_counter_counts_by_itself():
             "how each round plays") in str(info.value)
 
 
-def test_the_bundled_how_it_plays_scenario_counts():
-    assert load_scenario("how-it-plays").how_it_plays
-    assert not load_scenario("standard").how_it_plays
+def test_the_bundled_how_it_plays_scenario_counts_and_its_run_says_so():
+    from unostats.games.driver import plan
+
+    counting = load_scenario("how-it-plays")
+    assert counting.how_it_plays and plan(counting).endswith(", counting how each round plays")
+    plain = load_scenario("standard")
+    assert not plain.how_it_plays and "counting" not in plan(plain)
 
 
 @pytest.mark.parametrize("name", ["championship", "strategies"])

@@ -73,13 +73,15 @@ def games_requested(scenario: Scenario) -> int:
 
 
 def plan(scenario: Scenario) -> str:
-    """What a new run plays, for its first log line."""
+    """What a new run plays, for its first log line (and that it counts how rounds play)."""
     n = len(list(scenario.cells()))
+    counting = ", counting how each round plays" if scenario.how_it_plays else ""
     if scenario.precision:
         targets = ", ".join(f"{stat} ±{h:g}" for stat, h in scenario.precision)
         return (f"{n} cell{'s' * (n != 1)} x up to {scenario.games:,} games until {targets} "
-                f"(looks at {', '.join(f'{g:,}' for g in precision.looks(scenario.games))})")
-    return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games"
+                f"(looks at {', '.join(f'{g:,}' for g in precision.looks(scenario.games))})"
+                f"{counting}")
+    return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games{counting}"
 
 
 def outline(scenario: Scenario) -> str:
