@@ -23,7 +23,9 @@ plays the version with all of them (hooks that no option turns on do nothing), w
 their event checks fold away too (4-6% more rounds/s on one core).
 
 Counting how a round plays (_measures: the hand leader, decisions, UNO stops) is a constant of
-each loop too: a run that asks for it (``counting``) plays the loops that count, the others
+each loop too (``counting``): a run that asks for it hands the kernel a ``COUNTING_TABLE``
+record and plays the loops that count (the record's type also makes the helpers shared by every
+loop keep the types held and the UNO stops: _table.counts); the others a ``TABLE`` record and
 loops without any counting, whose round rows hold the measures' null. Counting in the turn loop
 cost about a fifth of the rounds/s however it was written (docs/performance.md); compiled out,
 a run that does not count plays at the speed of the engine before the counters.
