@@ -2,6 +2,7 @@
 tables built, no store), reference rules, random seats, one thread, thread CPU time.
 
     python benchmarks/kernel_ab.py OLD_SRC NEW_SRC [--players 2,4,6] [--orders 3] [--pairs 40]
+                                   [--how-it-plays]
     git archive main src | tar -x -C /tmp/old && python benchmarks/kernel_ab.py /tmp/old/src src
 
 Each tree's ``unostats`` package is copied under a name of its own (``unostats_a``,
@@ -12,7 +13,10 @@ in such a process, whatever its source (~10% on the 2-core development machine, 
 trees included: where the code lands in memory), so every comparison runs in fresh processes in
 both load orders, ``--orders`` times each, and reports sqrt(r(A first) / r(B first)) of the
 median ratios B/A of each order, in which that bias cancels, with the range over the repetitions.
-It also checks that both engines wrote the same rows (``outputs identical``).
+It also checks that both engines wrote the same rows (``outputs identical``; of the round rows
+the columns both have: an engine from before the counters of how a round plays has none).
+``--how-it-plays``: the trees whose ``KernelInputs.build`` takes ``how_it_plays`` play the loops
+that count how each round plays (engine/_turns.py); without it, the loops that do not.
 """
 
 from __future__ import annotations
@@ -32,10 +36,10 @@ REFERENCE_RULES = {"first_card": "number_only", "wild_draw_four": "free", "uno_p
 GAMES = {2: 400, 4: 350, 6: 300}  # ~30 ms of play each on the development machine
 
 _ONE_PROCESS = r"""
-import importlib, json, statistics, sys, time
+import importlib, inspect, json, statistics, sys, time
 import numpy as np
 first, second, players, pairs = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4])
-games, rules = json.loads(sys.argv[5]), json.loads(sys.argv[6])
+games, rules, counting = json.loads(sys.argv[5]), json.loads(sys.argv[6]), sys.argv[7] == "1"
 
 
 def setup(pkg, n, g):
@@ -48,7 +52,9 @@ def setup(pkg, n, g):
     except ModuleNotFoundError:  # a checkout from before the engine's API was split
         S = importlib.import_module(pkg + ".engine.simulate")
         inputs_of, outputs = S._KernelInputs, S._Outputs
-    inputs = inputs_of.build(R.RuleSet.from_mapping(rules), n, seats.Seat())
+    counts = "how_it_plays" in inspect.signature(inputs_of.build).parameters
+    inputs = inputs_of.build(R.RuleSet.from_mapping(rules), n, seats.Seat(),
+                             **({"how_it_plays": counting} if counts else {}))
     out = outputs(g, g * 80, n)
     table = inputs.tables(1)
     trace = np.zeros((1, 4), np.int64)
@@ -72,8 +78,10 @@ for n in players:
         for pkg in ((first, second) if i % 2 == 0 else (second, first)):
             rates[pkg].append(runs[pkg][0]()[0])
     a, b = runs[first][1], runs[second][1]
+    width = min(a.round.shape[1], b.round.shape[1])
     same = all(np.array_equal(getattr(a, k), getattr(b, k))
-               for k in ("game", "game_seat", "round", "round_seat"))
+               for k in ("game", "game_seat", "round_seat")) and np.array_equal(
+        a.round[:, :width], b.round[:, :width])
     print(json.dumps({"players": n, "ratio": statistics.median(
         y / x for x, y in zip(rates[first], rates[second])),
         "rate_first": statistics.median(rates[first]), "same": same}))
@@ -86,12 +94,12 @@ def _copy(src: Path, into: Path, name: str) -> None:
 
 
 def _order(folder: Path, first: str, second: str, players: list[int], pairs: int,
-           cache: Path) -> dict[int, dict]:
+           cache: Path, counting: bool) -> dict[int, dict]:
     env = {**os.environ, "PYTHONPATH": str(folder), "UNOSTATS_CACHE_DIR": str(cache)}
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run(
         [sys.executable, "-c", _ONE_PROCESS, first, second, json.dumps(players), str(pairs),
-         json.dumps({str(n): GAMES.get(n, 300) for n in players}), json.dumps(REFERENCE_RULES)],
+         json.dumps({str(n): GAMES.get(n, 300) for n in players}), json.dumps(REFERENCE_RULES), str(int(counting))],
         env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(done.stderr)
@@ -106,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="2,4,6")
     parser.add_argument("--orders", type=int, default=3, help="processes per load order")
     parser.add_argument("--pairs", type=int, default=40, help="alternations per process")
+    parser.add_argument("--how-it-plays", action="store_true",
+                        help="play the loops that count how each round plays")
     args = parser.parse_args(argv)
     players = [int(p) for p in args.players.split(",")]
     with tempfile.TemporaryDirectory(prefix="kernel_ab_") as tmp:
@@ -115,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         cache = folder / "cache"  # compiled once per tree, loaded by every later process
         ab, ba = [], []
         for _ in range(args.orders):
-            ab.append(_order(folder, "unostats_a", "unostats_b", players, args.pairs, cache))
-            ba.append(_order(folder, "unostats_b", "unostats_a", players, args.pairs, cache))
+            ab.append(_order(folder, "unostats_a", "unostats_b", players, args.pairs, cache,
+                             args.how_it_plays))
+            ba.append(_order(folder, "unostats_b", "unostats_a", players, args.pairs, cache,
+                             args.how_it_plays))
     for n in players:
         combined = [math.sqrt(x[n]["ratio"] / y[n]["ratio"]) for x, y in zip(ab, ba)]
         same = all(r[n]["same"] for r in ab + ba)

@@ -127,6 +127,11 @@ TOP = {
     "precision": "play each cell until a 95% interval is that narrow. See [Precision](#precision).",
     "skill": "a skill ladder: one seat of each rung among the table's seats, one cell per "
              "variant x player count x rung. See [Skill ladder](#skill-ladder).",
+    "how_it_plays": "`true` or `false` (default false): count how each round plays (hand leader "
+                    "changes, the winner's card deficit, decisions, UNO stops), about a fifth "
+                    "slower; without it those `rounds` columns are NULL and every reader says "
+                    "\"not counted\". On by itself in a design whose goals read one; refused in "
+                    "a tournament or a league. See [How it plays](guide/how-it-plays.md).",
 }
 
 VARIANT = {
@@ -649,7 +654,9 @@ COLUMNS = {
                            "(a paid +2 +2 is 4; 0 without penalties).",
         "hand_leader_changes": "changes of the seat alone holding the fewest cards, at the "
                                "turns' starts and the round's end "
-                               "([How it plays](guide/how-it-plays.md)).",
+                               "([How it plays](guide/how-it-plays.md)); this and the five "
+                               "below are null in a run that did not count them "
+                               "(`how_it_plays`).",
         "winner_largest_deficit": "the round winner's largest card deficit to the fewest held, "
                                   "at its turns' starts (null when capped).",
         "decision_turns": "turns with more than one distinct legal card.",

@@ -272,6 +272,7 @@ COMPARE_YAML = f"""\
 name: compare-test
 description: 'Test </script><script>alert("d")</script> & <i>more</i>'
 seed: 5
+how_it_plays: true
 games: 240
 players: [4, 6]
 seats:
@@ -325,7 +326,7 @@ def _write_run(con, text: str, *, status: str = "complete", games: int | None = 
                       numba_version=numba.__version__))
     for c in cells:
         for batch in simulate_batches(rules=c.variant.rules, players=c.players, seats=c.seats,
-                                      games=games, seed=sc.seed):
+                                      games=games, seed=sc.seed, how_it_plays=sc.how_it_plays):
             store.write_batch(con, run_id, c.variant.name, c.players, batch)
     store.finish_run(con, run_id, status=status)
     return run_id

@@ -36,13 +36,16 @@ from engine_cases import (
 @pytest.mark.parametrize("rules_name", list(RULE_SETS))
 @pytest.mark.parametrize("players", range(2, 11))
 def test_referee_accepts_traced_games_and_agrees_with_the_batch_rows(rules_name, players):
+    counting = players % 2 == 0  # the loops that count how rounds play, and those that do not
     rules = RuleSet.from_mapping(RULE_SETS[rules_name])
     seats = mixed_seats(players)
     games, game_seats, rounds, round_seats = play(RULE_SETS[rules_name], players, seats, 12,
-                                                  seed=99)
+                                                  seed=99, how_it_plays=counting)
+    if not counting:  # the measures are null, and so the referee says they are
+        assert rounds.select(codes.MEASURE_NAMES).null_count().row(0) == (rounds.height,) * 6
     for g in range(12):
         result = check_trace(trace_game(rules=rules, players=players, seats=seats, seed=99,
-                                        game=g))
+                                        game=g, how_it_plays=counting))
         stored = rounds.filter(pl.col("game") == g).sort("round")
         assert stored.height == len(result.rounds)
         for row, ref in zip(stored.iter_rows(named=True), result.rounds):
@@ -116,10 +119,11 @@ def test_invariants_hold_for_every_player_count(rules_name, players):
 @pytest.mark.parametrize(("rules", "players", "seats"), list(bundled_cells()))
 def test_every_bundled_scenario_cell_passes_the_referee_and_the_invariants(rules, players, seats):
     frames = [pl.concat(f) for f in zip(*simulate_batches(rules=rules, players=players,
-                                                          seats=seats, games=30, seed=5))]
+                                                          seats=seats, games=30, seed=5,
+                                                          how_it_plays=True))]
     for game in range(2):
         result = check_trace(trace_game(rules=rules, players=players, seats=seats, seed=5,
-                                        game=game))
+                                        game=game, how_it_plays=True))
         stored = frames[2].filter(pl.col("game") == game).sort("round")
         for row, ref in zip(stored.iter_rows(named=True), result.rounds, strict=True):
             for name in codes.MEASURE_NAMES:  # how the round played, counted twice

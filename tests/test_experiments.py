@@ -170,6 +170,7 @@ name: compared
 games: 300
 seed: 21
 players: 4
+how_it_plays: true
 variants:
   - name: official
   - name: same play

@@ -44,14 +44,18 @@ def _play(rules, players, seats, games, seed, **kw):
     ("card_count_lone_zero", 3), ("lazy", 4), ("eight_cover_jump_in", 3)])
 def test_expert_games_pass_the_referee_and_play_as_untraced(rules_name, players):
     """Every play of the experts is legal to the referee (their other choices are their playout
-    policy's, checked as such), and tracing changes nothing in the game."""
+    policy's, checked as such), and tracing changes nothing in the game; the second game counts
+    how its rounds play (the referee agrees)."""
     rules = RuleSet.from_mapping(RULE_SETS[rules_name])
     seats = _seats(players)
     for game in range(2):
-        trace = trace_game(rules=rules, players=players, seats=seats, seed=11, game=game)
-        check_trace(trace)
+        trace = trace_game(rules=rules, players=players, seats=seats, seed=11, game=game,
+                           how_it_plays=game == 1)
+        result = check_trace(trace)
+        assert [r.uno_stops for r in result.rounds] == trace.batch.rounds["uno_stops"].to_list()
         untraced = next(iter(simulate_batches(rules=rules, players=players, seats=seats,
-                                              games=1, seed=11, first_game=game, threads=1)))
+                                              games=1, seed=11, first_game=game, threads=1,
+                                              how_it_plays=game == 1)))
         for name in untraced._fields:
             assert getattr(trace.batch, name).equals(getattr(untraced, name)), name
 

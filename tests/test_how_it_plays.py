@@ -42,7 +42,8 @@ def stored_games(players: int, games: list[tuple[int, list[tuple[int, ...]]]],
     columns["turns"] = [10] * n
     columns.update(measures or {})
     frame = pl.DataFrame(rounds).with_columns(
-        pl.col("loser_seat").cast(pl.Int8), **{k: pl.Series(v) for k, v in columns.items()})
+        pl.col("loser_seat").cast(pl.Int8),
+        **{k: pl.Series(v, dtype=pl.Int64) for k, v in columns.items()})
     return SimpleNamespace(games=pl.DataFrame(game_rows), game_seats=pl.DataFrame(final),
                            rounds=frame, round_seats=pl.DataFrame(seats))
 
@@ -63,22 +64,42 @@ ROUND_MEASURES = {"turns": [10, 20, 30, 40, 10, 30], "decision_turns": [5, 10, 1
                   "uno_stops": [1, 0, 2, 0, 1, 0], "uno_stops_still_won": [1, 0, 0, 0, 1, 0]}
 
 
-@pytest.fixture
-def con(tmp_path):
-    db = tmp_path / "plays.duckdb"
-    con = store.open_store(db, read_only=False)
-    variants = [("high", 3, {"scoring": "winner_takes_all", "target_score": 100}),
-                ("low", 2, {"scoring": "own_points_low_wins", "target_score": 100})]
-    run_id = store.start_run(
-        con, run_id="plays", command="test", seed=1, games_requested=3, scenario_name="s",
-        scenario_text="name: s\n", scenario_json={"name": "s"}, scenario_hash="h",
+VARIANTS = [("high", 3, {"scoring": "winner_takes_all", "target_score": 100}),
+            ("low", 2, {"scoring": "own_points_low_wins", "target_score": 100})]
+
+
+def _start(con, run_id: str, variants) -> str:
+    return store.start_run(
+        con, run_id=run_id, command="test", seed=1, games_requested=3, scenario_name="s",
+        scenario_text="name: s\n", scenario_json={"name": "s"}, scenario_hash=run_id,
         variants=[{"variant": v, "players": p, "rules_json": rules, "rules_hash": v,
                    "description": ""} for v, p, rules in variants],
         versions={"unostats_version": "0.1", "engine_version": "1", "numba_version": "0"})
+
+
+def _open(tmp_path, uncounted: bool):
+    db = tmp_path / "plays.duckdb"
+    con = store.open_store(db, read_only=False)
+    run_id = _start(con, "plays", VARIANTS)
     store.write_batch(con, run_id, "high", 3, stored_games(3, HIGH, ROUND_MEASURES))
     store.write_batch(con, run_id, "low", 2, stored_games(2, LOW))
+    if uncounted:  # a run that did not count how its rounds play: the same games, measures null
+        store.write_batch(con, _start(con, "uncounted", VARIANTS[:1]), "high", 3, stored_games(
+            3, HIGH, {**ROUND_MEASURES, **dict.fromkeys(codes.MEASURE_NAMES, [None] * 6)}))
     con.close()
-    con = store.open_store(db, read_only=True)
+    return store.open_store(db, read_only=True)
+
+
+@pytest.fixture
+def con(tmp_path):
+    con = _open(tmp_path, uncounted=False)
+    yield con
+    con.close()
+
+
+@pytest.fixture
+def con_uncounted(tmp_path):
+    con = _open(tmp_path, uncounted=True)
     yield con
     con.close()
 
@@ -169,3 +190,62 @@ def test_the_report_page_has_the_section_with_every_measure(report_runs, tmp_pat
         rows = table.split("<tbody>")[1].split("</tr>")[:-1]
         assert len(rows) == sum(m.level == measures for m in plays.MEASURES)
         assert all(row.count('class="ci"') >= 1 for row in rows)
+
+
+def test_every_reader_says_not_counted_where_a_run_did_not_count(con_uncounted):
+    """A run without ``how_it_plays``: its per-game measures are there (from the standings),
+    its per-round ones "not counted" in the summary's block, the report's section and
+    ``compare``, never blank or zero."""
+    con = con_uncounted
+    (cell,) = plays.load_plays(con, ["uncounted"])
+    assert not cell.counted and plays.load_plays(con, ["plays"])[0].counted
+    assert cell.estimates["lead_changes"].value == 1.5  # the game measures, as counted above
+    assert not any(m.key in cell.estimates for m in plays.MEASURES if m.level == "round")
+    text = plays.block([cell])
+    per_game, per_round = text.split("How it plays, per round")
+    assert "not counted" not in per_game
+    row = next(line for line in per_round.splitlines() if "uncounted" in line)
+    assert row.count("not counted") == sum(m.level == "round" for m in plays.MEASURES)
+    assert plays.NOT_COUNTED_WHY in per_round
+    narrow = plays.block([cell], width=60).split("How it plays, per round")[1]
+    assert "how_it_plays: true" in narrow.replace("\n", " ")
+    assert max(map(len, narrow.splitlines())) <= 60
+    view = plays.view(plays.PlaysSection((cell,)))
+    game_table, round_table = view["tables"]
+    assert game_table["note"] is None and all(r["cells"][0] for r in game_table["rows"])
+    assert all(r["cells"] == ["not counted"] for r in round_table["rows"])
+    assert "how_it_plays: true" in round_table["note"]
+    counted, plain = (compare.load_cell(con, compare.CellRef(run, "high", 3))
+                      for run in ("plays", "uncounted"))
+    rows = {r.statistic: r for r in compare.compare_cells(counted, plain,
+                                                          compare.ALL_STATISTICS).rows}
+    for stat in compare.COUNTED:
+        assert rows[stat].method.startswith("not counted: uncounted/high/3"), stat
+        assert math.isfinite(rows[stat].a) and rows[stat].b is None, stat
+        assert rows[stat].diff is None and rows[stat].lo is None, stat
+    assert rows["decision_share"].a == pytest.approx(70 / 140)
+    assert rows["lead_changes_per_game"].diff == 0  # the same games: the standings agree
+    shown = compare.format_comparisons([compare.Comparison(
+        counted.ref, plain.ref, tuple(rows.values()), "")])
+    line = next(x for x in shown.splitlines() if "UNO stops/round" in x)
+    assert "not counted" in line
+    assert set(compare.COUNTED) == {stat for stat in compare.PLAY_STATISTICS
+                                    if rows[stat].method.startswith("not counted")}
+
+
+def test_the_report_page_says_not_counted_for_a_run_that_did_not_count(report_runs, tmp_path):
+    """The 'ablation' run does not count how its rounds play: every per-round row of the
+    section says so, with the note on how a run asks."""
+    from unostats.report.build import build_report
+
+    path, runs = report_runs
+    page = build_report(db_path=path, run_ids=[runs["ablation"]], out=tmp_path / "r.html",
+                        index=False).read_text(encoding="utf-8")
+    games = page.split('id="table-plays-1"')[1].split("</table>")[0]
+    assert "not counted" not in games and 'class="ci"' in games
+    after = page.split('id="table-plays-2"')[1]
+    table = after.split("</table>")[0]
+    rows = table.split("<tbody>")[1].split("</tr>")[:-1]
+    assert len(rows) == sum(m.level == "round" for m in plays.MEASURES)
+    assert all("<td>not counted</td>" in row and 'class="ci"' not in row for row in rows)
+    assert "how_it_plays: true" in after.split("</p>")[0]

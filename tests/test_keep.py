@@ -22,11 +22,12 @@ from unostats.scenario import load_text
 from unostats.store import keep, sums
 
 # Capped rounds (max_turns), own points (the lowest total is best), a game without a target's
-# share, two player counts: every branch of a game's totals.
+# share, two player counts: every branch of a game's totals; how each round plays counted.
 KEEPS_SCENARIO = """\
 name: keeps
 seed: 23
 games: 240
+how_it_plays: true
 players: [2, 4]
 variants:
   - name: standard
@@ -328,6 +329,7 @@ def test_keep_on_the_command_line(invoke, tmp_path):
                   "--keep", "summary", "--set", "players=4", "-q")
     assert done.exit_code == 0, done.output
     assert "turns/round" in done.stdout and "kept less than rows" in done.stdout
+    assert "not counted" in done.stdout  # its rounds' counters: how_it_plays is off by default
     bad = invoke("simulate", "standard", "--db", db, "--keep", "everything")
     assert bad.exit_code == 2 and "everything" in bad.output
     tour = invoke("simulate", "championship", "--games", "2", "--db", db, "--keep", "games")

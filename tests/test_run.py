@@ -379,13 +379,20 @@ def test_a_cold_engine_is_compiled_before_the_run_and_said_so(tmp_path, monkeypa
 
     monkeypatch.setattr(engine_cache, "_checked", set())
     # prepare_engine imports the engine when it runs (commands that only read start without it)
-    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced: False)
+    counting = []
+    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced, how_it_plays: False)
     monkeypatch.setattr(compiled, "compile_estimate", lambda: 17.0)
-    monkeypatch.setattr(compiled, "compile_for", lambda rule_sets, traced: 16.5)
+    monkeypatch.setattr(compiled, "compile_for",
+                        lambda rule_sets, traced, how_it_plays: counting.append(how_it_plays)
+                        or 16.5)
     assert engine_cache.prepare_engine(Log()) == 16.5
     assert logged == [engine_cache.compile_message(17.0), "engine compiled in 16.5 s"]
     assert "about 17 s" in logged[0]
     assert engine_cache.prepare_engine(Log()) is None and len(logged) == 2  # once per process
+    # the loops that count how rounds play are other entry points: compiled when a run counts
+    assert engine_cache.prepare_engine(Log(), how_it_plays=True) == 16.5 and len(logged) == 4
+    assert engine_cache.prepare_engine(Log(), how_it_plays=True) is None
+    assert counting == [False, True]
     assert "about 15 s on 2 cores" in engine_cache.compile_message(None)  # before any compile
 
 
@@ -451,12 +458,12 @@ def test_the_run_s_rate_leaves_the_compile_out(tmp_path, monkeypatch):
     monkeypatch.setattr(session, "time", SimpleNamespace(
         perf_counter=lambda: real() + clock["offset"]))
 
-    def compile_for(rule_sets, traced):
+    def compile_for(rule_sets, traced, how_it_plays):
         clock["offset"] += 1000.0
         return 1000.0
 
     monkeypatch.setattr(engine_cache, "_checked", set())
-    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced: False)
+    monkeypatch.setattr(compiled, "is_cached", lambda rule_sets, traced, how_it_plays: False)
     monkeypatch.setattr(compiled, "compile_for", compile_for)
 
     class Lines(Progress):

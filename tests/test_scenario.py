@@ -385,3 +385,67 @@ def test_bundled_scenarios_list():
 @pytest.mark.parametrize("path", sorted(bundled_dir().glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_bundled_scenario_is_valid(path):
     load_scenario(path)
+
+
+# --- how_it_plays -----------------------------------------------------------------------------
+
+DESIGN = """\
+name: d
+seed: 1
+variants:
+  - name: base
+design:
+  players: 4
+  search:
+    rules.hand_size: {from: 5, to: 9}
+  goals:
+    GOAL: maximize
+  budget: {candidates: 2, games: 100}
+"""
+
+
+def test_how_it_plays_is_off_unless_asked_and_in_the_hash_only_when_on():
+    plain = load_text(GOOD, "good.yaml")
+    assert not plain.how_it_plays and "how_it_plays" not in plain.resolved()
+    on = load_text(GOOD, "good.yaml", overrides=["how_it_plays=true"])
+    assert on.how_it_plays and on.resolved()["how_it_plays"] is True
+    assert on.hash() != plain.hash()
+    assert load_text("how_it_plays: false\n" + GOOD, "good.yaml").hash() == plain.hash()
+
+
+def test_how_it_plays_is_checked_like_every_key():
+    with pytest.raises(ScenarioError) as info:
+        load_text(GOOD, "good.yaml", overrides=["how_it_plays=sometimes"])
+    assert ("good.yaml (--set how_it_plays=sometimes): how_it_plays: expected true or false "
+            "(count how each round plays), got 'sometimes'") in str(info.value)
+    with pytest.raises(ScenarioError) as info:
+        load_text("how_it_plays: 1\n" + GOOD, "good.yaml")
+    assert "good.yaml:1: how_it_plays: expected true or false" in str(info.value)
+
+
+def test_a_design_goal_that_reads_a_round_counter_counts_by_itself():
+    counted = load_text(DESIGN.replace("GOAL", "hand_leader_changes_per_round"), "d.yaml")
+    assert counted.how_it_plays
+    assert not load_text(DESIGN.replace("GOAL", "turns_per_round"), "d.yaml").how_it_plays
+    with pytest.raises(ScenarioError) as info:
+        load_text("how_it_plays: false\n" + DESIGN.replace("GOAL", "hand_leader_changes_per_round"),
+                  "d.yaml")
+    assert ("d.yaml:1: how_it_plays: false, but the goal hand_leader_changes_per_round needs "
+            "how each round plays") in str(info.value)
+
+
+def test_the_bundled_how_it_plays_scenario_counts_and_its_run_says_so():
+    from unostats.games.driver import plan
+
+    counting = load_scenario("how-it-plays")
+    assert counting.how_it_plays and plan(counting).endswith(", counting how each round plays")
+    plain = load_scenario("standard")
+    assert not plain.how_it_plays and "counting" not in plan(plain)
+
+
+@pytest.mark.parametrize("name", ["championship", "strategies"])
+def test_tournaments_and_leagues_refuse_how_it_plays(name):
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(name, ["how_it_plays=true"])
+    assert ("(--set how_it_plays=true): how_it_plays: not used in a tournament or league "
+            "scenario") in str(info.value)

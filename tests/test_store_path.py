@@ -26,6 +26,7 @@ from unostats.seats import Seat
 MIX = """\
 name: mix
 seed: 11
+how_it_plays: true
 games: 150
 players: [2, 4]
 seats:
@@ -37,7 +38,8 @@ variants:
 """
 # The digest of MIX's stored games, game_seats, rounds and round_seats (every column but run_id
 # and the later rounds.largest_penalty and how a round played, codes.MEASURE_NAMES; rows
-# sorted), as stored by main before this storage path, with batches of 40 games.
+# sorted), as stored by main before this storage path, with batches of 40 games. MIX counts
+# how its rounds play (the engine's loops that count): they store these rows all the same.
 MAIN_DIGEST = "881778f3fe9c0879"
 
 
@@ -74,7 +76,8 @@ def simple_path(db: Path, scenario, batch_games: int) -> None:
         for c in cells:
             for batch in simulate_batches(rules=c.variant.rules, players=c.players,
                                           seats=c.seats, games=scenario.games,
-                                          seed=scenario.seed, batch_games=batch_games):
+                                          seed=scenario.seed, batch_games=batch_games,
+                                          how_it_plays=scenario.how_it_plays):
                 assert isinstance(batch.games, pl.DataFrame)
                 store.write_batch(con, run_id, c.variant.name, c.players, batch)
     finally:
@@ -113,6 +116,42 @@ def test_simulate_stores_the_rows_of_the_simple_path(game_rows, game_tables, mix
 
 def test_simulate_stores_the_rows_main_stored(game_tables, mix):
     assert digest(mix["fast"], game_tables) == MAIN_DIGEST
+
+
+def test_a_run_that_does_not_count_stores_the_same_games_with_the_measures_null(
+        game_rows, game_tables, mix):
+    """Counting how rounds play draws no random number: without it (``how_it_plays: false``,
+    the engine's loops without any counter) every other column is the same, and the measures'
+    columns are null where the counting run has them."""
+    path = mix["folder"] / "mix.yaml"
+    uncounted = mix["folder"] / "uncounted.duckdb"
+    scenario = load_scenario(path, ["how_it_plays=false"])
+    assert mix["scenario"].how_it_plays and not scenario.how_it_plays
+    assert simulate(scenario=scenario, db=uncounted).status == "complete"
+    assert digest(uncounted, game_tables) == MAIN_DIGEST
+    counted, plain = game_rows(mix["fast"]), game_rows(uncounted)
+    con = duckdb.connect(str(uncounted), read_only=True)
+    try:
+        columns = [c for (c,) in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'rounds' "
+            "AND column_name <> 'run_id' ORDER BY ordinal_position").fetchall()]
+        nulls = con.execute("SELECT " + ", ".join(f"count({m})" for m in MEASURE_NAMES)
+                            + ", count(*) FROM rounds").fetchall()[0]
+    finally:
+        con.close()
+    assert nulls[:-1] == (0,) * len(MEASURE_NAMES) and nulls[-1] > 0
+    at = [columns.index(m) for m in MEASURE_NAMES]
+    for table in game_tables:
+        assert len(plain[table]) == len(counted[table]) > 0, table
+        if table != "rounds":
+            assert plain[table] == counted[table], f"{table} differs"
+            continue
+        # rows sorted alike: the measures come after every other column of a round
+        assert min(at) > max(i for i, c in enumerate(columns) if c not in MEASURE_NAMES)
+        for a, b in zip(plain[table], counted[table]):
+            assert a[:min(at)] == b[:min(at)]
+            assert all(a[i] is None for i in at)
+        assert any(b[columns.index("hand_leader_changes")] for b in counted[table])
 
 
 def test_stacked_penalties_show_in_the_stored_rounds(mix):

@@ -192,3 +192,10 @@ MEASURE_NAMES = (
     "uno_stops",  # a seat on one card skipped or made to draw a penalty
     "uno_stops_still_won",  # those of the round's winner
 )
+# The store's sums over a cell's games (``store.sums``) each of them gives: NULL where a run did
+# not count them.
+MEASURE_SUMS = {"hand_leader_changes": ("hand_leader_changes", "hand_leader_changes_sq"),
+                "winner_largest_deficit": ("winner_deficit", "winner_deficit_sq"),
+                "decision_turns": ("decision_turns",),
+                "legal_cards_on_decisions": ("legal_cards_on_decisions",),
+                "uno_stops": ("uno_stops",), "uno_stops_still_won": ("uno_stops_still_won",)}

@@ -352,10 +352,11 @@ def _refereed(trace: Trace, what: str) -> Game:
 
 
 def kernel_game(case: Case) -> Game:
-    """The kernel plays the case; the referee must accept its trace."""
+    """The kernel plays the case, counting how its rounds play (the facts may name them); the
+    referee must accept its trace."""
     trace = trace_scripted_game(rules=RuleSet.from_mapping(case.all_rules), players=case.players,
                                 seats=case.seat_list(), dealer=case.dealer,
-                                deck_top=[card(n) for n in case.deck_top()])
+                                deck_top=[card(n) for n in case.deck_top()], how_it_plays=True)
     return _refereed(trace, f"{case.id}: the referee rejects the kernel's trace")
 
 

@@ -63,6 +63,11 @@ RATIOS = {"turns_per_round": ("turns", "rounds"), "rounds_per_game": ("rounds", 
 STATISTICS = ("turns_per_round", "rounds_per_game", "points_per_round", "first_player_share")
 PLAY_STATISTICS = tuple(stat for stat in RATIOS if stat not in STATISTICS)
 ALL_STATISTICS = STATISTICS + PLAY_STATISTICS
+# Those read from the rounds' counters of how a round played, which a run stores only when it
+# counts them (the scenario's ``how_it_plays``): "not counted" for a cell whose run did not.
+COUNTED = ("hand_leader_changes_per_round", "winner_largest_deficit", "decision_share",
+           "legal_cards_per_decision", "uno_stops_per_round", "uno_stops_still_won_share")
+NOT_COUNTED = "not counted: {cells} did not count how its rounds play (how_it_plays: true)"
 # The words of the table and the notes for each statistic and its scale (shares in percent).
 LABELS = {"turns_per_round": ("turns/round", 1.0), "rounds_per_game": ("rounds/game", 1.0),
           "points_per_round": ("points/round", 1.0),
@@ -115,11 +120,11 @@ class Row:
     a_cell: str
     b_cell: str
     statistic: str
-    a: float
-    b: float
-    diff: float
-    lo: float
-    hi: float
+    a: float | None  # None: the cell did not count it (``COUNTED``)
+    b: float | None
+    diff: float | None
+    lo: float | None
+    hi: float | None
     method: str
     paired: bool
     games: str  # games used: "2000" paired, "2000 / 1500" unpaired
@@ -315,7 +320,15 @@ def compare_cells(a: CellGames, b: CellGames,
     pairs, why = pairing(a, b)
     rows = []
     narrowings = []
+    uncounted = [str(c.ref) for c in (a, b) if c.sums.get("hand_leader_changes") is None]
     for stat in statistics:
+        if stat in COUNTED and uncounted:  # each cell's own value where it counted, else null
+            ra, rb = (None if str(c.ref) in uncounted else _ratio_from_sums(c.sums, stat)[0]
+                      for c in (a, b))
+            rows.append(Row(str(a.ref), str(b.ref), stat, ra, rb, None, None, None,
+                            NOT_COUNTED.format(cells=" and ".join(uncounted)),
+                            pairs is not None, "-", None))
+            continue
         if pairs is None:  # from the cells' sums, whatever they kept
             (ra, va), (rb, vb) = _ratio_from_sums(a.sums, stat), _ratio_from_sums(b.sums, stat)
             se, narrowing = math.sqrt(va + vb), None
@@ -388,9 +401,11 @@ def format_comparisons(results: Sequence[Comparison], fmt: str = "table",
 def _shown(row: Row) -> list[Any]:
     """A row as the table shows it: A and B to the digits of their difference's interval."""
     label, scale = LABELS[row.statistic]
-    a, b, diff, lo, hi = (scale * x for x in (row.a, row.b, row.diff, row.lo, row.hi))
+    a, b, diff, lo, hi = (math.nan if x is None else scale * x
+                          for x in (row.a, row.b, row.diff, row.lo, row.hi))
     digits = interval_digits(lo, hi) if math.isfinite(lo) and math.isfinite(hi) else 3
-    values = [Numeral(fixed(x, digits) if math.isfinite(x) else "-") for x in (a, b)]
+    missing = "not counted" if row.method.startswith("not counted") else "-"
+    values = [Numeral(fixed(x, digits) if math.isfinite(x) else missing) for x in (a, b)]
     narrowing = Numeral("-" if row.narrowing is None or not math.isfinite(row.narrowing)
                         else fixed(100 * row.narrowing, 0))
     return [row.a_cell, row.b_cell, label, *values, format_interval(diff, lo, hi, signed=True),

@@ -19,7 +19,8 @@ from .session import numba_module
 if TYPE_CHECKING:
     from ..rules import RuleSet
 
-_checked: set[int] = set()  # the entry points found or compiled (once per process)
+# The entry points found or compiled (once per process): (hook level, counting or not).
+_checked: set[tuple[int, bool]] = set()
 
 
 def compile_message(estimate_s: float | None) -> str:
@@ -30,9 +31,10 @@ def compile_message(estimate_s: float | None) -> str:
 
 
 def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | None = None, *,
-                   traced: bool = False) -> float | None:
+                   traced: bool = False, how_it_plays: bool = False) -> float | None:
     """Load the engine's entry points that games of ``rule_sets`` need (None: rules not known
-    ahead, every entry point; ``traced``: the one traced games play too), or compile them if
+    ahead, every entry point; ``traced``: the one traced games play too; ``how_it_plays``: the
+    ones that count how each round plays, instead of those that do not), or compile them if
     one is not cached or its cache cannot be read (compiled.load), saying so first with the
     time the last compile took on this machine, and after with the time this one took.
     Returns the seconds it took, or None when nothing was compiled."""
@@ -46,11 +48,11 @@ def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | Non
         # engine: a process that only uses unostats' engine keeps its collector as it was).
         gc.freeze()
     rule_sets = None if rule_sets is None else list(rule_sets)
-    levels = compiled.levels(rule_sets, traced=traced)
+    levels = {(level, how_it_plays) for level in compiled.levels(rule_sets, traced=traced)}
     if levels <= _checked:
         return None
     before, start = compiled.compiles(), time.perf_counter()
-    if compiled.load(rule_sets, traced=traced):
+    if compiled.load(rule_sets, traced=traced, how_it_plays=how_it_plays):
         _checked.update(levels)
         if compiled.compiles() == before:
             return None
@@ -62,7 +64,7 @@ def prepare_engine(progress: Progress | None, rule_sets: Iterable[RuleSet] | Non
         return seconds
     if progress is not None:
         progress.log(compile_message(compiled.compile_estimate()))
-    seconds = compiled.compile_for(rule_sets, traced=traced)
+    seconds = compiled.compile_for(rule_sets, traced=traced, how_it_plays=how_it_plays)
     _checked.update(levels)
     if progress is not None and seconds is not None:
         progress.log(f"engine compiled in {seconds:.1f} s")

@@ -107,10 +107,10 @@ class Games(Protocol):
     """Where a design's games play (``play``'s ``games``): ``LocalGames``, or an executor's
     (``executors.ray``: each look's games as tasks on a cluster)."""
 
-    def ready(self, progress: Progress, stop: StopRequest) -> None: ...
+    def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None: ...
 
     def batches(self, cell: Cell, seed: int, first: int, end: int, *, threads: int | None,
-                batch: int) -> Iterator[Batch]: ...
+                batch: int, how_it_plays: bool) -> Iterator[Batch]: ...
 
     def done(self, progress: Progress) -> None: ...
 
@@ -118,19 +118,22 @@ class Games(Protocol):
 class LocalGames:
     """A design's games on this machine's threads."""
 
-    def ready(self, progress: Progress, stop: StopRequest) -> None:
-        """Make the engine ready before the clock starts."""
-        prepare_engine(progress, None)  # the candidates' rules are not known ahead
+    def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None:
+        """Make the engine ready before the clock starts (the loops that count how rounds
+        play when ``how_it_plays``: its goals read a round counter)."""
+        # the candidates' rules are not known ahead
+        prepare_engine(progress, None, how_it_plays=how_it_plays)
 
     def batches(self, cell: Cell, seed: int, first: int, end: int, *, threads: int | None,
-                batch: int) -> Iterator[Batch]:
+                batch: int, how_it_plays: bool) -> Iterator[Batch]:
         """Games ``first`` .. ``end - 1`` of a candidate, in order, as batches of at most
-        ``batch`` games (closed early at a stop)."""
+        ``batch`` games (closed early at a stop), counting how rounds play when
+        ``how_it_plays``."""
         from ..engine.simulate import simulate_arrow
 
         return simulate_arrow(rules=cell.variant.rules, players=cell.players, seats=cell.seats,
                               games=end - first, seed=seed, first_game=first, threads=threads,
-                              batch_games=batch)
+                              batch_games=batch, how_it_plays=how_it_plays)
 
     def done(self, progress: Progress) -> None:
         """The session's end, before its last line."""
@@ -146,7 +149,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     games = games or LocalGames()
     with playing(con, outcome, progress=progress, stop=stop, tally=tally) as session:
         try:
-            games.ready(progress, stop)
+            games.ready(progress, stop, outcome.scenario.how_it_plays)
             session.start_clock()
             design = _Design(con, outcome, games, threads=threads,
                              batch=batch_size or BATCH_GAMES, progress=progress, stop=stop)
@@ -246,7 +249,7 @@ class _Design:
         """Play and store games lo .. end-1 of a candidate in batches; the games stored (fewer
         than ``end`` at a stop)."""
         batches = self.games.batches(cell, self.scenario.seed, lo, end, threads=self.threads,
-                                     batch=self.batch)
+                                     batch=self.batch, how_it_plays=self.scenario.how_it_plays)
         try:
             started = time.perf_counter()
             for batch in batches:

@@ -16,26 +16,26 @@ from ._layout import DISCARDS, DRAW_PILE
 from ._policies import choose_colour, if_playable, prefer
 from ._rng import bounded
 from ._table import (
-    BLACK, FIRST_BLACK, NT, colour_of, ev, in_round, next_in_cycle, next_seat, rank_of, skip_seat,
-    step, trace_draw, uno_stop,
+    BLACK, FIRST_BLACK, NT, colour_of, ev, held_added, held_exchanged, held_removed, in_round,
+    next_in_cycle, next_seat, rank_of, skip_seat, step, trace_draw, uno_stop,
 )
 
 
 @kernel(inline=True)
 def add(st, s, t):
-    """Seat s takes card t (``held``: the types it holds, for _measures)."""
+    """Seat s takes card t (``held_added``: the types it holds, for _measures)."""
     st.hand[s, t] += 1
-    st.held[s] |= 1 << t
+    held_added(st, s, t)
     st.hcol[s, colour_of(t)] += 1
     st.hsize[s] += 1
 
 
 @kernel(inline=True)
 def remove(st, s, t):
-    """Seat s gives up card t (``held``: the types it holds, for _measures)."""
+    """Seat s gives up card t (``held_removed``: the types it holds, for _measures)."""
     left = st.hand[s, t] - 1
     st.hand[s, t] = left
-    st.held[s] ^= (1 << t) if left == 0 else 0
+    held_removed(st, s, t, left)
     st.hcol[s, colour_of(t)] -= 1
     st.hsize[s] -= 1
 
@@ -203,7 +203,7 @@ def exchange_hands(st, a, b):
     for c in range(5):
         st.hcol[a, c], st.hcol[b, c] = st.hcol[b, c], st.hcol[a, c]
     st.hsize[a], st.hsize[b] = st.hsize[b], st.hsize[a]
-    st.held[a], st.held[b] = st.held[b], st.held[a]
+    held_exchanged(st, a, b)
 
 
 # ---------------------------------------------------------------- the deal

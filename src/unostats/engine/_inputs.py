@@ -73,9 +73,12 @@ class KernelInputs:
     # One game per entry with its own seats and stream (``simulate_tables``); empty: the seats
     # above for every game.
     setups: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=L.GAME_SETUP))
+    # Count how each round plays (_measures; the game loops that count), else its columns null.
+    how_it_plays: bool = False
 
     @classmethod
-    def build(cls, rules: RuleSet, players: int, seats: Seat | Sequence[Seat]) -> KernelInputs:
+    def build(cls, rules: RuleSet, players: int, seats: Seat | Sequence[Seat],
+              how_it_plays: bool = False) -> KernelInputs:
         if not 2 <= players <= L.MAX_SEATS:
             raise ValueError(f"players must be from 2 to {L.MAX_SEATS}, got {players}")
         problem = rules.check_players(players)
@@ -94,16 +97,18 @@ class KernelInputs:
             rows=rows,
             weighted=tuple(s.weighted for s in seat_list),
             search=tuple(s.search for s in seat_list),
+            how_it_plays=how_it_plays,
         )
 
     def tables(self, k: int, tracing: bool = False, stack: np.ndarray | None = None) -> np.ndarray:
-        """``k`` TABLE records holding the seats and the deck to deal: ``stack`` (a scripted
-        order, its first card dealt first) or the deck in card-type order."""
+        """``k`` TABLE records (COUNTING_TABLE when the run counts how each round plays)
+        holding the seats and the deck to deal: ``stack`` (a scripted order, its first card
+        dealt first) or the deck in card-type order."""
         if stack is None:
             pile = np.repeat(np.arange(cards.N_TYPES, dtype=np.uint8), self.deck)
         else:
             pile = np.asarray(stack, dtype=np.uint8)[::-1]  # the top of the pile is its end
-        tables = np.zeros(k, dtype=L.TABLE)
+        tables = np.zeros(k, dtype=L.COUNTING_TABLE if self.how_it_plays else L.TABLE)
         n = self.players
         tables["n"] = n
         tables["tracing"] = int(tracing)

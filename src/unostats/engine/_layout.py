@@ -12,7 +12,7 @@ read and write them. Every kernel takes the two instead of long argument lists:
 
 ``st`` (``TABLE``, a structured record): everything a game changes, as named fields (below), plus
     the seats' policies, behaviour, the card points and the deck to deal, copied in once per
-    call. A record reaches a jitted function as a pointer: passing it costs no reference
+    call; ``COUNTING_TABLE`` adds the counters of how a round plays (games that count it). A record reaches a jitted function as a pointer: passing it costs no reference
     counting, so the helpers of the turn loop take records and scalars only and need no inlining
     to be fast.
 
@@ -43,7 +43,7 @@ def options_record(rule_set: rules.RuleSet) -> Options:
     return Options(*(int(o.code(rule_set.values[o.key])) for o in rules.RULE_OPTIONS))
 
 
-TABLE = np.dtype([
+_FIELDS = [
     # The call: seats, scripted decks, tracing.
     ("n", np.int64),  # seats at the table
     ("tracing", np.int64),  # 1: record every event
@@ -110,8 +110,11 @@ TABLE = np.dtype([
     ("left", np.int64),  # R9: seats in the round
     ("counters", np.int64, (codes.N_COUNTERS,)),  # the round's counters (codes.C_*)
     ("largest_penalty", np.int64),  # the most penalty cards one seat drew at once this round
-    # How the round plays (_measures): the hand leader (-1: none yet) and its changes, each
-    # seat's largest deficit to the fewest cards held, decisions and UNO stops per seat.
+]
+# How the round plays (_measures), in the tables of the games that count it only: the hand
+# leader (-1: none yet) and its changes, each seat's largest deficit to the fewest cards held,
+# decisions and UNO stops per seat.
+_COUNTING_FIELDS = [
     ("leader", np.int64),
     ("leader_changes", np.int64),
     ("decision_turns", np.int64),
@@ -119,8 +122,12 @@ TABLE = np.dtype([
     ("deficit", np.int64, (MAX_SEATS,)),
     ("stops", np.int64, (MAX_SEATS,)),
     ("held", np.int64, (MAX_SEATS,)),  # the card types each seat holds, a bit each (_cards.add)
-    ("ring", np.int64, (RING, 4)),  # trace rows (kind, seat, a, b) not yet flushed
-], align=True)
+]
+_RING = [("ring", np.int64, (RING, 4))]  # trace rows (kind, seat, a, b) not yet flushed
+TABLE = np.dtype(_FIELDS + _RING, align=True)
+# The table of games that count how each round plays: its type tells the kernels to count
+# (_table.counts), so a game that does not count neither keeps nor stores a counter.
+COUNTING_TABLE = np.dtype(_FIELDS + _COUNTING_FIELDS + _RING, align=True)
 
 # One game of a call that plays a game per entry (``play_games``' ``setups``): its seats and its
 # random stream (``seed_stream(seed, stream)``: game ``stream`` of a run seeded ``seed``). The

@@ -3,8 +3,9 @@
 Counting only, no rule: the game loop (_turns) calls ``start_measures`` before each deal,
 ``sample_hands`` at the start of every turn, ``count_decision`` before a seat chooses the card
 of its turn, and ``write_measures`` when the round is over; _table's ``uno_stop`` counts a seat
-on one card skipped or made to draw a penalty. docs/guide/how-it-plays.md defines each
-measure; engine/referee recomputes them from the trace.
+on one card skipped or made to draw a penalty. Only the loops compiled to count call them: the
+others write ``no_measures``. docs/guide/how-it-plays.md defines each measure; engine/referee
+recomputes them from the trace.
 """
 
 import numpy as np
@@ -121,3 +122,9 @@ def write_measures(st, round_out, row):
     round_out[row, RO_UNO_STOPS] = stops
     round_out[row, RO_UNO_STOPS_STILL_WON] = st.stops[w] if w >= 0 else 0
 
+
+@kernel(inline=True)
+def no_measures(round_out, row):
+    """A round not counted: its measures' columns hold -1, which its table reads as null."""
+    for c in range(RO_HAND_LEADER_CHANGES, RO_UNO_STOPS_STILL_WON + 1):
+        round_out[row, c] = -1

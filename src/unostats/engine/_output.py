@@ -159,12 +159,13 @@ ROUNDS = Narrowing([
     ("ended_by", L.RO_ENDED_BY, np.int8, None, codes.ROUND_END_NAMES),
     ("loser_seat", L.RO_LOSER, np.int8, -1, None),
     ("largest_penalty", L.RO_LARGEST_PENALTY, np.int32, None, None),
-    ("hand_leader_changes", L.RO_HAND_LEADER_CHANGES, np.int32, None, None),
+    # how the round played: -1 (null) in a run that does not count (_measures.no_measures)
+    ("hand_leader_changes", L.RO_HAND_LEADER_CHANGES, np.int32, -1, None),
     ("winner_largest_deficit", L.RO_WINNER_LARGEST_DEFICIT, np.int16, -1, None),
-    ("decision_turns", L.RO_DECISION_TURNS, np.int32, None, None),
-    ("legal_cards_on_decisions", L.RO_LEGAL_CARDS_ON_DECISIONS, np.int32, None, None),
-    ("uno_stops", L.RO_UNO_STOPS, np.int32, None, None),
-    ("uno_stops_still_won", L.RO_UNO_STOPS_STILL_WON, np.int32, None, None),
+    ("decision_turns", L.RO_DECISION_TURNS, np.int32, -1, None),
+    ("legal_cards_on_decisions", L.RO_LEGAL_CARDS_ON_DECISIONS, np.int32, -1, None),
+    ("uno_stops", L.RO_UNO_STOPS, np.int32, -1, None),
+    ("uno_stops_still_won", L.RO_UNO_STOPS_STILL_WON, np.int32, -1, None),
 ])
 ROUND_SEATS = Narrowing([
     ("position", L.RS_POSITION, np.int8, None, None),

@@ -1,7 +1,11 @@
 """The table every rule family shares (njit): card lookups, the order of seats, trace events.
 
 Rules here: P1 matching (before any black-card restriction), "the next seat" (R9: finished
-seats have left the round), P7's colour cycle, positions, and the trace of docs/engine.md.
+seats have left the round), P7's colour cycle, positions, and the trace of docs/engine.md. Also
+the counters of how a round plays that the shared helpers keep as cards move (the types each
+seat holds, UNO stops): Numba overloads chosen by the table's type, which compile to nothing on
+the table of a game that does not count (``counts``; their few lines are inlined by Numba, not
+LLVM, so no call is left behind).
 
 How the kernels are shaped: every function takes the table record ``st`` and the options record
 ``opt`` (engine/_layout.py) and scalars, never arrays, so calling one costs no reference counting
@@ -11,6 +15,8 @@ inlines them after Numba compiled each once. The random state is a tuple of scal
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .. import cards as K
 from .. import codes as C
@@ -149,11 +155,74 @@ def trace_draw(st, s, card, moved, reason):
     ev(st, C.EV_DRAW if card >= 0 else C.EV_DRAW_FAIL, s, card, reason)
 
 
-@kernel(inline=True)
+# ---------------------------------------------------------------- counting how a round plays
+
+
+def counts(st) -> bool:
+    """Is ``st`` (a Numba type) the table of a game that counts how its rounds play
+    (``_layout.COUNTING_TABLE``)? Decided when a kernel is typed: on the other table the
+    helpers below compile to nothing, and a game that does not count keeps no counter."""
+    return isinstance(st, types.Record) and "held" in st.fields
+
+
 def uno_stop(st, s, held):
     """A seat that held ``held`` cards is skipped or made to draw a penalty: an UNO stop (a
     measure of how the round plays, engine/_measures.py) if it held one."""
-    st.stops[s] += held == 1
+
+
+def held_added(st, s, t):
+    """Seat s took card t: its type is among those it holds (``st.held``, for _measures)."""
+
+
+def held_removed(st, s, t, left):
+    """Seat s gave up card t, ``left`` of its type remaining."""
+
+
+def held_exchanged(st, a, b):
+    """Seats a and b exchanged their hands."""
+
+
+# Their kernels: on a counting table what each docstring says, on the other nothing.
+
+
+@overload(uno_stop, inline="always")
+def _uno_stop(st, s, held):
+    if not counts(st):
+        return lambda st, s, held: None
+
+    def impl(st, s, held):
+        st.stops[s] += held == 1
+    return impl
+
+
+@overload(held_added, inline="always")
+def _held_added(st, s, t):
+    if not counts(st):
+        return lambda st, s, t: None
+
+    def impl(st, s, t):
+        st.held[s] |= 1 << t
+    return impl
+
+
+@overload(held_removed, inline="always")
+def _held_removed(st, s, t, left):
+    if not counts(st):
+        return lambda st, s, t, left: None
+
+    def impl(st, s, t, left):
+        st.held[s] ^= (1 << t) if left == 0 else 0
+    return impl
+
+
+@overload(held_exchanged, inline="always")
+def _held_exchanged(st, a, b):
+    if not counts(st):
+        return lambda st, a, b: None
+
+    def impl(st, a, b):
+        st.held[a], st.held[b] = st.held[b], st.held[a]
+    return impl
 
 
 @kernel(inline=True)

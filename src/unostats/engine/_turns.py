@@ -22,14 +22,24 @@ plays the version with all of them (hooks that no option turns on do nothing), w
 (``draw_traced``, ``lay_down_traced``, ``effect``, ...); the others pass the constant False, so
 their event checks fold away too (4-6% more rounds/s on one core).
 
+Counting how a round plays (_measures: the hand leader, decisions, UNO stops) is a constant of
+each loop too (``counting``): a run that asks for it hands the kernel a ``COUNTING_TABLE``
+record and plays the loops that count (the record's type also makes the helpers shared by every
+loop keep the types held and the UNO stops: _table.counts); the others a ``TABLE`` record and
+loops without any counting, whose round rows hold the measures' null. Counting in the turn loop
+cost about a fifth of the rounds/s however it was written (docs/performance.md); compiled out,
+a run that does not count plays at the speed of the engine before the counters.
+
 A game where an expert sits (engine/_expert.py) plays a loop of its own with all the hooks,
 whose expert seats choose their cards by ``search_card``; that plays each candidate out with a
-second loop, compiled without the search (so no function calls itself), on a scratch table.
+second loop, compiled without the search (so no function calls itself) and without counting, on
+a scratch table.
 
 The entry point is ``play_games`` (called by simulate.py only, which runs chunks of games on
-threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``:
-one per round loop, each releasing the GIL; ``_SEARCH_ENTRY`` for the games of an expert). Each is compiled the first time a game needs it and
-cached on its own, so a run compiles only the loops its rules play (engine/compiled.py).
+threads), a Python function that calls the compiled game loop of the rules' level (``_ENTRIES``,
+counting: ``_COUNTING_ENTRIES``: one per round loop, each releasing the GIL; ``_SEARCH_ENTRIES``
+for the games of an expert). Each is compiled the first time a game needs it and cached on its
+own, so a run compiles only the loops its rules and its counting play (engine/compiled.py).
 """
 
 import functools
@@ -46,8 +56,10 @@ from ._cards import (
 from ._expert import candidates, policy_card, prepare, search_stream, worth
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
-from ._layout import RO_LOSER, TABLE
-from ._measures import count_decision, sample_hands, start_measures, write_measures
+from ._layout import COUNTING_TABLE, RO_LOSER, TABLE
+from ._measures import (
+    count_decision, no_measures, sample_hands, start_measures, write_measures,
+)
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
 from ._penalties import answer_pending, pay_unless_answered
 from ._policies import choose_card, if_playable
@@ -69,6 +81,8 @@ _LEVEL = ("without_hooks", "move_end_hook", "move_plays_hook", "with_hooks")  # 
 # or play out a candidate of its search; and the suffix of its compiled name.
 PLAY, SEARCH, PLAYOUT = range(3)
 _ROLE = ("", "_expert", "_playout")
+# Whether a loop counts how its rounds play (_measures), and the suffix of its compiled name.
+_COUNTING = ("", "_counting")
 # Per field of ``opt`` (the rule table's order), the hooks it may act in when not 0 (every
 # option's code 0 is "off": none, False, 0).
 _HOOKS_OF = tuple(R.HOOKS.index(o.hooks) for o in R.RULE_OPTIONS)
@@ -80,19 +94,21 @@ def hook_level(opt) -> int:
     return max((level for code, level in zip(opt, _HOOKS_OF) if code != 0), default=NO_HOOKS)
 
 
-def entry_name(level: int) -> str:
-    """The name of the entry point playing the hooks of ``level`` (its cache files')."""
-    return f"play_games_{_LEVEL[level]}"
+def entry_name(level: int, counting: bool = False) -> str:
+    """The name of the entry point playing the hooks of ``level``, counting or not (its cache
+    files')."""
+    return f"play_games_{_LEVEL[level]}{_COUNTING[counting]}"
 
 
-def _round_loop(level, role=PLAY):
+def _round_loop(level, role=PLAY, counting=False):
     """The round loop playing the hooks of ``level``; traced (as ``st.tracing`` says) with all
     of them, else never. ``hooked``, ``adds_cards`` and ``ends_every_move`` are constants of the
     compiled function: Numba prunes the branches they close before typing them, so a loop
     compiles none of the helpers of the hooks it passes over, and LLVM folds a constant
     ``tracing`` away. ``role`` (a constant too): PLAY, SEARCH (an expert's seat chooses its
     card by ``search_card``, on the ``scratch`` table) or PLAYOUT (the search's playouts: the
-    first move plays ``st.resume``; no search, so the call graph has no cycle)."""
+    first move plays ``st.resume``; no search, so the call graph has no cycle). ``counting``
+    (a constant): the turns count how the round plays (_measures)."""
     hooked = level == ALL_HOOKS
     adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
@@ -128,7 +144,8 @@ def _round_loop(level, role=PLAY):
                     if not answering:
                         continue  # paid, without a turn
                 turns += 1
-                sample_hands(st, p)
+                if counting:
+                    sample_hands(st, p)
                 if tracing:
                     ev(st, C.EV_TURN, p, -1, -1)
                 if hooked and opt.silence != R.SILENCE_NONE:
@@ -141,7 +158,7 @@ def _round_loop(level, role=PLAY):
             if resumed >= 0:
                 card = resumed
             elif answer < 0:
-                if not covering:
+                if counting and not covering:
                     count_decision(st, opt, p)
                 if searching and not covering and st.budget[p] > 0:
                     card, threat, state = search_card(st, opt, p, trace, state, scratch)
@@ -221,7 +238,8 @@ def _round_loop(level, role=PLAY):
                 in_turn = False
         return turns, state
 
-    play_round.__name__ = play_round.__qualname__ = f"_round_{_LEVEL[level]}{_ROLE[role]}"
+    play_round.__name__ = play_round.__qualname__ = (f"_round_{_LEVEL[level]}{_ROLE[role]}"
+                                                     f"{_COUNTING[counting]}")
     return kernel(play_round)
 
 
@@ -229,9 +247,14 @@ _round_without_hooks = _round_loop(NO_HOOKS)
 _round_move_end_hook = _round_loop(MOVE_END)
 _round_move_plays_hook = _round_loop(MOVE_PLAYS)
 _round_with_hooks = _round_loop(ALL_HOOKS)
+_round_without_hooks_counting = _round_loop(NO_HOOKS, counting=True)
+_round_move_end_hook_counting = _round_loop(MOVE_END, counting=True)
+_round_move_plays_hook_counting = _round_loop(MOVE_PLAYS, counting=True)
+_round_with_hooks_counting = _round_loop(ALL_HOOKS, counting=True)
 # The expert's games play every hook (its searches take the time, not the hooks), and so do
-# its playouts: one loop each, whatever the rules.
+# its playouts: one loop each, whatever the rules; the playouts never count.
 _round_searching = _round_loop(ALL_HOOKS, SEARCH)
+_round_searching_counting = _round_loop(ALL_HOOKS, SEARCH, counting=True)
 _playout = _round_loop(ALL_HOOKS, PLAYOUT)
 
 
@@ -295,26 +318,34 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
     (setups[g].seed, setups[g].stream), so each entry is the game that stream numbers in a run
     of its own (``seed`` is unused).
 
+    ``st`` a ``COUNTING_TABLE`` record: the round rows hold how each round played
+    (_measures), else (a ``TABLE``) the measures' null (-1: ``_measures.no_measures``); the
+    same games either way (counting draws nothing).
+
     Returns (games completed, rounds written); ``st.tpos`` counts the trace rows needed. A game
     whose rounds would not fit in ``round_out`` is not started, so the caller can play the rest
     again with more room; results are the same because every game seeds its own stream.
     """
+    counting = st.dtype == COUNTING_TABLE
     if st["budget"].any() or (len(setups) > 0 and setups["budget"].any()):  # an expert sits
         scratch = np.zeros(1, dtype=TABLE)  # the table its playouts play on
-        return _SEARCH_ENTRY(st, opt, seed, game_lo, game_hi, game_out, game_seat_out,
-                             round_out, round_seat_out, trace, first_dealer, setups, scratch[0])
-    entry = _ENTRIES[ALL_HOOKS if st["tracing"] else hook_level(opt)]
+        return _SEARCH_ENTRIES[counting](st, opt, seed, game_lo, game_hi, game_out,
+                                         game_seat_out, round_out, round_seat_out, trace,
+                                         first_dealer, setups, scratch[0])
+    entries = _COUNTING_ENTRIES if counting else _ENTRIES
+    entry = entries[ALL_HOOKS if st["tracing"] else hook_level(opt)]
     return entry(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
                  round_seat_out, trace, first_dealer, setups)
 
 
-def _game_loop(level, role=PLAY):
+def _game_loop(level, role=PLAY, counting=False):
     """``play_games`` compiled with the round loop of ``level``: each its own entry point,
     compiled when first called and cached, so a run compiles only the hooks its rules need (a
     traced game: all of them); ``role`` SEARCH: the loop of games where an expert sits, which
-    takes the ``scratch`` table its playouts play on. (The loop is chosen by constant branches,
-    not held as a closure variable: a compiled function in a closure cell keeps Numba from
-    loading the entry point from its cache in a new process.)"""
+    takes the ``scratch`` table its playouts play on; ``counting``: with the round loop that
+    counts how each round plays, else the measures' columns are written null. (The loop is
+    chosen by constant branches, not held as a closure variable: a compiled function in a
+    closure cell keeps Numba from loading the entry point from its cache in a new process.)"""
     hooked = level == ALL_HOOKS
     adds_cards = level >= MOVE_PLAYS
     ends_every_move = level >= MOVE_END
@@ -353,24 +384,39 @@ def _game_loop(level, role=PLAY):
                     return gi, g_start
                 if st.tracing:
                     ev(st, C.EV_ROUND_START, dealer, r, -1)
-                start_measures(st)
+                if counting:
+                    start_measures(st)
                 top, state = new_round(st, opt, dealer, state)
                 p = first_player
                 if opt.first_card != R.FIRST_CARD_NUMBER_ONLY and rank_of(top) >= K.SKIP:
                     p, state = first_card_effect(st, opt, top, dealer, p, state)
                 first = p
                 start_direction = st.dir
-                if searching:  # constants: the loops of the other levels are not compiled here
+                # constants: the loops of the other levels are not compiled here
+                if searching and counting:
+                    turns, state = _round_searching_counting(st, opt, p, trace, state, scratch)
+                elif searching:
                     turns, state = _round_searching(st, opt, p, trace, state, scratch)
+                elif hooked and counting:
+                    turns, state = _round_with_hooks_counting(st, opt, p, trace, state)
                 elif hooked:
                     turns, state = _round_with_hooks(st, opt, p, trace, state)
+                elif adds_cards and counting:
+                    turns, state = _round_move_plays_hook_counting(st, opt, p, trace, state)
                 elif adds_cards:
                     turns, state = _round_move_plays_hook(st, opt, p, trace, state)
+                elif ends_every_move and counting:
+                    turns, state = _round_move_end_hook_counting(st, opt, p, trace, state)
                 elif ends_every_move:
                     turns, state = _round_move_end_hook(st, opt, p, trace, state)
+                elif counting:
+                    turns, state = _round_without_hooks_counting(st, opt, p, trace, state)
                 else:
                     turns, state = _round_without_hooks(st, opt, p, trace, state)
-                write_measures(st, round_out, r_pos)
+                if counting:
+                    write_measures(st, round_out, r_pos)
+                else:
+                    no_measures(round_out, r_pos)
                 finish_round(st, opt, g, r, dealer, first, start_direction, turns, round_out,
                              round_seat_out, r_pos)
                 if st.tracing:
@@ -398,9 +444,14 @@ def _game_loop(level, role=PLAY):
                 flush(st, trace)
         return game_hi - game_lo, r_pos
 
-    games.__name__ = games.__qualname__ = entry_name(level) + _ROLE[role]
+    games.__name__ = games.__qualname__ = entry_name(level, counting) + _ROLE[role]
     return kernel(entry=True)(games)
 
 
+# By hook level, without counting and counting: each compiled the first time a game plays it
+# (a run that does not count compiles no counting loop).
 _ENTRIES = tuple(_game_loop(level) for level in (NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS))
-_SEARCH_ENTRY = _game_loop(ALL_HOOKS, SEARCH)  # compiled when a game first seats an expert
+_COUNTING_ENTRIES = tuple(_game_loop(level, counting=True)
+                          for level in (NO_HOOKS, MOVE_END, MOVE_PLAYS, ALL_HOOKS))
+# Compiled when a game first seats an expert.
+_SEARCH_ENTRIES = tuple(_game_loop(ALL_HOOKS, SEARCH, counting) for counting in (False, True))

@@ -3,9 +3,10 @@ them cached, and compiling them before the run (one small game each), timed for 
 estimate, or loading them, where a cache file Numba cannot read is removed and compiled afresh.
 
 The game loop is compiled once per set of move hooks (engine/_turns.py: none, the end of every
-move, that and the cards a move adds, all of them; a traced game plays the one with all): each
-is an entry point of its own, compiled the first time a game needs it and cached. A run of the
-official rules compiles one.
+move, that and the cards a move adds, all of them; a traced game plays the one with all), and
+once more for each that counts how its rounds play (``how_it_plays``): each is an entry point of
+its own, compiled the first time a game needs it and cached. A run of the official rules that
+does not count compiles one, and none of the loops that count.
 """
 
 from __future__ import annotations
@@ -33,23 +34,32 @@ def levels(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) 
     return needed | {T.ALL_HOOKS} if traced else needed
 
 
-def is_cached(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> bool:
-    """Will every entry point games of ``rule_sets`` need load from the cache on this machine,
-    none compiling (``_jit.cached_here``)? An index Numba cannot read is removed (said on the
+def is_cached(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False,
+              how_it_plays: bool = False) -> bool:
+    """Will every entry point games of ``rule_sets`` need (counting how each round plays when
+    ``how_it_plays``) load from the cache on this machine, none compiling
+    (``_jit.cached_here``)? An index Numba cannot read is removed (said on the
     ``unostats.engine`` logger) and counts as not cached."""
-    return all([_cached_here(d) for d in _entries(rule_sets, traced=traced)])
+    return all([_cached_here(d) for d in _entries(rule_sets, traced=traced,
+                                                  how_it_plays=how_it_plays)])
 
 
 def compiles() -> int:
     """How many times the engine's entry points compiled in this process (cache misses): a
     compile the cache's files did not foretell shows here after the fact."""
-    return sum(_jit.compiles(d) for d in _entries(None, traced=True))
+    return sum(_jit.compiles(d) for d in (*T._ENTRIES, *T._COUNTING_ENTRIES, C.narrow))
 
 
-def _entries(rule_sets: Iterable[RuleSet] | None, *, traced: bool) -> list:
+def _game_loops(how_it_plays: bool) -> tuple:
+    """The game loops by hook level: counting how each round plays, or not."""
+    return T._COUNTING_ENTRIES if how_it_plays else T._ENTRIES
+
+
+def _entries(rule_sets: Iterable[RuleSet] | None, *, traced: bool, how_it_plays: bool) -> list:
     """The entry points games of ``rule_sets`` call: the game loop of each hook level they
-    play, and the narrowing of their rows into columns."""
-    return [T._ENTRIES[level] for level in sorted(levels(rule_sets, traced=traced))] + [C.narrow]
+    play (counting or not), and the narrowing of their rows into columns."""
+    loops = _game_loops(how_it_plays)
+    return [loops[level] for level in sorted(levels(rule_sets, traced=traced))] + [C.narrow]
 
 
 def _name(d) -> str:
@@ -86,51 +96,55 @@ def cache_folder():
     return _cache.cache_dir()
 
 
-def compile_for(rule_sets: Iterable[RuleSet] | None = None, *,
-                traced: bool = False) -> float | None:
-    """Compile (or load) the entry points games of ``rule_sets`` need, if any is not cached
-    yet, and remember how long it took. Returns the seconds, or None when all were cached."""
+def compile_for(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False,
+                how_it_plays: bool = False) -> float | None:
+    """Compile (or load) the entry points games of ``rule_sets`` need (counting how each round
+    plays when ``how_it_plays``), if any is not cached yet, and remember how long it took.
+    Returns the seconds, or None when all were cached."""
     rule_sets = None if rule_sets is None else list(rule_sets)
-    if is_cached(rule_sets, traced=traced):
+    if is_cached(rule_sets, traced=traced, how_it_plays=how_it_plays):
         return None
     start = time.perf_counter()
     for level in sorted(levels(rule_sets, traced=traced)):
-        _play(level, rule_sets)
+        _play(level, rule_sets, how_it_plays)
     seconds = time.perf_counter() - start
     _cache.record_compile_time(seconds)
     return seconds
 
 
-def load(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False) -> bool:
-    """Load the cached entry points games of ``rule_sets`` need. False when one is not cached
-    here, or its cache files cannot be read: those are removed (said on the ``unostats.engine``
-    logger, once: the next ``compile_for`` compiles and caches the entry point afresh)."""
+def load(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False,
+         how_it_plays: bool = False) -> bool:
+    """Load the cached entry points games of ``rule_sets`` need (counting how each round plays
+    when ``how_it_plays``). False when one is not cached here, or its cache files cannot be
+    read: those are removed (said on the ``unostats.engine`` logger, once: the next
+    ``compile_for`` compiles and caches the entry point afresh)."""
     rule_sets = None if rule_sets is None else list(rule_sets)
-    if not is_cached(rule_sets, traced=traced):
+    if not is_cached(rule_sets, traced=traced, how_it_plays=how_it_plays):
         return False
     loaded = True
     for level in sorted(levels(rule_sets, traced=traced)):
         try:
-            _play(level, rule_sets)
+            _play(level, rule_sets, how_it_plays)
         except Exception as e:  # noqa: BLE001 - Numba raises whatever unpickling a bad file raises
-            _discard(T._ENTRIES[level], e)
+            _discard(_game_loops(how_it_plays)[level], e)
             loaded = False
     return loaded
 
 
-def _play(level: int, rule_sets: list[RuleSet] | None) -> None:
-    """One small game on the entry point of ``level`` (Numba loads it from the cache, or
-    compiles and caches it): of the first of ``rule_sets`` that plays it, else of an example;
-    with every hook, a traced game when no rule set needs them all."""
+def _play(level: int, rule_sets: list[RuleSet] | None, how_it_plays: bool) -> None:
+    """One small game on the entry point of ``level``, counting or not (Numba loads it from
+    the cache, or compiles and caches it): of the first of ``rule_sets`` that plays it, else of
+    an example; with every hook, a traced game when no rule set needs them all."""
     from .simulate import simulate_arrow, trace_game  # the engine's own API: plays one game
 
     rules = next((r for r in rule_sets or [] if T.hook_level(L.options_record(r)) == level),
                  None)
     if rules is None and level == T.ALL_HOOKS:  # traced, or rules not known
-        trace_game(rules=RuleSet.from_mapping({}), players=2, seats=Seat(), seed=0, game=0)
+        trace_game(rules=RuleSet.from_mapping({}), players=2, seats=Seat(), seed=0, game=0,
+                   how_it_plays=how_it_plays)
         return
     for _ in simulate_arrow(rules=rules or _EXAMPLES[level], players=2, seats=Seat(), games=1,
-                            seed=0, threads=1, ahead=False):
+                            seed=0, threads=1, ahead=False, how_it_plays=how_it_plays):
         pass
 
 

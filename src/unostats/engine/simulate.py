@@ -25,7 +25,8 @@ Schemas (game is the 0-based game index of the run; round is 1-based within its 
   one seat drew at once in the round, 0 if none: docs/engine.md "What each round, game and seat
   records"), then how the round played (``codes.MEASURE_NAMES``: hand_leader_changes,
   winner_largest_deficit (null when capped), decision_turns, legal_cards_on_decisions, uno_stops,
-  uno_stops_still_won; docs/guide/how-it-plays.md)
+  uno_stops_still_won; docs/guide/how-it-plays.md), counted only when ``how_it_plays`` asks
+  (the engine's loops that count are slower): null otherwise
 - round_seats: game, round, seat, position (seat offset from the round's first player),
   cards_left, hand_points, score_after, hands_emptied (R10; 1 for the winner of a first_out round),
   finish_place (R9 to_the_last: 1, 2, ... in finishing order, the seat left last n; 1 for the
@@ -70,13 +71,16 @@ class Trace:
     weighted: tuple[WeightedPolicy | None, ...] = ()
     # Each seat's search (the expert; None: none), whose choices of card are its own.
     search: tuple[SearchPolicy | None, ...] = ()
+    # Did the kernel count how each round played (its rows' measures; else null)? The referee
+    # counts them from the events when True, else expects null.
+    how_it_plays: bool = True
 
 
 def simulate_batches(**kwargs: Any) -> Iterator[Batch]:
     """Play games ``first_game .. first_game + games - 1`` and yield them in batches, in order,
     as polars DataFrames (the tables of ``simulate_arrow``, viewed without a copy). Takes the
     keywords of ``simulate_arrow``: rules, players, seats, games, seed, first_game=0,
-    threads=None, batch_games=10_000."""
+    threads=None, batch_games=10_000, how_it_plays=False."""
     for tables in simulate_arrow(**kwargs):
         yield frames(tables)
 
@@ -92,6 +96,7 @@ def simulate_arrow(
     threads: int | None = None,
     batch_games: int = 10_000,
     ahead: bool = True,
+    how_it_plays: bool = False,
 ) -> Iterator[Batch]:
     """The games of ``simulate_batches`` as pyarrow Tables built straight from the kernel's
     rows (narrowed once into the columns the Arrow arrays view; the storage path hands them to
@@ -104,8 +109,11 @@ def simulate_arrow(
     than one thread, the next batch plays while the caller uses this one (a caller that stores
     batches on a thread of its own already overlaps, and saves a batch of memory with
     ``ahead=False``).
+
+    ``how_it_plays``: count how each round plays (the rounds' measures columns; null
+    otherwise), on the engine's loops that count, about a fifth slower.
     """
-    inputs = KernelInputs.build(rules, players, seats)
+    inputs = KernelInputs.build(rules, players, seats, how_it_plays)
     if games < 0 or first_game < 0 or batch_games < 1:
         raise ValueError("games and first_game must be >= 0 and batch_games >= 1")
     threads = thread_count(threads)
@@ -134,7 +142,8 @@ def simulate_tables(**kwargs: Any) -> Batch:
     """Play one game per entry of ``tables`` in one engine call (a tournament stage's tables,
     across many tournaments) and return them as one Batch of polars DataFrames whose ``game``
     column is the entry's index: the tables of ``simulate_tables_arrow`` (its keywords: rules,
-    players, tables, seeds, streams=None, threads=None), viewed without a copy."""
+    players, tables, seeds, streams=None, threads=None, how_it_plays=False), viewed without a
+    copy."""
     return frames(simulate_tables_arrow(**kwargs))
 
 
@@ -146,6 +155,7 @@ def simulate_tables_arrow(
     seeds: Sequence[int],
     streams: Sequence[int] | None = None,
     threads: int | None = None,
+    how_it_plays: bool = False,
 ) -> Batch:
     """``simulate_tables``' games as pyarrow Tables. Entry i seats ``tables[i]`` (``players``
     Seats) and is game ``streams[i]`` (default 0) of a run seeded ``seeds[i]``: row for row the
@@ -177,7 +187,7 @@ def simulate_tables_arrow(
 
     which = np.array([[index_of(seat) for seat in resolve_seats(seats, players)]
                       for seats in tables], dtype=np.int64).reshape(k, players)
-    return play_tables(KernelInputs.build(rules, players, unique[0]), unique, which,
+    return play_tables(KernelInputs.build(rules, players, unique[0], how_it_plays), unique, which,
                        np.asarray(seeds, dtype=np.uint64), np.asarray(streams, dtype=np.int64),
                        threads)
 
@@ -215,10 +225,12 @@ def play_tables(inputs: KernelInputs, seats: Sequence[Seat], which: np.ndarray,
 
 
 def trace_game(
-    *, rules: RuleSet, players: int, seats: Seat | Sequence[Seat], seed: int, game: int
+    *, rules: RuleSet, players: int, seats: Seat | Sequence[Seat], seed: int, game: int,
+    how_it_plays: bool = False,
 ) -> Trace:
-    """Replay game ``game`` of a run seeded with ``seed``, recording every event."""
-    return _trace(KernelInputs.build(rules, players, seats), rules, seed, game)
+    """Replay game ``game`` of a run seeded with ``seed``, recording every event (its rows
+    count how each round played when ``how_it_plays``, as the run's did)."""
+    return _trace(KernelInputs.build(rules, players, seats, how_it_plays), rules, seed, game)
 
 
 def trace_scripted_game(
@@ -229,6 +241,7 @@ def trace_scripted_game(
     dealer: int,
     deck_top: Sequence[int],
     seed: int = 0,
+    how_it_plays: bool = False,
 ) -> Trace:
     """A game whose every round is dealt from a fixed deck order (scripted rule tests).
 
@@ -236,8 +249,9 @@ def trace_scripted_game(
     the dealer's left); the rest of ``rules``' deck follows in card-id order. Draws take the
     top card and a reshuffled pile keeps the discard order. Randomness is left only in policies
     and behaviour, so tests use deterministic ones (``first_legal``, probabilities 0 or 1).
+    ``how_it_plays``: the rows count how each round played.
     """
-    inputs = KernelInputs.build(rules, players, seats)
+    inputs = KernelInputs.build(rules, players, seats, how_it_plays)
     rest = inputs.deck.copy()
     for t in deck_top:
         if not 0 <= t < cards.N_TYPES or rest[t] == 0:
@@ -271,5 +285,6 @@ def _trace(inputs: KernelInputs, rules: RuleSet, seed: int, game: int,
             return Trace(rules=rules, players=inputs.players, policies=inputs.policies,
                          seed=seed, game=game, deck_counts=inputs.deck,
                          card_points=inputs.points, events=trace[:used].copy(), batch=batch,
-                         weighted=inputs.weighted, search=inputs.search)
+                         weighted=inputs.weighted, search=inputs.search,
+                         how_it_plays=inputs.how_it_plays)
         capacity = used

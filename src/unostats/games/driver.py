@@ -73,13 +73,15 @@ def games_requested(scenario: Scenario) -> int:
 
 
 def plan(scenario: Scenario) -> str:
-    """What a new run plays, for its first log line."""
+    """What a new run plays, for its first log line (and that it counts how rounds play)."""
     n = len(list(scenario.cells()))
+    counting = ", counting how each round plays" if scenario.how_it_plays else ""
     if scenario.precision:
         targets = ", ".join(f"{stat} ±{h:g}" for stat, h in scenario.precision)
         return (f"{n} cell{'s' * (n != 1)} x up to {scenario.games:,} games until {targets} "
-                f"(looks at {', '.join(f'{g:,}' for g in precision.looks(scenario.games))})")
-    return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games"
+                f"(looks at {', '.join(f'{g:,}' for g in precision.looks(scenario.games))})"
+                f"{counting}")
+    return f"{n} cell{'s' * (n != 1)} x {scenario.games:,} games{counting}"
 
 
 def outline(scenario: Scenario) -> str:
@@ -134,14 +136,16 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     stop = stop or StopRequest()
     give_back_large_blocks()
     jobs = plan_cells(con, outcome, progress)
-    producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size)
+    producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size,
+                         how_it_plays=scenario.how_it_plays)
 
     def halt() -> None:
         producer.halt()
         producer.join()
 
     with playing(con, outcome, progress=progress, stop=stop, tally=tally, halt=halt) as session:
-        prepare_engine(progress, [v.rules for v in scenario.variants])
+        prepare_engine(progress, [v.rules for v in scenario.variants],
+                       how_it_plays=scenario.how_it_plays)
         session.start_clock()  # the run's time and rate leave the compile out
         for job in jobs:
             if job is next(j for j in jobs if j.index == job.index):  # a cell's first job
@@ -198,10 +202,11 @@ class _Producer(BatchThread):
     (job, first, end, batch, games_per_s) on ``queue``, then None; an exception is put as is."""
 
     def __init__(self, jobs: Sequence[_Job], *, seed: int, threads: int | None,
-                 batch_games: int | None) -> None:
+                 batch_games: int | None, how_it_plays: bool) -> None:
         super().__init__("unostats-engine", batches_in_flight())
         self.jobs = jobs
         self.seed = seed
+        self.how_it_plays = how_it_plays  # count how each round plays (the scenario's key)
         self.threads = threads
         self.fixed = batch_games
         self.decisions: queue.Queue = queue.Queue()  # the consumer's answers to each _Look
@@ -246,7 +251,7 @@ class _Producer(BatchThread):
             batches = simulate_arrow(
                 rules=job.cell.variant.rules, players=job.cell.players, seats=job.cell.seats,
                 games=end - lo, seed=self.seed, first_game=lo, threads=self.threads,
-                batch_games=size, ahead=False)
+                batch_games=size, ahead=False, how_it_plays=self.how_it_plays)
             for batch in _timed(batches, self._take_room, self._room.release):
                 if self._halt.is_set():
                     batches.close()

@@ -4,11 +4,13 @@ decisiveness, balance; hand leader changes, the winner's deficit, decisions, UNO
 ``how_it_plays``); the summary's block and the report's section "How it plays", which puts the
 variants side by side on every measure and, for a run with a skill ladder (games/ladder.py), on
 how much of each is skill. docs/guide/how-it-plays.md defines each measure and the source it
-follows.
+follows. The per-round measures come from counters a run keeps only when it asks
+(``how_it_plays: true``): where a cell's run did not, every reader says "not counted".
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -73,6 +75,16 @@ class CellPlays:
     players: int
     estimates: dict[str, Estimate]  # by Measure.key
     kept: str = "rows"  # what its run kept (``store.keep``): less than rows, read from sums
+    # Did its run count how each round plays (the round measures' counters)? False: they are
+    # null in its rows, and the round measures are "not counted".
+    counted: bool = True
+
+
+NOT_COUNTED = "not counted"
+# Why, in a line under a summary's block or in the report's section.
+NOT_COUNTED_WHY = ("not counted: the run did not count how each round plays (its rows' "
+                   "counters are null); a scenario asks with how_it_plays: true (or --set "
+                   "how_it_plays=true), the engine then about a fifth slower")
 
 
 @dataclass(frozen=True)
@@ -141,7 +153,8 @@ def from_sums(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> list[Ce
         for key, stat in _RATIOS.items():
             if (e := compare.ratio_estimate(s, stat)) is not None:
                 estimates[key] = e
-        out.append(CellPlays(run, variant, players, estimates, kept[run]))
+        counted = not (s["rounds"] and s["hand_leader_changes"] is None)  # a sum of NULLs
+        out.append(CellPlays(run, variant, players, estimates, kept[run], counted))
     return out
 
 
@@ -167,7 +180,10 @@ def _from_view(con: duckdb.DuckDBPyConnection, run_ids: Sequence[str]) -> list[C
             n = row[_N.get(m.key, "n_rounds")]
             estimates[m.key] = Estimate(float(value), float(lo), float(hi),
                                         None if n is None else int(n), m.method)
-        out.append(CellPlays(row["run_id"], row["variant"], int(row["players"]), estimates))
+        # the mean of a counter over the cell's rounds is null only when none was counted
+        counted = not (row["n_rounds"] and row["hand_leader_changes"] is None)
+        out.append(CellPlays(row["run_id"], row["variant"], int(row["players"]), estimates,
+                             counted=counted))
     return out
 
 
@@ -207,18 +223,23 @@ def kept_note(cells: Sequence[CellPlays]) -> str | None:
 
 def block(cells: Sequence[CellPlays], width: int | None = None) -> str:
     """The summary's "how it plays" block: two tables (per game, per round), a row per cell,
-    every measure as 'value [lo, hi]'; under them what runs that kept less cannot show."""
+    every measure as 'value [lo, hi]' ("not counted" for a round measure its run did not
+    count, said why under the table); under them what runs that kept less cannot show."""
     parts = []
     for level, head in (("game", "How it plays, per game (95% CI)"),
                         ("round", "How it plays, per round (95% CI)")):
         measures = [m for m in MEASURES if m.level == level]
         rows = [[c.run_id, c.variant, c.players,
-                 *(_cell_text(c.estimates.get(m.key), m) for m in measures)] for c in cells]
+                 *(_cell_text(c.estimates.get(m.key), m) if c.counted or level == "game"
+                   else NOT_COUNTED for m in measures)] for c in cells]
         columns = ("run", "variant", "players", *(_short(m) for m in measures))
         # on a narrow terminal the run goes first, then the measures from the last
         rank = [len(measures) + 1, 0, 0, *range(1, len(measures) + 1)]
         parts.append(f"{head}:\n"
                      f"{format_rows(columns, rows, 'table', width=width, rank=rank, wrap=[False, True, *[False] * (len(columns) - 2)])}")
+        if level == "round" and not all(c.counted for c in cells):
+            why = f"{NOT_COUNTED_WHY}."
+            parts[-1] += "\n" + (textwrap.fill(why, width) if width else why)
     note = kept_note(cells)
     return "\n\n".join(parts) + (f"\n{note}" if note else "")
 
@@ -293,7 +314,10 @@ def plays_figures(section: PlaysSection) -> list[tuple[str, go.Figure, str]]:
     fig.update_layout(title="How it plays: the variants side by side",
                       height=max(480, rows * (130 + 26 * len(labels))))
     caption = ("Each panel one measure, each dot a variant with its 95% interval (shares in %). "
-               + "; ".join(f"{m.title}: higher means {m.higher}" for m in MEASURES) + ".")
+               + "; ".join(f"{m.title}: higher means {m.higher}" for m in MEASURES) + "."
+               + ("" if all(c.counted for c in cells) else
+                  " The per-round panels have no dot for a variant whose run did not count how "
+                  "each round plays."))
     return [("fig-plays", fig, caption), *ladder_figures]
 
 
@@ -309,8 +333,13 @@ def view(section: PlaysSection) -> dict[str, Any]:
                 continue
             rows.append({"measure": m.title, "method": m.method,
                          "cells": [fmt_estimate(c.estimates[m.key], m.kind)
-                                   if m.key in c.estimates else None for c in cells]})
-        tables.append({"title": title, "rows": rows})
+                                   if m.key in c.estimates
+                                   else NOT_COUNTED if level == "round" and not c.counted
+                                   else None for c in cells]})
+        tables.append({"title": title, "rows": rows,
+                       "note": (NOT_COUNTED_WHY[0].upper() + NOT_COUNTED_WHY[1:] + "."
+                                if level == "round" and not all(c.counted for c in cells)
+                                else None)})
     left_out = (f"The section shows the first {len(cells):,} cells of "
                 f"{len(cells) + section.left_out:,}; `unostats query \"SELECT * FROM "
                 f"how_it_plays\"` gives every one." if section.left_out else None)

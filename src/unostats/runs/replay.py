@@ -57,12 +57,13 @@ def replay(*, game: int, run: str | None = None, db: str | os.PathLike | None = 
     finally:
         con.close()
 
-    prepare_engine(progress, [], traced=True)  # a replay plays the traced game only
+    # a replay plays the traced game only, counting as its run did
+    prepare_engine(progress, [], traced=True, how_it_plays=scenario.how_it_plays)
     from ..engine.referee import RefereeError, check_trace, format_trace
     from ..engine.simulate import trace_game
 
     trace = trace_game(rules=cell.variant.rules, players=cell.players, seats=seats,
-                       seed=seed, game=index)
+                       seed=seed, game=index, how_it_plays=scenario.how_it_plays)
     text = format_trace(trace)
     n_rounds = (stored["games"][0]["rounds"] if stored.get("games")  # else: the trace's
                 else len({line.split(" ", 1)[0] for line in text.splitlines()

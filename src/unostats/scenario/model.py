@@ -125,6 +125,9 @@ class Scenario:
     # ``skill:``: a ladder of policies, each seated once among the table's seats (seat 0); every
     # variant x player count x rung is a cell, its variant named ``VARIANT/RUNG``.
     skill: Ladder | None = None
+    # ``how_it_plays: true`` (or a design goal that needs it): the games count how each round
+    # plays (the rounds' measures, engine/_measures.py); null otherwise.
+    how_it_plays: bool = False
 
     def seats_for(self, players: int) -> tuple[Seat, ...]:
         if isinstance(self.seats_spec, tuple):
@@ -183,6 +186,8 @@ class Scenario:
             out["skill"] = self.skill.resolved()
         if self.precision:
             out["precision"] = dict(self.precision)
+        if self.how_it_plays:  # only when on, so the hash of a file without it is unchanged
+            out["how_it_plays"] = True
         if self.tournament is not None:  # players and seats follow from the tournament
             del out["players"], out["seats"]
             out["tournament"] = self.tournament.resolved()

@@ -22,6 +22,7 @@ from ..checking.problems import (
 )
 from ..checking.values import Checker, behaviour_defaults, make_seat
 from ..defaults import GAMES_MAX
+from ..design.spec.goals import GOALS
 from ..design.spec.section import DesignSection
 from ..leagues.spec.section import LeagueSection
 from ..tournaments.spec.section import TournamentSection
@@ -34,7 +35,7 @@ from .sweep import expand as expand_sweep
 from .yaml_lines import parse_yaml
 
 TOP_KEYS = ("name", "description", "seed", "games", "players", "seats", "variants", "tournament",
-            "league", "design", durations.KEY, "sweep", "precision", "skill")
+            "league", "design", durations.KEY, "sweep", "precision", "skill", "how_it_plays")
 # ``precision: {STAT: H}``: play each cell until the 95% half-width of STAT is at most H
 PRECISION_STATS = ("turns_per_round", "rounds_per_game", "points_per_round",
                    "first_player_share")
@@ -86,6 +87,7 @@ class _Resolver(Checker):
             "tournament": None,
             "league": None,
             "design": None,
+            "how_it_plays": self.how_it_plays(raw, is_tournament, is_league),
         }
         if raw.get("seed") is not None:
             out["seed"] = self._int(raw["seed"], ("seed",), 0, SEED_MAX,
@@ -163,8 +165,31 @@ class _Resolver(Checker):
         out["design"] = DesignSection(self.report).design(raw["design"], base)
         if out["design"] is not None:
             out["players"], out["games"] = (out["design"].players,), out["design"].games
+            counted = [a.goal for a in out["design"].aims if GOALS[a.goal].counted]
+            if counted and raw.get("how_it_plays") is False:
+                self.add(("how_it_plays",), f"false, but the goal{'s' * (len(counted) > 1)} "
+                         f"{', '.join(counted)} need{'s' * (len(counted) == 1)} how each round "
+                         "plays: remove how_it_plays (it is on by itself then) or the goal")
+            elif counted:
+                out["how_it_plays"] = True  # its goals read the rounds' counters
         out["seats"] = self.seats(raw.get("seats"), out["players"])
         return out
+
+    def how_it_plays(self, raw: dict, is_tournament: bool, is_league: bool) -> bool:
+        """``how_it_plays: true``: the games count how each round plays (the rounds' measures;
+        null otherwise, and the engine a fifth faster). Plain games and designs only."""
+        value = raw.get("how_it_plays")
+        if value is None:
+            return False
+        if is_tournament or is_league:
+            self.add(("how_it_plays",), "not used in a tournament or league scenario: its "
+                                        "summary reads no round's measures; remove it")
+            return False
+        if not isinstance(value, bool):
+            self.add(("how_it_plays",), f"expected true or false (count how each round "
+                                        f"plays), got {describe(value)}")
+            return False
+        return value
 
     def precision(self, value: Any) -> tuple[tuple[str, float], ...] | None:
         """``precision: {STAT: H}``: 95% half-widths to reach, in PRECISION_STATS order."""
@@ -497,5 +522,5 @@ def _load(text: str, source: str, path: Path | None, overrides: Sequence[str],
         overrides=tuple(overrides), tournament=parts["tournament"], league=parts["league"],
         sweep=grids, points=points,
         precision=parts.get("precision") or (), seconds_per_turn=parts[durations.KEY],
-        design=parts["design"], skill=parts.get("skill"),
+        design=parts["design"], skill=parts.get("skill"), how_it_plays=parts["how_it_plays"],
     )

@@ -35,8 +35,9 @@ from . import durations, games, keep, runs
 # rows by cell id, ``games.BY_CELL``), which the standard views and the report read; 13: how a
 # round plays (rounds.hand_leader_changes ... ``codes.MEASURE_NAMES``) and the views
 # ``game_measures`` and ``how_it_plays``; 14: what a run keeps (``runs.keep``) and the tables of
-# the runs that keep less than rows (``game_totals``, ``round_lengths``, ``block_sums``).
-SCHEMA_VERSION = 14
+# the runs that keep less than rows (``game_totals``, ``round_lengths``, ``block_sums``); 15: how a
+# round plays NULL where a run did not count it (uno_stops and uno_stops_still_won not packed).
+SCHEMA_VERSION = 15
 # The writer's DuckDB: memory for the batch being inserted and the blocks it compresses (the
 # rest of what it wrote is evicted instead of kept: flat memory), and one thread per four cores
 # (at least one): parallel inserts split row groups, cost CPU and grow the file, and the engine's

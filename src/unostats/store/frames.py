@@ -42,13 +42,14 @@ FRAME_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("ended_by", "VARCHAR", False),
         ("loser_seat", "SMALLINT", True),
         ("largest_penalty", "INTEGER", False),
-        # How the round played (engine/_measures.py; docs/guide/how-it-plays.md).
-        ("hand_leader_changes", "INTEGER", False),
+        # How the round played (engine/_measures.py; docs/guide/how-it-plays.md): NULL in a
+        # run that did not count it (the scenario's how_it_plays).
+        ("hand_leader_changes", "INTEGER", True),
         ("winner_largest_deficit", "INTEGER", True),
-        ("decision_turns", "INTEGER", False),
-        ("legal_cards_on_decisions", "INTEGER", False),
-        ("uno_stops", "INTEGER", False),
-        ("uno_stops_still_won", "INTEGER", False),
+        ("decision_turns", "INTEGER", True),
+        ("legal_cards_on_decisions", "INTEGER", True),
+        ("uno_stops", "INTEGER", True),
+        ("uno_stops_still_won", "INTEGER", True),
     ),
     "round_seats": (
         ("game", "INTEGER", False),

@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..codes import ROUND_END_NAMES
+from ..codes import MEASURE_NAMES, MEASURE_SUMS, ROUND_END_NAMES
 from ..sql import table_ddl
 
 KEEPS = ("rows", "games", "summary")
@@ -146,7 +146,7 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
     winners = np.full(n, -1, np.int64)
     winners[game - first] = _ints(games["winner_seat"], fill=-1)
     out = np.zeros((n, len(_OUT)))  # a game's totals side by side
-    counts = np.zeros((n, len(_MEASURED)), np.int64)
+    counts = np.zeros((n, len(MEASURE_NAMES)), np.int64)
     # part by part as the engine made them (each part's columns in cache while read), else whole
     parts = _parts(rounds, seats, players)
     if not _add(parts or [(rounds, seats)], first, players, sign, winners, out, counts):
@@ -154,8 +154,8 @@ def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
         if not _add([(rounds, seats)], first, players, sign, winners, out, counts, True):
             raise ValueError("a batch's round seats do not match its rounds")
     totals = dict(zip(_OUT, out.T.copy()))
-    for k, column in enumerate(_MEASURED):
-        for name in _FROM[column]:
+    for k, column in enumerate(MEASURE_NAMES):
+        for name in MEASURE_SUMS[column]:
             totals[name][counts[:, k] == 0] = np.nan
     totals["game"] = np.arange(first, first + n, dtype=np.float64)
     has_winner = winners >= 0
@@ -195,9 +195,9 @@ def _add(parts: list[tuple[Any, Any]], first: int, players: int, sign: int,
         columns = [_ints(rounds[c], native=True)
                    for c in ("game", "round", "dealer_seat", "turns", "points")]
         columns += [_codes(rounds["ended_by"]), _ints(rounds["winner_position"], -1, True)]
-        measured = np.empty((len(_MEASURED), len(columns[0])), np.int32)  # a row a column
-        valid = np.ones((len(_MEASURED), len(columns[0])), np.bool_)
-        for k, column in enumerate(_MEASURED):
+        measured = np.empty((len(MEASURE_NAMES), len(columns[0])), np.int32)  # a row a column
+        valid = np.ones((len(MEASURE_NAMES), len(columns[0])), np.bool_)
+        for k, column in enumerate(MEASURE_NAMES):
             measured[k], valid[k] = _nullable(rounds[column])
         standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat",
                                                              "score_after")]
@@ -213,15 +213,6 @@ def _add(parts: list[tuple[Any, Any]], first: int, players: int, sign: int,
     return True
 
 
-# The round columns that may be NULL (not counted by a run, or defined on won rounds only), and
-# the totals each gives: NULL for a game where every value is.
-_MEASURED = ("hand_leader_changes", "winner_largest_deficit", "decision_turns",
-             "legal_cards_on_decisions", "uno_stops", "uno_stops_still_won")
-_FROM = {"hand_leader_changes": ("hand_leader_changes", "hand_leader_changes_sq"),
-         "winner_largest_deficit": ("winner_deficit", "winner_deficit_sq"),
-         "decision_turns": ("decision_turns",),
-         "legal_cards_on_decisions": ("legal_cards_on_decisions",),
-         "uno_stops": ("uno_stops",), "uno_stops_still_won": ("uno_stops_still_won",)}
 # The columns of ``_totals.totals``' output, in its order (``not_led``: the last round the game's winner
 # did not lead after, for decisiveness).
 _OUT = ("dealer", "rounds", "won", "capped", "turns", "turns_sq", "points", "points_sq", "p0",

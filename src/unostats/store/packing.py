@@ -43,11 +43,11 @@ POLICY_BITS = 16
 POLICY = ("game_seats", "policy")
 _INT = 32  # the bits of an INTEGER field
 # The counters of a round that most rules leave at 0 (challenges, jump-ins, swaps ...), two in a
-# word; the others (turns, cards, points ...), which vary and which readers read most, stay
-# INTEGER columns of their own.
+# word; the others (turns, cards, points ...), which vary and which readers read most, and the
+# measures of how a round played (NULL where a run did not count them: an INTEGER field has no
+# code left for NULL), stay INTEGER columns of their own.
 _QUIET_PAIRS = (("challenges", "challenges_won"), ("uno_penalties", "jump_ins"),
-                ("hand_swaps", "card_swaps"), ("slaps", "silence_breaks"),
-                ("uno_stops", "uno_stops_still_won"))
+                ("hand_swaps", "card_swaps"), ("slaps", "silence_breaks"))
 WORDS: dict[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
     "games": (("slots", (("first_seat", 4), ("winner_seat", 4), ("ended_by", 1))),),
     "game_seats": (("slots", (("seat", 4), ("rank", 4), ("is_winner", 1), ("is_loser", 1),

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ...codes import MEASURE_SUMS
 from ...stats import Estimate, mean_se_from_sums, wilson_interval
 
 # (sums, players, seconds per turn) -> the goal's interval
@@ -26,6 +27,12 @@ class Goal:
     possible: tuple[float, float]  # the values it can take: a constraint outside them is refused
     sums: tuple[str, ...]  # the store's sums it is estimated from (``store.sums``)
     estimate: Estimator
+
+    @property
+    def counted(self) -> bool:
+        """Does it read a round's counters of how it played (codes.MEASURE_NAMES), which a run
+        stores only when it counts them (the scenario's ``how_it_plays``)?"""
+        return any(s in sums for sums in MEASURE_SUMS.values() for s in self.sums)
 
 
 def _scaled(e: Estimate, factor: float, method: str) -> Estimate:

@@ -1,6 +1,7 @@
 """How a round plays, recomputed from the trace (the kernel's engine/_measures.py, written
 again): the hand leader and its changes, the winner's largest card deficit, decisions and UNO
-stops. docs/guide/how-it-plays.md defines each.
+stops, when the kernel counted them (a trace of a run that did not count: None, the rows'
+null). docs/guide/how-it-plays.md defines each.
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ class Measures:
             self._stopped(seat, self.table.hand_size(seat) - drawn)
 
     def _measures_of_round(self, winner: int | None) -> dict[str, int | None]:
-        """The round's measures (codes.MEASURE_NAMES): the winner ends as the hand leader."""
+        """The round's measures (codes.MEASURE_NAMES): the winner ends as the hand leader. All
+        None when the kernel did not count them (``Trace.how_it_plays``: its rows hold null)."""
+        if not self.how_it_plays:
+            return dict.fromkeys(codes.MEASURE_NAMES)
         changes = self.measures["hand_leader_changes"]
         if winner is not None and self.leader is not None and self.leader != winner:
             changes += 1

@@ -58,13 +58,13 @@ class RoundResult:
     finish_order: tuple[int, ...] = ()  # R9 to_the_last: seats in the order they finished
     hands_emptied: tuple[int, ...] = ()  # R10 seven_rounds: hands each seat emptied
     largest_penalty: int = 0  # the most penalty cards one seat drew at once (one penalty)
-    # How the round played (codes.MEASURE_NAMES, referee/_measures.py).
-    hand_leader_changes: int = 0
+    # How the round played (codes.MEASURE_NAMES, referee/_measures.py; None: not counted).
+    hand_leader_changes: int | None = 0
     winner_largest_deficit: int | None = None
-    decision_turns: int = 0
-    legal_cards_on_decisions: int = 0
-    uno_stops: int = 0
-    uno_stops_still_won: int = 0
+    decision_turns: int | None = 0
+    legal_cards_on_decisions: int | None = 0
+    uno_stops: int | None = 0
+    uno_stops_still_won: int | None = 0
 
 
 @dataclass(frozen=True)

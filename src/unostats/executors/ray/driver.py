@@ -259,12 +259,14 @@ class _CandidateGames:
         self.executor, self.threads = executor, threads
         self.progress: Progress | None = None
 
-    def ready(self, progress: Progress, stop: StopRequest) -> None:
+    def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None:
+        """The nodes warmed (a worker compiles or loads the loops that count how rounds play
+        at its first task that counts)."""
         self.progress = progress
         self.executor._warm(progress, stop)
 
     def batches(self, cell, seed: int, first: int, end: int, *, threads: int | None,
-                batch: int):
+                batch: int, how_it_plays: bool):
         """Games ``first`` .. ``end - 1`` as tasks of at most ``batch`` games, at least
         ``MIN_DESIGN_TASK_GAMES`` (so a short look still spreads over the CPUs), at most
         ``IN_FLIGHT_PER_CPU`` per CPU in flight; the tasks left are cancelled at a stop."""
@@ -280,7 +282,8 @@ class _CandidateGames:
                 while at < end and len(pending) < limit:
                     upto = min(end, at + size)
                     pending.append(task.remote(cell.variant.rules, cell.players, cell.seats,
-                                               seed, at, upto, self.threads, None))
+                                               seed, at, upto, self.threads, None,
+                                               how_it_plays))
                     at = upto
                 result = _get(pending[0], f"a batch of {cell_label(cell)}")
                 pending.popleft()
@@ -351,7 +354,8 @@ def _submit(task, cells: list[_Cell], outstanding: dict, limit: int, outcome: Ru
             shards = (ShardTarget(outcome.db, outcome.run_id, cell.variant.name) if parquet
                       else None)
             ref = task.remote(cell.variant.rules, cell.players, cell.seats,
-                              outcome.scenario.seed, first, end, threads, shards)
+                              outcome.scenario.seed, first, end, threads, shards,
+                              outcome.scenario.how_it_plays)
             outstanding[ref] = (c, first, end)
             c.submitted = end
         if len(outstanding) >= limit:

@@ -121,14 +121,18 @@ def warm_node() -> Ready:
 
 
 def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int, first: int,
-               end: int, threads: int, shards: ShardTarget | None = None) -> BatchResult:
+               end: int, threads: int, shards: ShardTarget | None = None,
+               how_it_plays: bool = False) -> BatchResult:
     """Games ``first`` .. ``end - 1`` of a cell, as one batch of Arrow tables, or written as
-    shards to ``shards`` (a retry rewrites the same files: a shard's name is its batch's)."""
+    shards to ``shards`` (a retry rewrites the same files: a shard's name is its batch's);
+    ``how_it_plays``: counting how each round plays (its loops compile, or load, at the first
+    such task)."""
     ready = _engine_ready()
     start = time.perf_counter()
     parts = list(simulate_arrow(rules=rules, players=players, seats=seats, games=end - first,
                                 seed=seed, first_game=first, threads=threads,
-                                batch_games=end - first, ahead=False))
+                                batch_games=end - first, ahead=False,
+                                how_it_plays=how_it_plays))
     batch = parts[0] if len(parts) == 1 else Batch(
         *(pa.concat_tables(tables) for tables in zip(*parts)))
     receipt = None
