@@ -172,19 +172,24 @@ SEARCH = {
     "name": "the expert's name, as `game_seats.policy` shows it (not a bundled policy's name).",
     "search": "how it chooses: " + ", ".join(f"`{c}`" for c in seats.SEARCHES) + " (default "
               f"`{seats.SEARCHES[0]}`: every candidate card played out to the end of the round "
-              "in sampled deals, the best on average played).",
+              "in sampled deals, the best on average played if it clearly beats the playout "
+              "policy's own card).",
     "budget": f"deals sampled per choice of card, from {seats.BUDGET_RANGE[0]} to "
               f"{seats.BUDGET_RANGE[1]:,} (default {seats.DEFAULT_BUDGET}); every candidate is "
               "played out once in each, so a choice costs budget x candidates playouts.",
     "playout": "the bundled policy every seat plays in the playouts, and the expert's own choices "
-               "the search does not cover (colour, answers, gifts, a single candidate; default "
-               "`random`).",
+               "the search does not cover (colour unless searched, answers, gifts, a single "
+               "candidate; default `random`).",
     "sees": ", ".join(f"`{c}`" for c in seats.SEES) + f" (default `{seats.SEES[0]}`: its hand, "
-            "the discards and every hand's size, the other cards dealt afresh in each sample; "
-            "`all`: every hand and the draw pile, no sampling: the clairvoyant).",
+            "the discards and every hand's size, the other cards dealt afresh in each sample, "
+            "none to a seat of a kind it showed it lacked; `all`: every hand and the draw pile, "
+            "no sampling: the clairvoyant).",
     "goal": ", ".join(f"`{c}`" for c in seats.GOALS) + f" (default `{seats.GOALS[0]}`: what "
             "the scoring counts, the points a round scores it, or rounds won under `lazy`; "
             "`rounds`: rounds won).",
+    "colours": ", ".join(f"`{c}`" for c in seats.COLOURS) + f" (default `{seats.COLOURS[0]}`: "
+               "the colour a black card names is the playout policy's; `search`: each colour is "
+               "a candidate of its own).",
 }
 
 SWEEP_RANGE = {
@@ -459,8 +464,8 @@ def scenario_page() -> str:
          _keys(SEAT, values.SEAT_KEYS, (), "seats"),
          "\nA policy written as data is a mapping:\n\n",
          _keys(POLICY, values.POLICY_KEYS, ("name",), "seats.policy"),
-         "\nA search, the expert, is a mapping with any of the keys `search`, `budget`, "
-         "`playout`, `sees`, `goal`:\n\n",
+         "\nA search, the expert, is a mapping with any of the keys "
+         + ", ".join(f"`{k}`" for k in values.SEARCH_KEYS if k != "name") + ":\n\n",
          _keys(SEARCH, values.SEARCH_KEYS, ("name",), "seats.policy"),
          "\nSee [Rules and seats](guide/seats.md) for what each bundled policy does and how the "
          "expert searches.\n\n",

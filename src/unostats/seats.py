@@ -19,6 +19,7 @@ TIE_BREAKS = ("random", "first")  # among the best-scoring cards, default first
 SEARCHES = ("rollouts",)  # how a search policy chooses its card, default first
 SEES = ("own", "all")  # what a search policy sees: its own hand (and the table), or every hand
 GOALS = ("score", "rounds")  # what a search's playouts are worth: what the scoring counts, or wins
+COLOURS = ("playout", "search")  # who chooses the colour a search's black card names
 BUDGET_RANGE = (1, 4096)  # deals a search samples per choice of card
 DEFAULT_BUDGET = 64
 
@@ -90,9 +91,10 @@ class SearchPolicy:
     candidate out to the end of the round with the ``playout`` policy (a bundled policy's
     name) in each deal, and plays the best on average by its ``goal`` (``score``: what the
     scoring counts, points or rounds won; ``rounds``: rounds won), keeping the playout policy's
-    own card unless another is clearly better (engine/_expert.py). Its other choices (colour,
-    answers to penalties, what it gives away) are the playout policy's. ``name`` labels the
-    seat in results."""
+    own card unless another is clearly better (engine/_expert.py). ``colours``: the colour its
+    black card names is its playout policy's (``playout``) or searched too (``search``: a
+    candidate per colour). Its other choices (answers to penalties, what it gives away) are the
+    playout policy's. ``name`` labels the seat in results."""
 
     name: str
     search: str = SEARCHES[0]
@@ -100,19 +102,24 @@ class SearchPolicy:
     playout: str = "random"
     sees: str = SEES[0]
     goal: str = GOALS[0]
+    colours: str = COLOURS[0]
 
     def __post_init__(self):
         lo, hi = BUDGET_RANGE
         if self.search not in SEARCHES or self.sees not in SEES or self.goal not in GOALS \
-                or self.playout not in POLICIES or not lo <= self.budget <= hi:
+                or self.colours not in COLOURS or self.playout not in POLICIES \
+                or not lo <= self.budget <= hi:
             raise ValueError(f"search must be one of {SEARCHES}, sees one of {SEES}, goal one "
-                             f"of {GOALS}, playout a bundled policy ({', '.join(POLICIES)}) and "
-                             f"budget from {lo} to {hi}")
+                             f"of {GOALS}, colours one of {COLOURS}, playout a bundled policy "
+                             f"({', '.join(POLICIES)}) and budget from {lo} to {hi}")
 
     def as_dict(self) -> dict[str, Any]:
         """The policy as a scenario file writes it."""
-        return {"name": self.name, "search": self.search, "budget": self.budget,
-                "playout": self.playout, "sees": self.sees, "goal": self.goal}
+        given = {"name": self.name, "search": self.search, "budget": self.budget,
+                 "playout": self.playout, "sees": self.sees, "goal": self.goal}
+        if self.colours != COLOURS[0]:  # the default left out: resolved hashes stay as they were
+            given["colours"] = self.colours
+        return given
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from .problems import KeyPath, Report, describe, did_you_mean
 
 SEAT_KEYS = ("policy", "behaviour")
 POLICY_KEYS = ("name", "weights", "colour", "ties")  # a policy written as data
-SEARCH_KEYS = ("name", "search", "budget", "playout", "sees", "goal")  # a search: the expert
+SEARCH_KEYS = ("name", "search", "budget", "playout", "sees", "goal", "colours")  # the expert
 MAX_WEIGHT = 1e9  # weights beyond it could make scores lose every smaller term
 # Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
 WEIGHT_BEHAVIOURS = ("reaction",)
@@ -124,7 +124,7 @@ class Checker:
         choices = self.search_choices(value, path, tuple(
             (key, allowed, allowed[0]) for key, allowed in (
                 ("search", seats.SEARCHES), ("playout", rules.POLICIES), ("sees", seats.SEES),
-                ("goal", seats.GOALS))))
+                ("goal", seats.GOALS), ("colours", seats.COLOURS))))
         budget = self.search_budget(value, path)
         if len(self.report.problems) > problems:
             return None

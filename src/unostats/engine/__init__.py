@@ -33,6 +33,10 @@ History:
    on one card ends after as many jump-ins as the deck holds copies of it (J1: a jumper caught
    forgetting UNO after a reshuffle drew back the card below and jumped in with it again, past
    the end of the kernel's jumpers array).
+7  the expert (seats.SearchPolicy) plays other cards: its deals of the unseen cards give no seat
+   a card of a kind it showed it lacked (it drew for want of a legal card), and it keeps its
+   playout policy's card unless another beats it by more than a standard error (it played the
+   best total). Games without an expert are unchanged.
 """
 
-ENGINE_VERSION = 6
+ENGINE_VERSION = 7

@@ -23,8 +23,10 @@ from ._table import (
 
 @kernel(inline=True)
 def add(st, s, t):
-    """Seat s takes card t (``held_added``: the types it holds, for _measures)."""
+    """Seat s takes card t (``held_added``: the types it holds, for _measures; ``intake``: how
+    many it took, for the experts' deals, engine/_expert.py)."""
     st.hand[s, t] += 1
+    st.intake[s] += 1
     held_added(st, s, t)
     st.hcol[s, colour_of(t)] += 1
     st.hsize[s] += 1
@@ -197,13 +199,15 @@ def everyone_draws(st, player, count, reason, player_too, state):
 
 @kernel
 def exchange_hands(st, a, b):
-    """Seats a and b exchange their whole hands."""
+    """Seats a and b exchange their whole hands (each takes cards it did not hold: ``intake``)."""
     for t in range(NT):
         st.hand[a, t], st.hand[b, t] = st.hand[b, t], st.hand[a, t]
     for c in range(5):
         st.hcol[a, c], st.hcol[b, c] = st.hcol[b, c], st.hcol[a, c]
     st.hsize[a], st.hsize[b] = st.hsize[b], st.hsize[a]
     held_exchanged(st, a, b)
+    st.intake[a] += st.hsize[a]
+    st.intake[b] += st.hsize[b]
 
 
 # ---------------------------------------------------------------- the deal

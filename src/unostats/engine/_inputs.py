@@ -20,7 +20,7 @@ class PolicyRows:
     """The kernel's rows of some seats' policies: codes (codes.POLICY_*) and the weights
     (codes.F_* columns), colour and tie rules they play by (a bundled policy: its preset,
     seats.PRESETS; an expert: its playout policy's), and an expert's budget (0: none), whether
-    it sees every hand and whether its goal is rounds won."""
+    it sees every hand, whether its goal is rounds won and whether it searches colours."""
 
     policy: np.ndarray
     weights: np.ndarray
@@ -29,6 +29,7 @@ class PolicyRows:
     budget: np.ndarray
     sees_all: np.ndarray
     rounds_goal: np.ndarray
+    colour_search: np.ndarray
 
     @classmethod
     def of(cls, seats: Sequence[Seat]) -> PolicyRows:
@@ -40,11 +41,13 @@ class PolicyRows:
         budget = np.zeros(n, dtype=np.int64)
         sees_all = np.zeros(n, dtype=np.int64)
         rounds_goal = np.zeros(n, dtype=np.int64)
+        colour_search = np.zeros(n, dtype=np.int64)
         for i, seat in enumerate(seats):
             if seat.search is not None:
                 budget[i] = seat.search.budget
                 sees_all[i] = int(seat.search.sees == "all")
                 rounds_goal[i] = int(seat.search.goal == "rounds")
+                colour_search[i] = int(seat.search.colours == "search")
             w = seat.weights()
             if w is None:
                 policy[i] = coded_policy(seat.plays)
@@ -53,7 +56,8 @@ class PolicyRows:
             policy[i] = codes.POLICY_SCORED if weights[i].any() else codes.POLICY_UNIFORM
             colour_random[i] = int(w.colour == "random")
             ties_first[i] = int(w.ties == "first")
-        return cls(policy, weights, colour_random, ties_first, budget, sees_all, rounds_goal)
+        return cls(policy, weights, colour_random, ties_first, budget, sees_all, rounds_goal,
+                   colour_search)
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,7 @@ class KernelInputs:
         tables["budget"][:, :n] = self.rows.budget
         tables["sees_all"][:, :n] = self.rows.sees_all
         tables["rounds_goal"][:, :n] = self.rows.rounds_goal
+        tables["colour_search"][:, :n] = self.rows.colour_search
         tables["resume"] = -1
         tables["points"] = self.points
         tables["full"][:, :len(pile)] = pile

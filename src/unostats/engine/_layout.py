@@ -30,6 +30,7 @@ MAX_SEATS = 10
 # The largest deck a scenario may build: every deck key at the top of rules.DECK_RANGE.
 MAX_CARDS = (cards.N_COLOURS * (1 + 9 + 3) + 7) * rules.DECK_RANGE[1]
 MAX_JUMPS = rules.DECK_RANGE[1] + 1  # jump-ins in one turn: at most the copies of a card type
+SHOWN = 4  # the showings of an empty hand (of legal cards) an expert remembers per seat
 # Trace rows one step of the game loop may record before a flush: every card of the largest
 # deck drawn (each after a reshuffle) with room to spare.
 RING = 4 * MAX_CARDS
@@ -58,11 +59,21 @@ _FIELDS = [
     ("ties_first", np.int64, (MAX_SEATS,)),  # 1: ties go to the lowest card id, 0: at random
     # The expert (engine/_expert.py): deals sampled per choice of card (0: the seat plays its
     # policy, which for an expert is its playout policy), 1 where it sees every hand, 1 where
-    # its goal is rounds won (0: what the scoring counts).
+    # its goal is rounds won (0: what the scoring counts), 1 where it searches the colour a
+    # black card names (0: its playout policy names it).
     ("budget", np.int64, (MAX_SEATS,)),
     ("sees_all", np.int64, (MAX_SEATS,)),
     ("rounds_goal", np.int64, (MAX_SEATS,)),
+    ("colour_search", np.int64, (MAX_SEATS,)),
     ("resume", np.int64),  # a playout's first card: the candidate it plays out (-1: none)
+    ("named", np.int64),  # 1 + the colour the next black card names (a search's), 0: the policy's
+    # What the experts' deals of unseen cards respect (engine/_expert.py "inference"): the
+    # cards each seat has taken this game, and its last SHOWN showings of holding no card legal
+    # on the table (latest first): the card types then legal, a bit each, and its intake then.
+    ("intake", np.int64, (MAX_SEATS,)),
+    ("shown", np.int64, (MAX_SEATS,)),
+    ("shown_mask", np.int64, (MAX_SEATS, SHOWN)),
+    ("shown_intake", np.int64, (MAX_SEATS, SHOWN)),
     ("searches", np.int64),  # the experts' searches so far (benchmarks read it)
     ("side_key", np.uint64),  # the game's side stream (_rng.side_quarter): random colours
     ("side_n", np.int64),  # draws made from it so far
@@ -143,6 +154,7 @@ GAME_SETUP = np.dtype([
     ("budget", np.int64, (MAX_SEATS,)),
     ("sees_all", np.int64, (MAX_SEATS,)),
     ("rounds_goal", np.int64, (MAX_SEATS,)),
+    ("colour_search", np.int64, (MAX_SEATS,)),
 ], align=True)
 
 # Rows of ``st.piles``.

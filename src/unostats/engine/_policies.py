@@ -107,7 +107,12 @@ def threatens(st, s):
 def choose_colour(st, s):
     """P7 by policy: the colour held most, ties to the lowest colour index; a weighted policy
     with ``colour: random`` draws it from the game's side stream (_rng.side_quarter), which
-    leaves the draws of the game's own stream as they are."""
+    leaves the draws of the game's own stream as they are. An expert's search may have chosen
+    it (``st.named``: 1 + the colour, for the card it plays next)."""
+    if st.named > 0:
+        colour = st.named - 1
+        st.named = 0
+        return colour
     if st.colour_random[s]:
         st.side_n += 1
         return side_quarter(st.side_key, st.side_n)

@@ -53,7 +53,9 @@ from ._actions import effect, has_effect
 from ._cards import (
     draw_traced, draw_turn, first_card_effect, lay_down_traced, new_round, stays_first, top_card,
 )
-from ._expert import candidates, policy_card, prepare, search_stream, worth
+from ._expert import (
+    best, candidate_list, candidates, forget_shown, prepare, search_stream, shown_void, worth,
+)
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
 from ._layout import COUNTING_TABLE, RO_LOSER, TABLE
@@ -65,7 +67,7 @@ from ._penalties import answer_pending, pay_unless_answered
 from ._policies import choose_card, if_playable
 from ._rng import bounded, seed_stream, side_key
 from ._scoring import end_of_move, finish_game, finish_round
-from ._table import FIRST_BLACK, NT, ev, flush, holds_colour, next_seat, rank_of, step
+from ._table import FIRST_BLACK, ev, flush, holds_colour, next_seat, rank_of, step
 from ._uno_call import mistake
 
 
@@ -119,6 +121,8 @@ def _round_loop(level, role=PLAY, counting=False):
         """The turns of a round from seat p until a seat wins (``st.winner``) or the turn cap;
         with the hooks, events are traced when ``st.tracing``. Returns (turns, state)."""
         tracing = st.tracing != 0 if hooked else False
+        if searching:
+            forget_shown(st)  # what the seats showed of their hands in the last round
         turns = 0
         covering = False  # N6: p covers its 8 (a play of the same turn, or of a jump-in)
         in_turn = True  # the move is p's turn (not a jump-in's cover)
@@ -180,7 +184,11 @@ def _round_loop(level, role=PLAY, counting=False):
                     if opt.draw == R.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
                         drawn, state = draw_traced(st, p, 1, C.DRAW_NORMAL, state, tracing)
                         card, state = if_playable(st, opt, drawn, p, state)
+                        if searching:  # it held no legal card, nor does it now but the drawn one
+                            shown_void(st, p)
                     else:
+                        if searching:  # it holds no legal card (what it draws is unknown)
+                            shown_void(st, p)
                         card, state = draw_turn(st, opt, p, threat, state)
                 if card < 0:
                     if tracing:
@@ -261,30 +269,30 @@ _playout = _round_loop(ALL_HOOKS, PLAYOUT)
 @kernel
 def search_card(st, opt, p, trace, state, scratch):
     """The expert's card (engine/_expert.py): with fewer than two candidates its playout
-    policy's choice (``choose_card``); else, for every candidate, its playouts in ``st.budget[p]``
-    deals on the ``scratch`` table, and the candidate with the highest total worth (ties: the
-    playout policy's card, else the lowest card id). Returns (card, threat, state) as
-    ``choose_card``."""
+    policy's choice (``choose_card``); else every candidate (a card, and with ``colours:
+    search`` a black card's colour) played out in each of ``st.budget[p]`` deals on the
+    ``scratch`` table, and the candidate ``_expert.best`` picks; the colour of a black card goes
+    to ``st.named``. Returns (card, threat, state) as ``choose_card``."""
     mask, count = candidates(st, opt, p)
     if count < 2:
         return choose_card(st, opt, p, state)
     st.searches += 1
     key, state = search_stream(state)
-    policy = policy_card(st, scratch, opt, p, key)
-    best = -1
-    best_total = 0.0
-    for t in range(NT):
-        if not (mask >> t) & 1:
-            continue
-        total = 0.0
-        for deal in range(st.budget[p]):
-            play = prepare(st, scratch, opt, p, t, key, deal)
+    cards, names, mine = candidate_list(st, scratch, opt, p, mask, count, key)
+    totals = np.zeros(count)
+    squares = np.zeros(count)  # of the differences to the policy's candidate, deal by deal
+    worths = np.zeros(count)
+    for deal in range(st.budget[p]):
+        for i in range(count):
+            play = prepare(st, scratch, opt, p, cards[i], names[i], key, deal)
             _, play = _playout(scratch, opt, p, trace, play)
-            total += worth(scratch, opt, p, st.rounds_goal[p])
-        if best < 0 or total > best_total or (total == best_total and t == policy):
-            best = t
-            best_total = total
-    return best, False, state
+            worths[i] = worth(scratch, opt, p, st.rounds_goal[p])
+        for i in range(count):
+            totals[i] += worths[i]
+            squares[i] += (worths[i] - worths[mine]) ** 2
+    i = best(totals, squares, mine, st.budget[p])
+    st.named = names[i]
+    return cards[i], False, state
 
 
 @kernel
@@ -301,6 +309,7 @@ def _seat_game(st, setups, g):
         st.budget[s] = setups[g].budget[s]
         st.sees_all[s] = setups[g].sees_all[s]
         st.rounds_goal[s] = setups[g].rounds_goal[s]
+        st.colour_search[s] = setups[g].colour_search[s]
     return seed_stream(setups[g].seed, setups[g].stream)
 
 

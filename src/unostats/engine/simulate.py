@@ -209,6 +209,7 @@ def play_tables(inputs: KernelInputs, seats: Sequence[Seat], which: np.ndarray,
     setups["budget"][:, :players] = rows.budget[which]
     setups["sees_all"][:, :players] = rows.sees_all[which]
     setups["rounds_goal"][:, :players] = rows.rounds_goal[which]
+    setups["colour_search"][:, :players] = rows.colour_search[which]
     setups["behaviour"][:, :players] = behaviour_array([dict(s.behaviour) for s in seats])[which]
     inputs = replace(inputs, setups=setups)
     parts = [tables for tables, _ in play_parts(inputs, 0, thread_count(threads), [(0, k)])]

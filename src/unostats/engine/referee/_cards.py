@@ -153,8 +153,10 @@ class Cards:
         self._take(codes.EV_PASS, f"pass of seat {seat} (nothing playable was drawn)", seat)
         return None
 
-    def _name_colour(self, seat: int, because: str, free_choice: bool = False) -> None:
-        """The colour the player holds most (ties: the lowest colour index); under P7
+    def _name_colour(self, seat: int, because: str, free_choice: bool = False,
+                     searched: bool = False) -> None:
+        """The colour the player holds most (ties: the lowest colour index), or any with
+        ``colour: random`` or when an expert's search chose it (``searched``); under P7
         colour_cycle the cycle's next colour in the direction of play, unless ``free_choice``."""
         event = self._take(codes.EV_COLOUR, f"colour named by seat {seat} after {because}", seat)
         current = self.table.colour
@@ -163,9 +165,10 @@ class Cards:
             way = "clockwise" if self.table.direction == 1 else "counter-clockwise"
             why = (f"colour_cycle: {way} after {_colour(current)} comes {_colour(wanted)}, "
                    f"so seat {seat} must name {_colour(wanted)}")
-        elif (policy := self._weighted(seat)) is not None and policy.colour == "random":
+        elif searched or ((policy := self._weighted(seat)) is not None
+                          and policy.colour == "random"):
             wanted = event.a if 0 <= event.a < cards.N_COLOURS else None  # any of the four
-            why = f"seat {seat} ({policy.name}) must name one of the four colours, not {event.a}"
+            why = f"seat {seat} must name one of the four colours, not {event.a}"
         else:
             wanted = self.table.preferred_colour(seat)
             why = (f"seat {seat} holds most {_colour(wanted)} cards (ties: the lowest colour) "

@@ -257,7 +257,8 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
         kind = self._peek()
         if kind == codes.EV_PLAY:
             first = self._play(seat, f"play or draw by seat {seat}",
-                               lambda card: self._turn_choice_problem(seat, card))
+                               lambda card: self._turn_choice_problem(seat, card),
+                               searched=self._search(seat) is not None)
         elif kind in (codes.EV_DRAW, codes.EV_RESHUFFLE, codes.EV_DRAW_FAIL):
             self._close_sequences()  # A6 extreme, A7: a draw ends them
             first = self._draw_instead_of_playing(seat)
@@ -273,14 +274,16 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
             self._no_more_plays(seat)
         return move
 
-    def _play(self, seat: int, expected: str, problem: Callable[[int], str | None]) -> _Played:
-        """A play event by ``seat``; ``problem`` says what is wrong with its card, if anything."""
+    def _play(self, seat: int, expected: str, problem: Callable[[int], str | None],
+              searched: bool = False) -> _Played:
+        """A play event by ``seat``; ``problem`` says what is wrong with its card, if anything;
+        ``searched``: an expert's card of its turn, whose colour its search may choose."""
         event = self._take(codes.EV_PLAY, expected, seat)
         self._check_held(event)
         message = problem(event.a)
         if message:
             self._fail(event.index, message)
-        return self._lay_down(event)
+        return self._lay_down(event, searched)
 
     def _p1_problem(self, card: int) -> str | None:
         """P1 (black cards always match: a restricted one may be a bluff, P2/P3)."""
@@ -293,8 +296,9 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
         self._check(self.table.hands[event.seat][event.a] > 0, event,
                     f"seat {event.seat} does not hold {_card(event.a)}")
 
-    def _lay_down(self, event: _Event) -> _Played:
-        """Move a played card (in turn or not) to the discard pile; a black card names a colour."""
+    def _lay_down(self, event: _Event, searched: bool = False) -> _Played:
+        """Move a played card (in turn or not) to the discard pile; a black card names a colour
+        (``searched``: any of the four, unless P7's cycle names it)."""
         seat, card = event.seat, event.a
         table = self.table
         self._check_held(event)
@@ -304,7 +308,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
         self.count["cards_played"] += 1
         self.last_laid[seat] = card
         if cards.is_black(card):
-            self._name_colour(seat, f"{_card(card)} played by seat {seat}")
+            self._name_colour(seat, f"{_card(card)} played by seat {seat}", searched=searched)
         else:
             table.colour = _COLOUR[card]
         self._colour_changed()
