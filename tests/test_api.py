@@ -55,6 +55,14 @@ def test_a_bundled_name_gives_the_summary_the_cli_prints(tmp_path, invoke):
     assert_frame_equal(unostats.open(run.db).summary(run.id), run.summary)
 
 
+def test_a_summary_s_names_stay_text_whatever_they_look_like():
+    from unostats.api import _csv_frame
+
+    frame = _csv_frame("run_id,variant,players,games\n859409e4,1e5,4,20\n")
+    assert frame["run_id"].to_list() == ["859409e4"] and frame["variant"].to_list() == ["1e5"]
+    assert frame["games"].to_list() == [20]
+
+
 def test_a_path_and_a_mapping_of_the_same_scenario_play_the_same_games(tmp_path, tiny_run):
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump(TINY, sort_keys=False), encoding="utf-8")

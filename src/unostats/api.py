@@ -147,12 +147,21 @@ def _load(scenario: str | os.PathLike | Mapping[str, Any], overrides: list[str])
     return load_scenario(scenario, overrides)
 
 
+# The summary's columns that name things: read as text whatever they look like (a run id such
+# as 859409e4 or a variant named 1e5 reads as a number otherwise).
+_NAMES = ("run_id", "variant", "policy", "candidate", "scenario")
+
+
 def _csv_frame(text: str) -> pl.DataFrame:
     import io
 
     import polars as pl
 
-    return pl.read_csv(io.StringIO(text)) if text.strip() else pl.DataFrame()
+    if not text.strip():
+        return pl.DataFrame()
+    header = text.splitlines()[0].split(",")
+    return pl.read_csv(io.StringIO(text),
+                       schema_overrides={c: pl.String for c in _NAMES if c in header})
 
 
 def _rows_frame(result) -> pl.DataFrame:
