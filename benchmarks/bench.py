@@ -88,6 +88,13 @@ TARGET_10M_S = 20.0  # simulate + report, 10 M rounds, 4 players, all cores
 TARGET_TOURNAMENT_RATIO = 0.3  # table games/s of championships / plain games/s
 MEMORY_GAMES = 100_000  # G at scale 1 (official rules, 4 players): 100k and 1M games
 TOURNAMENTS = 500  # championships per field at scale 1 (16,000 table games: ~3 s of play)
+TARGET_KEEP_GAMES_ONE_CORE = 0.85  # simulate --keep games / the engine alone, one core (CPU)
+TARGET_KEEP_10M_S = 15.0  # --keep games, 10 M rounds at 4 players, all cores
+TARGET_KEEP_FILE = 0.1  # --keep games' file / rows'
+TARGET_DESIGN_S = 600.0  # a 200-candidate design at 4 players, up to 20,000 games a candidate
+KEEP_ONE_CORE_GAMES = 200_000  # at scale 1 (~2.2 M rounds)
+KEEP_ALL_CORES_GAMES = 900_000  # at scale 1 (~10 M rounds at 4 players)
+DESIGN_CANDIDATES = 200  # at scale 1
 TOURNAMENT_REPS = 5  # side-by-side repetitions of championships and plain games (1 at --quick)
 PLAIN_GAMES_FACTOR = 3  # the plain run plays this many times the championships' table games
 
@@ -477,6 +484,92 @@ def end_to_end(scale: float, engine_one: EngineResult | None, log) -> dict:
     return out
 
 
+def keeps_and_design(scale: float, reps: int, log) -> dict:
+    """What a run keeps (``store_bench.py --keeps``, each side by side with the engine alone:
+    pinned to one core, then on all cores at ~10 M rounds) and the bundled design with
+    ``DESIGN_CANDIDATES`` candidates of up to 20,000 games (wall time), each in a fresh
+    process."""
+    out: dict = {}
+    store_bench = REPO / "benchmarks" / "store_bench.py"
+    reps = min(reps, 3)
+    for key, games, pin in (("one_core", KEEP_ONE_CORE_GAMES, True),
+                            ("all_cores", KEEP_ALL_CORES_GAMES, False)):
+        n = max(2_000, int(games * scale))
+        log(f"  what a run keeps, {n:,} games at 4 players, "
+            f"{'one core (taskset -c 0)' if pin else 'all cores'}, rows/games/summary beside "
+            f"the engine alone, median of {reps} ...")
+        cmd = [sys.executable, str(store_bench), "--keeps", "--games", str(n), "--reps",
+               str(reps), "--json"]
+        if pin and shutil.which("taskset"):
+            cmd = ["taskset", "-c", "0", *cmd]
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
+        if done.returncode != 0:
+            raise RuntimeError("store_bench.py --keeps failed: "
+                               + (done.stderr.strip().splitlines() or ["no output"])[-1])
+        out[key] = json.loads(done.stdout.strip().splitlines()[-1])
+    candidates = max(4, int(DESIGN_CANDIDATES * scale))
+    games = 20_000 if scale >= 0.5 else max(500, int(20_000 * scale))
+    log(f"  a design of {candidates} candidates (scenarios/design.yaml, up to {games:,} games "
+        "each), all cores ...")
+    with tempfile.TemporaryDirectory(prefix="unostats-bench-design-") as tmp:
+        exe = Path(sys.executable).with_name("unostats")
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [str(exe) if exe.exists() else "unostats", "design", "design", "--db",
+             str(Path(tmp) / "design.duckdb"), "--set", f"design.budget.candidates={candidates}",
+             "--set", f"design.budget.games={games}", "--out", str(Path(tmp) / "best.yaml"),
+             "-q", "--format", "json"], capture_output=True, text=True, cwd=REPO, check=False)
+        wall = time.perf_counter() - t0
+        if done.returncode != 0:
+            raise RuntimeError("unostats design failed: "
+                               + (done.stderr.strip().splitlines() or ["no output"])[-1])
+        store_path = Path(tmp) / "design.duckdb"
+        import duckdb
+
+        con = duckdb.connect(str(store_path), read_only=True)
+        try:
+            played, = con.execute("SELECT sum(games_completed) FROM runs").fetchone()
+        finally:
+            con.close()
+    out["design"] = {"candidates": candidates, "games_cap": games, "seconds": wall,
+                     "games": int(played or 0)}
+    return out
+
+
+def print_keeps_and_design(k: dict) -> None:
+    print("what a run keeps (benchmarks/store_bench.py --keeps: the same games played by the "
+          "engine alone and stored by simulate --keep ..., medians, alternated):")
+    for key, what in (("one_core", "one core"), ("all_cores", "all cores")):
+        f = k[key]
+        m = f["keeps"]
+        alone = m["engine"]
+        print(f"  {what}, {f['games']:,} games ({f['rounds']:,} rounds): engine alone "
+              f"{alone['seconds']:.1f} s (CPU {alone['cpu_s']:.1f} s); " + "; ".join(
+                  f"{kept} {m[kept]['seconds']:.1f} s ({alone['seconds'] / m[kept]['seconds']:.2f}x"
+                  f" wall, {alone['cpu_s'] / m[kept]['cpu_s']:.2f}x CPU, "
+                  f"{m[kept]['bytes'] / 1e6:.1f} MB)" for kept in ("rows", "games", "summary")))
+    one = k["one_core"]["keeps"]
+    ratio = one["engine"]["cpu_s"] / one["games"]["cpu_s"]
+    print(f"  --keep games on one core / the engine alone (CPU): {ratio:.2f}x  target >= "
+          f"{TARGET_KEEP_GAMES_ONE_CORE}x: {verdict(ratio, TARGET_KEEP_GAMES_ONE_CORE)}")
+    big = k["all_cores"]
+    secs = big["keeps"]["games"]["seconds"] * 10_000_000 / max(big["rounds"], 1)
+    print(f"  --keep games, 10 M rounds on all cores (scaled from {big['rounds']:,}): "
+          f"{secs:.1f} s (the engine alone "
+          f"{big['keeps']['engine']['seconds'] * 10_000_000 / max(big['rounds'], 1):.1f} s)  "
+          f"target < {TARGET_KEEP_10M_S:.0f} s: "
+          f"{verdict(secs, TARGET_KEEP_10M_S, higher_is_better=False)}")
+    share = big["keeps"]["games"]["bytes"] / big["keeps"]["rows"]["bytes"]
+    print(f"  --keep games' file / rows': {share:.3f}  target < {TARGET_KEEP_FILE}: "
+          f"{verdict(share, TARGET_KEEP_FILE, higher_is_better=False)}")
+    d = k["design"]
+    print(f"  design, {d['candidates']} candidates (up to {d['games_cap']:,} games each): "
+          f"{d['seconds']:.1f} s, {d['games']:,} games  target < {TARGET_DESIGN_S / 60:.0f} "
+          f"min at 200 candidates: "
+          + (verdict(d["seconds"], TARGET_DESIGN_S, higher_is_better=False)
+             if d["candidates"] >= DESIGN_CANDIDATES else "not measured at this scale"))
+
+
 _SIDE_BY_SIDE = """
 import json, resource, sys, time
 from pathlib import Path
@@ -755,6 +848,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip simulate into DuckDB, peak memory and championships")
     ap.add_argument("--no-cluster", action="store_true",
                     help="skip the Ray executor on 1 and 2 local worker nodes")
+    ap.add_argument("--no-keep", action="store_true",
+                    help="skip --keep rows/games/summary beside the engine alone and the "
+                         "200-candidate design")
     ap.add_argument("--no-expert", action="store_true",
                     help="skip the expert seat's decisions/s and games/s at budgets 16/64/256")
     ap.add_argument("--json", action="store_true",
@@ -838,6 +934,13 @@ def main(argv: list[str] | None = None) -> int:
         except (RuntimeError, subprocess.CalledProcessError) as e:
             log(f"end to end stopped: {e}")
 
+    keeps: dict = {}
+    if not args.no_keep and engine_error is None:
+        try:
+            keeps = keeps_and_design(scale, args.reps, log)
+        except RuntimeError as e:
+            log(f"what a run keeps stopped: {e}")
+
     cluster: dict = {}
     if not args.no_cluster and engine_error is None:
         with tempfile.TemporaryDirectory(prefix="unostats-bench-cluster-") as folder:
@@ -866,6 +969,8 @@ def main(argv: list[str] | None = None) -> int:
         out = figures(engine, c, official, option_costs, startup_info, cli)
         if e2e:
             out["end_to_end"] = e2e_figures(e2e, c.get(4), engine.get((4, 1)))
+        if keeps:
+            out["keeps"] = keeps
         if cluster:
             out["cluster"] = cluster
         if expert:
@@ -886,6 +991,9 @@ def main(argv: list[str] | None = None) -> int:
     if e2e:
         print()
         print_e2e(e2e, c.get(4), engine.get((4, 1)))
+    if keeps:
+        print()
+        print_keeps_and_design(keeps)
     if cluster:
         print()
         print_cluster(cluster)

@@ -5,7 +5,7 @@ process so both see the same machine load; then the same queries read back from 
     python benchmarks/store_bench.py [--games 40000] [--players 4] [--reps 3]
     python benchmarks/store_bench.py --tables [--batch-games 25000]
     taskset -c 0 python benchmarks/store_bench.py --floor [--games 50000]
-    [taskset -c 0] python benchmarks/store_bench.py --keeps [--games 900000] [--reps 1]
+    [taskset -c 0] python benchmarks/store_bench.py --keeps [--games 900000] [--reps 1] [--json]
 
 Prints, per store, the median wall time and process CPU time of the run (the engine's compile
 left out: it is done before), games/s, the bytes stored, and the time of a few reader queries;
@@ -38,6 +38,7 @@ Pinned to one core (``taskset -c 0``) it gives the one-core ratio; unpinned on t
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import resource
 import shutil
@@ -191,8 +192,9 @@ def floor_costs(games: int, players: int, batch_games: int, reps: int) -> None:
     print("ceiling: simulate on one core / the engine alone, were nothing else spent")
 
 
-def keep_costs(games: int, players: int, reps: int) -> None:
-    """The ``--keeps`` figures (see the module docstring)."""
+def keep_costs(games: int, players: int, reps: int) -> dict:
+    """The ``--keeps`` figures (see the module docstring): the played rounds and, per keep
+    (``engine``: the engine alone), the medians of wall and CPU seconds and the file's bytes."""
     from unostats.engine.simulate import simulate_arrow
     from unostats.scenario import load_text
 
@@ -224,23 +226,33 @@ def keep_costs(games: int, players: int, reps: int) -> None:
                 results[kept].append((wall, used, size(path) if kept != "engine" else 0))
                 if kept != "engine" and rep < reps - 1:
                     path.unlink()
-        print(f"--keep side by side: {games:,} games at {players} players, reference rules "
-              f"({rounds:,} rounds), median of {reps}, alternated")
-        print(f"{'keep':<8} {'wall s':>7} {'CPU s':>7} {'Mrounds/s':>10} {'x engine':>9} "
-              f"{'x engine CPU':>13} {'MB':>7} {'x rows MB':>10}")
-        med = {k: (statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs),
-                   rs[-1][2]) for k, rs in results.items()}
-        for kept, (wall, used, stored) in med.items():
-            ratio = "" if kept == "engine" else f"{med['engine'][0] / wall:9.2f}"
-            ratio_cpu = "" if kept == "engine" else f"{med['engine'][1] / used:13.2f}"
-            mb = "" if kept == "engine" else f"{stored / 1e6:7.1f}"
-            share = "" if kept == "engine" else f"{stored / med['rows'][2]:10.3f}"
-            print(f"{kept:<8} {wall:7.2f} {used:7.2f} {rounds / wall / 1e6:10.2f} {ratio:>9} "
-                  f"{ratio_cpu:>13} {mb:>7} {share:>10}")
-        print("x engine: the engine alone's time / simulate's (1.00: storing costs nothing); "
-              "pin to one core with taskset -c 0 for the one-core figure")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return {"games": games, "players": players, "reps": reps, "rounds": rounds,
+            "keeps": {k: {"seconds": statistics.median(r[0] for r in rs),
+                          "cpu_s": statistics.median(r[1] for r in rs), "bytes": rs[-1][2]}
+                      for k, rs in results.items()}}
+
+
+def print_keep_costs(figures: dict) -> None:
+    """The ``--keeps`` table of ``keep_costs``' figures."""
+    rounds, med = figures["rounds"], figures["keeps"]
+    print(f"--keep side by side: {figures['games']:,} games at {figures['players']} players, "
+          f"reference rules ({rounds:,} rounds), median of {figures['reps']}, alternated")
+    print(f"{'keep':<8} {'wall s':>7} {'CPU s':>7} {'Mrounds/s':>10} {'x engine':>9} "
+          f"{'x engine CPU':>13} {'MB':>7} {'x rows MB':>10}")
+    engine = med["engine"]
+    for kept, m in med.items():
+        wall, used, stored = m["seconds"], m["cpu_s"], m["bytes"]
+        alone = kept == "engine"
+        ratio = "" if alone else f"{engine['seconds'] / wall:9.2f}"
+        ratio_cpu = "" if alone else f"{engine['cpu_s'] / used:13.2f}"
+        mb = "" if alone else f"{stored / 1e6:7.1f}"
+        share = "" if alone else f"{stored / med['rows']['bytes']:10.3f}"
+        print(f"{kept:<8} {wall:7.2f} {used:7.2f} {rounds / wall / 1e6:10.2f} {ratio:>9} "
+              f"{ratio_cpu:>13} {mb:>7} {share:>10}")
+    print("x engine: the engine alone's time / simulate's (1.00: storing costs nothing); "
+          "pin to one core with taskset -c 0 for the one-core figure")
 
 
 def main() -> int:
@@ -254,9 +266,14 @@ def main() -> int:
     ap.add_argument("--keeps", action="store_true",
                     help="simulate --keep rows, games and summary against the engine alone")
     ap.add_argument("--batch-games", type=int, default=25_000)
+    ap.add_argument("--json", action="store_true", help="with --keeps: its figures as JSON")
     args = ap.parse_args()
     if args.keeps:
-        keep_costs(args.games, args.players, args.reps)
+        figures = keep_costs(args.games, args.players, args.reps)
+        if args.json:
+            print(json.dumps(figures))
+        else:
+            print_keep_costs(figures)
         return 0
     if args.floor:
         floor_costs(args.games, args.players, args.batch_games, args.reps)
