@@ -142,7 +142,7 @@ _SAMPLES = textwrap.dedent("""\
     # red was current) and took ``taken`` cards since; the draw pile holds ``others`` cards of
     # the other colours and ``reds`` red zeros.
     taken, others, reds = map(int, sys.argv[1:4])
-    known = np.zeros(1, dtype=_layout.TABLE)[0]
+    known = np.zeros(1, dtype=_layout.SEARCH_TABLES[0])[0]  # a table that seats an expert
     known["n"] = 2
     hand = [cards.card_type(c, r) for c, r in ((0, 1), (0, 2), (1, 5), (1, 6), (2, 7), (3, 8),
                                                 (3, 9))]

@@ -17,16 +17,16 @@ from ._policies import choose_colour, if_playable, prefer
 from ._rng import bounded
 from ._table import (
     BLACK, FIRST_BLACK, NT, colour_of, ev, held_added, held_exchanged, held_removed, in_round,
-    next_in_cycle, next_seat, rank_of, skip_seat, step, trace_draw, uno_stop,
+    intake_added, next_in_cycle, next_seat, rank_of, skip_seat, step, trace_draw, uno_stop,
 )
 
 
 @kernel(inline=True)
 def add(st, s, t):
-    """Seat s takes card t (``held_added``: the types it holds, for _measures; ``intake``: how
-    many it took, for the experts' deals, engine/_expert.py)."""
+    """Seat s takes card t (``held_added``: the types it holds, for _measures; ``intake_added``:
+    how many it took, for the experts' deals, engine/_expert.py)."""
     st.hand[s, t] += 1
-    st.intake[s] += 1
+    intake_added(st, s, 1)
     held_added(st, s, t)
     st.hcol[s, colour_of(t)] += 1
     st.hsize[s] += 1
@@ -206,8 +206,8 @@ def exchange_hands(st, a, b):
         st.hcol[a, c], st.hcol[b, c] = st.hcol[b, c], st.hcol[a, c]
     st.hsize[a], st.hsize[b] = st.hsize[b], st.hsize[a]
     held_exchanged(st, a, b)
-    st.intake[a] += st.hsize[a]
-    st.intake[b] += st.hsize[b]
+    intake_added(st, a, st.hsize[a])
+    intake_added(st, b, st.hsize[b])
 
 
 # ---------------------------------------------------------------- the deal

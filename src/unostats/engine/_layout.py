@@ -67,13 +67,6 @@ _FIELDS = [
     ("colour_search", np.int64, (MAX_SEATS,)),
     ("resume", np.int64),  # a playout's first card: the candidate it plays out (-1: none)
     ("named", np.int64),  # 1 + the colour the next black card names (a search's), 0: the policy's
-    # What the experts' deals of unseen cards respect (engine/_expert.py "inference"): the
-    # cards each seat has taken this game, and its last SHOWN showings of holding no card legal
-    # on the table (latest first): the card types then legal, a bit each, and its intake then.
-    ("intake", np.int64, (MAX_SEATS,)),
-    ("shown", np.int64, (MAX_SEATS,)),
-    ("shown_mask", np.int64, (MAX_SEATS, SHOWN)),
-    ("shown_intake", np.int64, (MAX_SEATS, SHOWN)),
     ("searches", np.int64),  # the experts' searches so far (benchmarks read it)
     ("side_key", np.uint64),  # the game's side stream (_rng.side_quarter): random colours
     ("side_n", np.int64),  # draws made from it so far
@@ -134,11 +127,25 @@ _COUNTING_FIELDS = [
     ("stops", np.int64, (MAX_SEATS,)),
     ("held", np.int64, (MAX_SEATS,)),  # the card types each seat holds, a bit each (_cards.add)
 ]
+# What the experts' deals of unseen cards respect (engine/_expert.py "inference"), in the tables
+# of the games that seat an expert only: the cards each seat has taken this game, and its last
+# SHOWN showings of holding no card legal on the table (latest first): the card types then
+# legal, a bit each, and its intake then.
+_SEARCH_FIELDS = [
+    ("intake", np.int64, (MAX_SEATS,)),
+    ("shown", np.int64, (MAX_SEATS,)),
+    ("shown_mask", np.int64, (MAX_SEATS, SHOWN)),
+    ("shown_intake", np.int64, (MAX_SEATS, SHOWN)),
+]
 _RING = [("ring", np.int64, (RING, 4))]  # trace rows (kind, seat, a, b) not yet flushed
 TABLE = np.dtype(_FIELDS + _RING, align=True)
 # The table of games that count how each round plays: its type tells the kernels to count
 # (_table.counts), so a game that does not count neither keeps nor stores a counter.
 COUNTING_TABLE = np.dtype(_FIELDS + _COUNTING_FIELDS + _RING, align=True)
+# The tables of games that seat an expert (_table.searched: the kernels keep each seat's
+# intake), without and with counting.
+SEARCH_TABLES = (np.dtype(_FIELDS + _SEARCH_FIELDS + _RING, align=True),
+                 np.dtype(_FIELDS + _COUNTING_FIELDS + _SEARCH_FIELDS + _RING, align=True))
 
 # One game of a call that plays a game per entry (``play_games``' ``setups``): its seats and its
 # random stream (``seed_stream(seed, stream)``: game ``stream`` of a run seeded ``seed``). The

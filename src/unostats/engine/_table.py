@@ -165,6 +165,16 @@ def counts(st) -> bool:
     return isinstance(st, types.Record) and "held" in st.fields
 
 
+def searched(st) -> bool:
+    """Is ``st`` (a Numba type) the table of a game that seats an expert
+    (``_layout.SEARCH_TABLES``), whose kernels keep each seat's intake for its deals?"""
+    return isinstance(st, types.Record) and "intake" in st.fields
+
+
+def intake_added(st, s, count):
+    """Seat s took ``count`` cards it did not hold (``st.intake``, for the experts' deals)."""
+
+
 def uno_stop(st, s, held):
     """A seat that held ``held`` cards is skipped or made to draw a penalty: an UNO stop (a
     measure of how the round plays, engine/_measures.py) if it held one."""
@@ -183,6 +193,16 @@ def held_exchanged(st, a, b):
 
 
 # Their kernels: on a counting table what each docstring says, on the other nothing.
+
+
+@overload(intake_added, inline="always")
+def _intake_added(st, s, count):
+    if not searched(st):
+        return lambda st, s, count: None
+
+    def impl(st, s, count):
+        st.intake[s] += count
+    return impl
 
 
 @overload(uno_stop, inline="always")

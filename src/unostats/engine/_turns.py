@@ -58,7 +58,7 @@ from ._expert import (
 )
 from ._jit import kernel
 from ._jump_ins import effects_after_jump_ins, jump_ins
-from ._layout import COUNTING_TABLE, RO_LOSER, TABLE
+from ._layout import COUNTING_TABLE, RO_LOSER, SEARCH_TABLES, TABLE
 from ._measures import (
     count_decision, no_measures, sample_hands, start_measures, write_measures,
 )
@@ -338,9 +338,17 @@ def play_games(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_o
     counting = st.dtype == COUNTING_TABLE
     if st["budget"].any() or (len(setups) > 0 and setups["budget"].any()):  # an expert sits
         scratch = np.zeros(1, dtype=TABLE)  # the table its playouts play on
-        return _SEARCH_ENTRIES[counting](st, opt, seed, game_lo, game_hi, game_out,
+        # its game's table keeps what the expert's deals respect (SEARCH_TABLES), st's fields
+        # copied in and back (per call: a batch of games)
+        searched = np.zeros(1, dtype=SEARCH_TABLES[counting])[0]
+        for name in st.dtype.names:
+            searched[name] = st[name]
+        done = _SEARCH_ENTRIES[counting](searched, opt, seed, game_lo, game_hi, game_out,
                                          game_seat_out, round_out, round_seat_out, trace,
                                          first_dealer, setups, scratch[0])
+        for name in st.dtype.names:
+            st[name] = searched[name]
+        return done
     entries = _COUNTING_ENTRIES if counting else _ENTRIES
     entry = entries[ALL_HOOKS if st["tracing"] else hook_level(opt)]
     return entry(st, opt, seed, game_lo, game_hi, game_out, game_seat_out, round_out,
