@@ -330,6 +330,7 @@ def test_keep_on_the_command_line(invoke, tmp_path):
     assert done.exit_code == 0, done.output
     assert "turns/round" in done.stdout and "kept less than rows" in done.stdout
     assert "not counted" in done.stdout  # its rounds' counters: how_it_plays is off by default
+    assert done.stdout.endswith(".\n")  # the line under the block ends: the next output starts
     bad = invoke("simulate", "standard", "--db", db, "--keep", "everything")
     assert bad.exit_code == 2 and "everything" in bad.output
     tour = invoke("simulate", "championship", "--games", "2", "--db", db, "--keep", "games")

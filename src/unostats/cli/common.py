@@ -133,7 +133,9 @@ def _is_terminal() -> bool:
 
 
 def write(text: str) -> None:
-    sys.stdout.write(printable(text))
+    """``text`` on stdout, ending its line (what a shell prints next starts on a line of its
+    own)."""
+    sys.stdout.write(printable(text if text.endswith("\n") else text + "\n"))
     sys.stdout.flush()
 
 
