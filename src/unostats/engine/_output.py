@@ -1,7 +1,8 @@
 """The engine's rows as tables: the kernel's int64 rows narrowed into compact columns
 (``Narrowing``, ``Columns``; one GIL-free pass a step), the four tables of a batch as pyarrow
-Tables viewing those columns (``batch_of``), and the same tables as polars DataFrames without a
-copy (``frames``). The columns of each table are listed in ``simulate``'s docstring."""
+Tables viewing those columns (``batch_of``; for a run that keeps less, the games' tables with
+their totals instead of the rounds: ``totals_batch_of``), and the same tables as polars
+DataFrames without a copy (``frames``). The columns of each table are listed in ``simulate``'s docstring."""
 
 from __future__ import annotations
 
