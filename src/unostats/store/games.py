@@ -25,6 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..rules import LOWEST_TOTAL_LEADS
 from ..sql import StoreError, first_line, first_row, table_ddl, transaction
 from ..stats import Z95
 from .frames import FRAME_COLUMNS, NAMES, RESULT_KEYS
@@ -252,6 +253,10 @@ def _mean(name: str) -> str:
             f"{name} + {Z95} * {name}_se AS {name}_hi")
 
 
+# The scorings whose lowest total leads, as an SQL list (``RuleSet.standings_sign``).
+_LOWEST_LEADS = ", ".join(f"'{scoring}'" for scoring in LOWEST_TOTAL_LEADS)
+
+
 def game_measures_sql(cells: str = "TRUE") -> str:
     """How each game played (the view ``game_measures``) for the cells where ``cells`` (an SQL
     condition on ``cell``) holds: readers of a few runs filter before the window functions.
@@ -266,8 +271,7 @@ def game_measures_sql(cells: str = "TRUE") -> str:
     read from their stored totals (``game_totals``)."""
     return f"""WITH rules AS (
   SELECT c.cell,
-    CASE WHEN v.rules_json->>'scoring' IN ('own_points_low_wins', 'own_points_lose_at')
-      THEN -1 ELSE 1 END AS sign,
+    CASE WHEN v.rules_json->>'scoring' IN ({_LOWEST_LEADS}) THEN -1 ELSE 1 END AS sign,
     CAST(v.rules_json->>'target_score' AS DOUBLE) AS target, ru.keep
   FROM cells c JOIN variants v USING (run_id, variant, players) JOIN runs ru USING (run_id)
   WHERE {cells}
