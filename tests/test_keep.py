@@ -219,20 +219,69 @@ def test_what_cannot_be_kept_is_refused(tmp_path):
         simulate(scenario=_scenario(), db=tmp_path / "x.duckdb", keep="everything")
 
 
+def _totals(cell, counting: bool, **kwargs):
+    batches = list(simulate_arrow(rules=cell.variant.rules, players=cell.players,
+                                  seats=cell.seats, seed=3, totals=True, how_it_plays=counting,
+                                  **{"games": 50, "batch_games": 50, **kwargs}))
+    totals = pa.concat_tables(b.game_totals for b in batches)
+    winners = np.concatenate([b.games["winner_seat"].to_numpy(zero_copy_only=False)
+                              for b in batches])
+    return keep.game_totals(totals, np.nan_to_num(winners, nan=-1).astype(np.int64), 500.0)
+
+
 def test_a_measure_not_counted_sums_to_null_not_zero():
-    scenario = _scenario()
-    cell = next(scenario.cells())
-    batch = next(iter(simulate_arrow(rules=cell.variant.rules, players=cell.players,
-                                     seats=cell.seats, games=50, seed=3, batch_games=50)))
-    frames = {name: getattr(batch, name) for name in store.FRAME_COLUMNS}
-    rounds = frames["rounds"]
-    i = rounds.schema.get_field_index("uno_stops")
-    frames["rounds"] = rounds.set_column(i, "uno_stops", pa.nulls(rounds.num_rows, pa.int32()))
-    totals = keep.game_totals(frames, cell.players, 1, 500.0)
+    cell = next(_scenario().cells())
+    totals = _totals(cell, counting=False)
     assert np.isnan(totals["uno_stops"]).all() and not np.isnan(totals["turns"]).any()
     block = keep.block_sums(totals)
     assert block["uno_stops"] is None and block["uno_stops__rounds"] is None
     assert block["games"] == 50 and block["rounds"] == totals["rounds"].sum()
+    counted = _totals(cell, counting=True)
+    assert not np.isnan(counted["uno_stops"]).any()
+    assert keep.block_sums(counted)["decision_turns"] > 0
+
+
+def test_the_engine_s_totals_are_the_same_whatever_the_cut_and_its_games_as_with_rows():
+    cell = [c for c in _scenario().cells() if c.players == 4 and c.variant.name == "low"][0]
+    whole = _totals(cell, counting=True, games=300, batch_games=300, threads=1)
+    cut = _totals(cell, counting=True, games=300, batch_games=37, threads=2)
+    assert whole.keys() == cut.keys()
+    for name, values in whole.items():
+        np.testing.assert_array_equal(values, cut[name], err_msg=name)
+    assert whole["lead_changes"].sum() > 0 and (whole["rounds"] > 1).any()
+    kw = dict(rules=cell.variant.rules, players=4, seats=cell.seats, games=120, seed=3,
+              batch_games=50)
+    for rows, totals in zip(simulate_arrow(**kw), simulate_arrow(totals=True, **kw),
+                            strict=True):
+        assert rows.games.equals(totals.games) and rows.game_seats.equals(totals.game_seats)
+        assert not hasattr(totals, "rounds") and not hasattr(totals, "round_seats")
+        assert rows.round_count() == totals.round_count() == len(rows.rounds)
+        lengths = np.bincount(rows.rounds["turns"].to_numpy())
+        mine = np.bincount(totals.round_lengths["turns"].to_numpy(),  # a length once a part
+                           weights=totals.round_lengths["rounds"].to_numpy())
+        np.testing.assert_array_equal(mine, lengths)
+
+
+def test_a_batch_without_what_its_run_keeps_is_refused(tmp_path):
+    scenario = _scenario()
+    cell = next(scenario.cells())
+    kw = dict(rules=cell.variant.rules, players=cell.players, seats=cell.seats, games=5, seed=1)
+    for kept, batch in (("rows", next(iter(simulate_arrow(totals=True, **kw)))),
+                        ("games", next(iter(simulate_arrow(**kw))))):
+        con = store.open_store(tmp_path / f"{kept}.duckdb", read_only=False)
+        try:
+            run_id = store.start_run(
+                con, command="test", seed=1, games_requested=5, scenario_name="s",
+                scenario_text="name: s\n", scenario_json={"name": "s"}, scenario_hash="s",
+                variants=[{"variant": cell.variant.name, "players": cell.players,
+                           "rules_json": cell.variant.rules.canonical_json(),
+                           "rules_hash": "h", "description": ""}],
+                versions={"unostats_version": "0.1", "engine_version": "1",
+                          "numba_version": "0"}, keep=kept)
+            with pytest.raises((store.StoreError, ValueError), match="totals"):
+                store.write_batch(con, run_id, cell.variant.name, cell.players, batch)
+        finally:
+            con.close()
 
 
 def test_how_it_plays_is_the_same_from_sums_and_says_what_it_cannot_show(runs, con):
@@ -341,21 +390,3 @@ def test_keep_on_the_command_line(invoke, tmp_path):
     finally:
         con.close()
     assert kept == "summary" and "--keep summary" in command
-
-
-def test_a_batch_out_of_the_engine_s_order_gives_the_same_totals():
-    scenario = _scenario()
-    cell = [c for c in scenario.cells() if c.players == 4][0]
-    batch = next(iter(simulate_arrow(rules=cell.variant.rules, players=4, seats=cell.seats,
-                                     games=80, seed=5, batch_games=80)))
-    frames = {name: getattr(batch, name) for name in store.FRAME_COLUMNS}
-    rng = np.random.default_rng(1)
-    shuffled = {**frames,
-                "rounds": frames["rounds"].take(rng.permutation(frames["rounds"].num_rows)),
-                "round_seats": frames["round_seats"].take(
-                    rng.permutation(frames["round_seats"].num_rows))}
-    mine, theirs = (keep.game_totals(f, 4, 1, 500.0) for f in (frames, shuffled))
-    assert mine.keys() == theirs.keys()
-    for name, values in mine.items():
-        np.testing.assert_array_equal(values, theirs[name], err_msg=name)
-    assert mine["lead_changes"].sum() > 0 and (mine["rounds"] > 1).any()

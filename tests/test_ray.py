@@ -177,6 +177,41 @@ def test_many_batches_in_any_order_are_stored_once_in_order(snapshot, tmp_path, 
     assert len(ready_lines) == len(executor.workers) < 48
 
 
+def test_a_run_that_keeps_games_stores_on_ray_what_it_stores_locally(tmp_path, cluster,
+                                                                      scenario_file):
+    """The workers count the games' totals (``--keep games``): the same totals and round
+    lengths as the local executor's."""
+    scenario = load_scenario(scenario_file)
+    local, on_ray = tmp_path / "local.duckdb", tmp_path / "ray.duckdb"
+    assert simulate(scenario=scenario, db=local, keep="games").status == "complete"
+    assert simulate(scenario=scenario, db=on_ray, keep="games", batch_games=100,
+                    executor=RayExecutor(cluster)).status == "complete"
+
+    def kept(db):
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            return [con.execute(f"SELECT c.variant, c.players, t.* EXCLUDE (cell, {first}) "
+                                f"FROM {table} t JOIN cells c USING (cell) ORDER BY ALL"
+                                ).fetchall()
+                    for table, first in (("game_totals", "game"),
+                                         ("round_lengths", "first_game"))]
+        finally:
+            con.close()
+
+    totals, lengths = kept(local)
+    assert len(totals) == 4 * 600 and lengths
+    assert kept(on_ray)[0] == totals
+    # a length comes once per stored batch: the same counts added up
+    assert _added(kept(on_ray)[1]) == _added(lengths)
+
+
+def _added(lengths):
+    counts: dict = {}
+    for variant, players, turns, rounds in lengths:
+        counts[variant, players, turns] = counts.get((variant, players, turns), 0) + rounds
+    return counts
+
+
 def batch_workers() -> list[int]:
     """The processes of this machine inside a batch task (Ray titles them ray::play_batch)."""
     pids = []

@@ -440,7 +440,8 @@ def test_on_one_cpu_the_engine_plays_one_batch_at_a_time(monkeypatch):
                         lambda self, name, in_flight: room.append(in_flight))
     for cpus, want in (({0}, 1), ({0, 1}, 2), ({3, 5, 7}, 2)):
         monkeypatch.setattr(plain.os, "sched_getaffinity", lambda pid, c=cpus: c, raising=False)
-        plain._Producer([], seed=1, threads=1, batch_games=None, how_it_plays=False)
+        plain._Producer([], seed=1, threads=1, batch_games=None, how_it_plays=False,
+                        totals=False)
         assert room.pop() == want, cpus
 
 

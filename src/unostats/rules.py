@@ -109,6 +109,9 @@ TARGET_SCORE_DEFAULTS = {
     "card_count": 100,
     "lazy": 5,  # rounds won
 }
+# R3/R4: the scorings under which the lowest total leads a game's standings (the others: the
+# highest).
+LOWEST_TOTAL_LEADS = ("own_points_low_wins", "own_points_lose_at")
 
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
@@ -355,6 +358,11 @@ class RuleSet:
 
     def deck_counts(self) -> np.ndarray:
         return cards.deck_counts(self.deck)
+
+    @property
+    def standings_sign(self) -> int:
+        """1 where the highest total leads the standings, -1 where the lowest does."""
+        return -1 if self.values["scoring"] in LOWEST_TOTAL_LEADS else 1
 
     def check_players(self, players: int) -> str | None:
         """Message if this deck cannot deal ``players`` hands plus a first discard."""

@@ -110,7 +110,7 @@ class Games(Protocol):
     def ready(self, progress: Progress, stop: StopRequest, how_it_plays: bool) -> None: ...
 
     def batches(self, cell: Cell, seed: int, first: int, end: int, *, threads: int | None,
-                batch: int, how_it_plays: bool) -> Iterator[Batch]: ...
+                batch: int, how_it_plays: bool, totals: bool) -> Iterator[Batch]: ...
 
     def done(self, progress: Progress) -> None: ...
 
@@ -125,15 +125,15 @@ class LocalGames:
         prepare_engine(progress, None, how_it_plays=how_it_plays)
 
     def batches(self, cell: Cell, seed: int, first: int, end: int, *, threads: int | None,
-                batch: int, how_it_plays: bool) -> Iterator[Batch]:
+                batch: int, how_it_plays: bool, totals: bool) -> Iterator[Batch]:
         """Games ``first`` .. ``end - 1`` of a candidate, in order, as batches of at most
         ``batch`` games (closed early at a stop), counting how rounds play when
-        ``how_it_plays``."""
+        ``how_it_plays``, with the games' totals instead of their rounds when ``totals``."""
         from ..engine.simulate import simulate_arrow
 
         return simulate_arrow(rules=cell.variant.rules, players=cell.players, seats=cell.seats,
                               games=end - first, seed=seed, first_game=first, threads=threads,
-                              batch_games=batch, how_it_plays=how_it_plays)
+                              batch_games=batch, how_it_plays=how_it_plays, totals=totals)
 
     def done(self, progress: Progress) -> None:
         """The session's end, before its last line."""
@@ -169,6 +169,8 @@ class _Design:
         self.threads, self.batch = threads, batch
         self.progress, self.stop = progress, stop
         self.scenario = outcome.scenario
+        # the games' totals, not their rounds' rows, for a run that keeps less than rows
+        self.totals = store.run_keep(con, outcome.run_id) != "rows"
         self.spec: DesignSpec = self.scenario.design
         self.base: Variant = self.scenario.variants[0]
         self.found: dict[str, dict[str, Estimate]] = {}  # candidate -> its goals' intervals
@@ -249,7 +251,8 @@ class _Design:
         """Play and store games lo .. end-1 of a candidate in batches; the games stored (fewer
         than ``end`` at a stop)."""
         batches = self.games.batches(cell, self.scenario.seed, lo, end, threads=self.threads,
-                                     batch=self.batch, how_it_plays=self.scenario.how_it_plays)
+                                     batch=self.batch, how_it_plays=self.scenario.how_it_plays,
+                                     totals=self.totals)
         try:
             started = time.perf_counter()
             for batch in batches:
@@ -259,7 +262,7 @@ class _Design:
                                   cell.players, batch)
                 self.outcome.games_played += n
                 self.outcome.games_completed += n
-                self.outcome.rounds_played += len(batch.rounds)
+                self.outcome.rounds_played += batch.round_count()
                 self.progress.batch_stored(cell.variant.name, label, lo, lo + n - 1, lo + n,
                                            self.spec.games, rate)
                 lo += n

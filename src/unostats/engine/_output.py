@@ -1,7 +1,8 @@
 """The engine's rows as tables: the kernel's int64 rows narrowed into compact columns
 (``Narrowing``, ``Columns``; one GIL-free pass a step), the four tables of a batch as pyarrow
-Tables viewing those columns (``batch_of``), and the same tables as polars DataFrames without a
-copy (``frames``). The columns of each table are listed in ``simulate``'s docstring."""
+Tables viewing those columns (``batch_of``; for a run that keeps less, the games' tables with
+their totals instead of the rounds: ``totals_batch_of``), and the same tables as polars
+DataFrames without a copy (``frames``). The columns of each table are listed in ``simulate``'s docstring."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 from .. import codes
 from . import _columns as C
 from . import _layout as L
+from ._totals import COLUMNS as TOTAL_COLUMNS
 
 
 class Batch(NamedTuple):
@@ -31,12 +33,33 @@ class Batch(NamedTuple):
     rounds: pl.DataFrame | pa.Table
     round_seats: pl.DataFrame | pa.Table
 
+    def round_count(self) -> int:
+        """The rounds the batch's games played."""
+        return len(self.rounds)
 
-def joined(tables: Sequence[Batch]) -> Batch:
+
+class TotalsBatch(NamedTuple):
+    """One batch played for a run that keeps less than rows (``simulate_arrow(totals=True)``):
+    the games and game seats tables as ``Batch`` has them, and instead of the rounds' rows each
+    game's totals over its rounds (``game_totals``: ``game`` and ``_totals.COLUMNS``, float64)
+    and how many rounds of each length it played (``round_lengths``: ``turns``, ``rounds``; a
+    length may come once a part)."""
+
+    games: pa.Table
+    game_seats: pa.Table
+    game_totals: pa.Table
+    round_lengths: pa.Table
+
+    def round_count(self) -> int:
+        """The rounds the batch's games played."""
+        return int(self.round_lengths["rounds"].to_numpy().sum())
+
+
+def joined(tables: Sequence[Batch | TotalsBatch]) -> Batch | TotalsBatch:
     """Parts' tables one after the other (each part stays a chunk: no copy)."""
     if len(tables) == 1:
         return tables[0]
-    return Batch(*(pa.concat_tables(columns) for columns in zip(*tables)))
+    return type(tables[0])(*(pa.concat_tables(columns) for columns in zip(*tables)))
 
 
 class Narrowing:
@@ -188,8 +211,35 @@ def tables_of(inputs: KernelInputs, game_rows, game_seat_rows, round_rows, seat_
 def batch_of(inputs: KernelInputs, game_rows, game_seat_rows, rounds: Columns,
              seats: Columns) -> Batch:
     """The four tables of the kernel's game rows and the round and round-seat columns."""
+    n, n_rounds = inputs.players, rounds.n
+    games, game_seats = _game_tables(inputs, game_rows, game_seat_rows)
+    rounds = rounds.arrays()
+    round_seats = {
+        "game": pa.array(np.repeat(rounds["game"].to_numpy(), n)),
+        "round": pa.array(np.repeat(rounds["round"].to_numpy(), n)),
+        "seat": pa.array(np.tile(np.arange(n, dtype=np.int8), n_rounds)),
+        **seats.arrays(),
+    }
+    return Batch(games, game_seats, pa.table(rounds), pa.table(round_seats))
+
+
+def totals_batch_of(inputs: KernelInputs, game_rows, game_seat_rows, totals: np.ndarray,
+                    lengths: np.ndarray) -> TotalsBatch:
+    """The games' tables of the kernel's game rows, with their totals (``_totals.add_rounds``'
+    rows) and the histogram of round lengths (``lengths[t]``: rounds of t turns)."""
+    games, game_seats = _game_tables(inputs, game_rows, game_seat_rows)
+    columns = {"game": games["game"], **{name: pa.array(np.ascontiguousarray(totals[:, k]))
+                                          for k, name in enumerate(TOTAL_COLUMNS)}}
+    turns = np.flatnonzero(lengths)
+    round_lengths = pa.table({"turns": pa.array(turns.astype(np.int32)),
+                              "rounds": pa.array(lengths[turns].astype(np.int64))})
+    return TotalsBatch(games, game_seats, pa.table(columns), round_lengths)
+
+
+def _game_tables(inputs: KernelInputs, game_rows, game_seat_rows) -> tuple[pa.Table, pa.Table]:
+    """The games and game seats tables of the kernel's game rows."""
     n = inputs.players
-    n_games, n_rounds = len(game_rows), rounds.n
+    n_games = len(game_rows)
     games = GAMES.start(n_games)
     games.add(game_rows)
     games = games.arrays()
@@ -206,14 +256,7 @@ def batch_of(inputs: KernelInputs, game_rows, game_seat_rows, rounds: Columns,
         "is_winner": pa.array(np.repeat(game_rows[:, L.GO_WINNER], n) == seat_ids),
         "is_loser": pa.array(game_seat_rows[:, :, L.GS_IS_LOSER].reshape(-1) != 0),
     }
-    rounds = rounds.arrays()
-    round_seats = {
-        "game": pa.array(np.repeat(rounds["game"].to_numpy(), n)),
-        "round": pa.array(np.repeat(rounds["round"].to_numpy(), n)),
-        "seat": pa.array(np.tile(np.arange(n, dtype=np.int8), n_rounds)),
-        **seats.arrays(),
-    }
-    return Batch(pa.table(games), pa.table(game_seats), pa.table(rounds), pa.table(round_seats))
+    return pa.table(games), pa.table(game_seats)
 
 
 def frames(tables: Batch) -> Batch:

@@ -16,9 +16,10 @@ import numba
 import numpy as np
 
 from . import _layout as L
+from . import _totals as TOT
 from . import _turns as T
 from ._inputs import KernelInputs, Outputs
-from ._output import ROUND_SEATS, ROUNDS, Batch, batch_of, joined
+from ._output import ROUND_SEATS, ROUNDS, Batch, TotalsBatch, batch_of, joined, totals_batch_of
 
 
 # Round-seat rows per part (one Arrow chunk): larger parts save little CPU and raise the peak
@@ -32,7 +33,7 @@ MIN_PART_GAMES = 16  # the smallest part the end of a run is cut into for the th
 PARTS_AHEAD = 2  # with threads: parts played or queued per thread ahead of the caller
 
 
-def next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
+def next_batch(parts: Iterator[tuple[Batch | TotalsBatch, bool]]) -> Batch | TotalsBatch:
     """The next batch's tables, from the parts ``play_parts`` yields (the last one says so)."""
     tables = []
     for table, last in parts:
@@ -43,7 +44,8 @@ def next_batch(parts: Iterator[tuple[Batch, bool]]) -> Batch:
 
 
 def play_parts(inputs: KernelInputs, seed: int, threads: int,
-               ranges: Sequence[tuple[int, int]]) -> Iterator[tuple[Batch, bool]]:
+               ranges: Sequence[tuple[int, int]], totals: int | None = None
+               ) -> Iterator[tuple[Batch | TotalsBatch, bool]]:
     """The games of ``ranges`` (the batches' games) as the tables of parts (``Plan``), in
     order, each with whether it ends its batch.
 
@@ -63,7 +65,7 @@ def play_parts(inputs: KernelInputs, seed: int, threads: int,
         except queue.Empty:
             scratch = Scratch(inputs)
         try:
-            return scratch.play(seed, lo, hi, estimate)
+            return scratch.play(seed, lo, hi, estimate, totals)
         finally:
             scratches.put(scratch)
 
@@ -130,16 +132,23 @@ class Scratch:
         self.games = Outputs(0, 0, inputs.players)
         self.step = Outputs(0, STEP_ROUNDS, inputs.players)
 
-    def play(self, seed: int, lo: int, hi: int, estimate: RoundsEstimate) -> Batch:
+    def play(self, seed: int, lo: int, hi: int, estimate: RoundsEstimate,
+             totals: int | None = None) -> Batch | TotalsBatch:
         """Games [lo, hi) as tables, played a step of games at a time: each step's round rows
-        are narrowed into the part's columns while they are still in the cache."""
+        are narrowed into the part's columns while they are still in the cache, or added to
+        their games' totals (``totals``: the standings' sign; ``_totals.add_rounds``)."""
         inputs, n = self.inputs, self.inputs.players
         if len(self.games.game) < hi - lo:
             self.games = Outputs(hi - lo, 0, n)
         game, game_seat = self.games.game[:hi - lo], self.games.game_seat[:hi - lo]
         per_game = estimate.per_game()
         room = int((hi - lo) * per_game * 1.25) + 64
-        rounds, seats = ROUNDS.start(room), ROUND_SEATS.start(room * n)
+        if totals is None:
+            rounds, seats = ROUNDS.start(room), ROUND_SEATS.start(room * n)
+        else:
+            sums = np.zeros((hi - lo, len(TOT.COLUMNS)))
+            lengths = np.zeros(0, np.int64)  # rounds by turns
+            played = 0
         g = lo
         while g < hi:
             step = self.step
@@ -149,9 +158,19 @@ class Scratch:
             if done == 0:  # one game has more rounds than the step holds
                 self.step = Outputs(0, 2 * len(step.round), n)
                 continue
-            rounds.add(step.round[:r])
-            seats.add(step.round_seat[:r].reshape(r * n, L.N_RS))
+            if totals is None:
+                rounds.add(step.round[:r])
+                seats.add(step.round_seat[:r].reshape(r * n, L.N_RS))
+            else:
+                TOT.add_rounds(step.round[:r], step.round_seat[:r], game, lo, totals, sums)
+                step_lengths = np.bincount(step.round[:r, TOT.TURNS], minlength=len(lengths))
+                step_lengths[:len(lengths)] += lengths
+                lengths = step_lengths
+                played += r
             g += int(done)
+        if totals is not None:
+            estimate.add(hi - lo, played)
+            return totals_batch_of(inputs, game, game_seat, sums, lengths)
         estimate.add(hi - lo, rounds.n)
         return batch_of(inputs, game, game_seat, rounds, seats)
 

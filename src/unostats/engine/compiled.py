@@ -15,11 +15,14 @@ import logging
 import time
 from collections.abc import Iterable
 
+import numpy as np
+
 from ..rules import RuleSet
 from ..seats import Seat
 from . import _cache, _jit
 from . import _columns as C
 from . import _layout as L
+from . import _totals as TOT
 from . import _turns as T
 
 log = logging.getLogger("unostats.engine")
@@ -47,7 +50,8 @@ def is_cached(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = Fals
 def compiles() -> int:
     """How many times the engine's entry points compiled in this process (cache misses): a
     compile the cache's files did not foretell shows here after the fact."""
-    return sum(_jit.compiles(d) for d in (*T._ENTRIES, *T._COUNTING_ENTRIES, C.narrow))
+    return sum(_jit.compiles(d) for d in (*T._ENTRIES, *T._COUNTING_ENTRIES, C.narrow,
+                                         TOT.add_rounds))
 
 
 def _game_loops(how_it_plays: bool) -> tuple:
@@ -57,9 +61,11 @@ def _game_loops(how_it_plays: bool) -> tuple:
 
 def _entries(rule_sets: Iterable[RuleSet] | None, *, traced: bool, how_it_plays: bool) -> list:
     """The entry points games of ``rule_sets`` call: the game loop of each hook level they
-    play (counting or not), and the narrowing of their rows into columns."""
+    play (counting or not), the narrowing of their rows into columns and the games' totals
+    (a run that keeps games or summary)."""
     loops = _game_loops(how_it_plays)
-    return [loops[level] for level in sorted(levels(rule_sets, traced=traced))] + [C.narrow]
+    return [loops[level] for level in sorted(levels(rule_sets, traced=traced))] + [
+        C.narrow, TOT.add_rounds]
 
 
 def _name(d) -> str:
@@ -107,6 +113,7 @@ def compile_for(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = Fa
     start = time.perf_counter()
     for level in sorted(levels(rule_sets, traced=traced)):
         _play(level, rule_sets, how_it_plays)
+    _add_no_rounds()
     seconds = time.perf_counter() - start
     _cache.record_compile_time(seconds)
     return seconds
@@ -128,6 +135,11 @@ def load(rule_sets: Iterable[RuleSet] | None = None, *, traced: bool = False,
         except Exception as e:  # noqa: BLE001 - Numba raises whatever unpickling a bad file raises
             _discard(_game_loops(how_it_plays)[level], e)
             loaded = False
+    try:
+        _add_no_rounds()
+    except Exception as e:  # noqa: BLE001 - as above
+        _discard(TOT.add_rounds, e)
+        loaded = False
     return loaded
 
 
@@ -146,6 +158,12 @@ def _play(level: int, rule_sets: list[RuleSet] | None, how_it_plays: bool) -> No
     for _ in simulate_arrow(rules=rules or _EXAMPLES[level], players=2, seats=Seat(), games=1,
                             seed=0, threads=1, ahead=False, how_it_plays=how_it_plays):
         pass
+
+
+def _add_no_rounds() -> None:
+    """The games' totals of no round (Numba loads the pass from the cache, or compiles it)."""
+    TOT.add_rounds(np.zeros((0, L.N_RO), np.int64), np.zeros((0, 2, L.N_RS), np.int64),
+                   np.zeros((0, L.N_GO), np.int64), 0, 1, np.zeros((0, len(TOT.COLUMNS))))
 
 
 # A rule set of each hook level, for the entry points of runs whose rules are not known ahead.

@@ -49,7 +49,7 @@ from ..seats import SearchPolicy, Seat, WeightedPolicy, resolve_seats
 from . import _layout as L
 from . import _turns as T
 from ._inputs import KernelInputs, Outputs, PolicyRows
-from ._output import Batch, frames, joined, named, tables_of
+from ._output import Batch, TotalsBatch, frames, joined, named, tables_of
 from ._parts import next_batch, play_parts, thread_count
 
 
@@ -97,7 +97,8 @@ def simulate_arrow(
     batch_games: int = 10_000,
     ahead: bool = True,
     how_it_plays: bool = False,
-) -> Iterator[Batch]:
+    totals: bool = False,
+) -> Iterator[Batch | TotalsBatch]:
     """The games of ``simulate_batches`` as pyarrow Tables built straight from the kernel's
     rows (narrowed once into the columns the Arrow arrays view; the storage path hands them to
     DuckDB as they are).
@@ -112,6 +113,9 @@ def simulate_arrow(
 
     ``how_it_plays``: count how each round plays (the rounds' measures columns; null
     otherwise), on the engine's loops that count, about a fifth slower.
+
+    ``totals``: each game's totals over its rounds instead of the rounds' rows (a
+    ``TotalsBatch``), for a run that keeps games or summary.
     """
     inputs = KernelInputs.build(rules, players, seats, how_it_plays)
     if games < 0 or first_game < 0 or batch_games < 1:
@@ -119,7 +123,8 @@ def simulate_arrow(
     threads = thread_count(threads)
     end = first_game + games
     ranges = [(lo, min(lo + batch_games, end)) for lo in range(first_game, end, batch_games)]
-    parts = play_parts(inputs, seed, threads, ranges)
+    parts = play_parts(inputs, seed, threads, ranges,
+                       rules.standings_sign if totals else None)
     if not ahead or threads == 1 or len(ranges) < 2:
         for _ in ranges:
             yield next_batch(parts)

@@ -137,7 +137,8 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
     give_back_large_blocks()
     jobs = plan_cells(con, outcome, progress)
     producer = _Producer(jobs, seed=scenario.seed, threads=threads, batch_games=batch_size,
-                         how_it_plays=scenario.how_it_plays)
+                         how_it_plays=scenario.how_it_plays,
+                         totals=store.run_keep(con, outcome.run_id) != "rows")
 
     def halt() -> None:
         producer.halt()
@@ -161,7 +162,7 @@ def play(con, outcome: RunOutcome, *, threads: int | None, batch_size: int | Non
                               batch)
             outcome.games_played += hi - lo
             outcome.games_completed += hi - lo
-            outcome.rounds_played += len(batch.rounds)
+            outcome.rounds_played += batch.round_count()
             del batch, item
             producer.stored()
             progress.batch_stored(str(job.index), cell_label(job.cell), lo, hi - 1, hi,
@@ -202,11 +203,12 @@ class _Producer(BatchThread):
     (job, first, end, batch, games_per_s) on ``queue``, then None; an exception is put as is."""
 
     def __init__(self, jobs: Sequence[_Job], *, seed: int, threads: int | None,
-                 batch_games: int | None, how_it_plays: bool) -> None:
+                 batch_games: int | None, how_it_plays: bool, totals: bool) -> None:
         super().__init__("unostats-engine", batches_in_flight())
         self.jobs = jobs
         self.seed = seed
         self.how_it_plays = how_it_plays  # count how each round plays (the scenario's key)
+        self.totals = totals  # the games' totals, not their rounds' rows (a run keeping less)
         self.threads = threads
         self.fixed = batch_games
         self.decisions: queue.Queue = queue.Queue()  # the consumer's answers to each _Look
@@ -251,14 +253,15 @@ class _Producer(BatchThread):
             batches = simulate_arrow(
                 rules=job.cell.variant.rules, players=job.cell.players, seats=job.cell.seats,
                 games=end - lo, seed=self.seed, first_game=lo, threads=self.threads,
-                batch_games=size, ahead=False, how_it_plays=self.how_it_plays)
+                batch_games=size, ahead=False, how_it_plays=self.how_it_plays,
+                totals=self.totals)
             for batch in _timed(batches, self._take_room, self._room.release):
                 if self._halt.is_set():
                     batches.close()
                     return False
                 batch, seconds = batch
                 n = len(batch.games)
-                games_seen, rounds_seen = games_seen + n, rounds_seen + len(batch.rounds)
+                games_seen, rounds_seen = games_seen + n, rounds_seen + batch.round_count()
                 measured = n / max(seconds, 1e-6)
                 if self._batches_seen > 0:  # the first batch of a process may include compiling
                     rate = measured if rate is None else 0.5 * rate + 0.5 * measured
@@ -270,7 +273,10 @@ class _Producer(BatchThread):
                 lo += n
                 if self.fixed or rate is None:
                     continue
-                rows_per_game = job.cell.players * rounds_seen / max(games_seen, 1)
+                # the largest table's rows a game: its round seats, or (its games' totals
+                # instead) its game seats
+                rows_per_game = job.cell.players * (
+                    1 if self.totals else rounds_seen / max(games_seen, 1))
                 most = MAX_BATCH_SEAT_ROWS / max(rows_per_game, 1)
                 want = int(min(MAX_BATCH_GAMES, most, max(MIN_BATCH_GAMES,
                                                           rate * TARGET_BATCH_SECONDS)))

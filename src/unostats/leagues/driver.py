@@ -142,7 +142,7 @@ def league_batch(scenario: Scenario, cell: Cell, lo: int, hi: int, threads: int 
                             seeds=[scenario.seed] * (hi - lo), streams=list(range(lo, hi)),
                             threads=threads)
     return batch._replace(**{name: df.with_columns(pl.col("game").cast(pl.Int64) + lo)
-                             for name, df in batch._asdict().items()})
+                             for name, df in batch._asdict().items() if df is not None})
 
 
 # --- Ratings -----------------------------------------------------------------------------------

@@ -36,8 +36,14 @@ def write_batch_once(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, 
                          f"would leave a gap: games {stored}..{first - 1} are not stored yet")
     frames = frames_of(batch)
     if first < stored:  # the stored games' rows dropped, the rest written
-        frames = {name: _games_from(table, stored) for name, table in frames.items()}
-    write_batch(con, run_id, variant, players, type(batch)(**frames))
+        if frames["round_lengths"] is not None:
+            raise StoreError(f"batch games {first}..{end - 1} of ({variant}, {players} players) "
+                             f"overlap the stored games 0..{stored - 1}, and their round lengths "
+                             "(a run that keeps less than rows) cannot be split by game")
+        frames = {name: None if table is None else _games_from(table, stored)
+                  for name, table in frames.items()}
+    write_batch(con, run_id, variant, players,
+                type(batch)(**{name: frames[name] for name in type(batch)._fields}))
     return end - stored
 
 

@@ -25,6 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..rules import LOWEST_TOTAL_LEADS
 from ..sql import StoreError, first_line, first_row, table_ddl, transaction
 from ..stats import Z95
 from .frames import FRAME_COLUMNS, NAMES, RESULT_KEYS
@@ -252,6 +253,10 @@ def _mean(name: str) -> str:
             f"{name} + {Z95} * {name}_se AS {name}_hi")
 
 
+# The scorings whose lowest total leads, as an SQL list (``RuleSet.standings_sign``).
+_LOWEST_LEADS = ", ".join(f"'{scoring}'" for scoring in LOWEST_TOTAL_LEADS)
+
+
 def game_measures_sql(cells: str = "TRUE") -> str:
     """How each game played (the view ``game_measures``) for the cells where ``cells`` (an SQL
     condition on ``cell``) holds: readers of a few runs filter before the window functions.
@@ -266,8 +271,7 @@ def game_measures_sql(cells: str = "TRUE") -> str:
     read from their stored totals (``game_totals``)."""
     return f"""WITH rules AS (
   SELECT c.cell,
-    CASE WHEN v.rules_json->>'scoring' IN ('own_points_low_wins', 'own_points_lose_at')
-      THEN -1 ELSE 1 END AS sign,
+    CASE WHEN v.rules_json->>'scoring' IN ({_LOWEST_LEADS}) THEN -1 ELSE 1 END AS sign,
     CAST(v.rules_json->>'target_score' AS DOUBLE) AS target, ru.keep
   FROM cells c JOIN variants v USING (run_id, variant, players) JOIN runs ru USING (run_id)
   WHERE {cells}
@@ -413,7 +417,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, playe
     ``completed_games``; this keeps the unindexed tables free of duplicates and gaps. The rows
     reach DuckDB as Arrow columns (a polars frame is viewed as Arrow, not copied).
     """
-    frames = {name: _as_arrow(df) for name, df in frames_of(batch).items()}
+    frames = {name: as_arrow(df) for name, df in frames_of(batch).items()}
     n_games = len(frames["games"])
     if n_games == 0:
         return
@@ -423,17 +427,27 @@ def write_batch(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, playe
                     [n_games, run_id])
 
 
-def _as_arrow(frame: Any) -> pa.Table:
-    return frame if isinstance(frame, pa.Table) else frame.to_arrow()
+def as_arrow(frame: Any) -> pa.Table | None:
+    """A frame as an Arrow table (a polars frame viewed, not copied; None stays None)."""
+    return frame if frame is None or isinstance(frame, pa.Table) else frame.to_arrow()
 
 
 def frames_of(batch: Any) -> dict[str, Any]:
     """An engine batch's frames by table (as they are: polars or Arrow), each checked against
-    ``FRAME_COLUMNS``."""
-    frames = {name: getattr(batch, name) for name in FRAME_COLUMNS}
-    for name, df in frames.items():
-        _check_columns(name, df)
+    ``FRAME_COLUMNS``; also its games' totals (``game_totals``, ``round_lengths``) where it has
+    them instead of its rounds (an engine ``TotalsBatch``; None where it has not, and its
+    rounds and round seats None)."""
+    frames = {name: getattr(batch, name, None) for name in (*FRAME_COLUMNS, *TOTALS)}
+    for name in FRAME_COLUMNS:
+        if frames[name] is not None or name not in TOTALLED:
+            _check_columns(name, frames[name])
     return frames
+
+
+# The frames of round rows, which a batch played for its games' totals has not, and what it has
+# instead.
+TOTALLED = ("rounds", "round_seats")
+TOTALS = ("game_totals", "round_lengths")
 
 
 def insert_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, players: int,
@@ -444,16 +458,19 @@ def insert_games(con: duckdb.DuckDBPyConnection, run_id: str, variant: str, play
     stored like any game). The stored rows are encoded from ``frames`` themselves."""
     _check_cell(con, run_id, variant, players)
     cell = cell_id(con, run_id, variant, players, create=True)
-    frames = {name: _as_arrow(frame) for name, frame in frames.items()}
+    frames = {name: as_arrow(frame) for name, frame in frames.items()}
     kept = keep.run_keep(con, run_id)
     _check_game_range(frames, _stored_games(con, cell, kept))
+    if kept == "rows" and any(frames[name] is None for name in TOTALLED):
+        raise StoreError(f"run {run_id} keeps rows, and the batch has its games' totals "
+                         "instead of its rounds (played with totals=True)")
     for name in KEPT_TABLES[kept]:
         try:
             _insert(con, name, frames[name], cell)
         except duckdb.Error as e:  # e.g. a value outside its column's type
             raise StoreError(f"cannot store the batch's {name}: {first_line(str(e))}") from e
     if kept != "rows" and len(frames["games"]):
-        keep.insert_kept(con, kept, cell, players, frames)
+        keep.insert_kept(con, kept, cell, frames)
 
 
 # The engine's frames each keep stores as rows (``keep``: the rest is reduced to totals).
@@ -507,7 +524,9 @@ def _check_game_range(frames: Mapping[str, Any], first: int) -> None:
             f"batch games {lo}..{hi} ({n} rows) do not continue the stored "
             f"games 0..{first - 1}; batches must be written in order without repeats"
         )
-    for name in ("game_seats", "rounds", "round_seats"):
+    for name in ("game_seats", "rounds", "round_seats", "game_totals"):
+        if frames.get(name) is None:
+            continue
         g = _games_of(frames[name])
         if len(g) and (g.min() < first or g.max() > first + n - 1):
             raise StoreError(f"batch frame {name!r} has games outside the batch's games")

@@ -9,15 +9,15 @@ reduced to it when it keeps less than every row.
   sum and sum of squares over the block's games and the cross-products of the ratios
   (``PRODUCTS``), and the same histogram of round lengths.
 
-Every summary reads the sums these give (``sums``), whatever was kept. The per-game totals are
-computed here from a batch's Arrow frames (``game_totals``: one compiled pass, ``_totals``) as
-SQL computes them from the stored rows (``ROUND_TOTALS``, ``store.game_measures_sql``), so a
+Every summary reads the sums these give (``sums``), whatever was kept. The engine counts each
+game's sums over its rounds as it plays them (``simulate_arrow(totals=True)``: a batch's
+``game_totals`` and ``round_lengths``, no round rows); ``game_totals`` here derives from them
+what SQL computes from the stored rows (``ROUND_TOTALS``, ``store.game_measures_sql``), so a
 cell's sums are the same numbers whatever its run kept.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..codes import MEASURE_NAMES, MEASURE_SUMS, ROUND_END_NAMES
+from ..codes import MEASURE_SUMS
 from ..sql import table_ddl
 
 KEEPS = ("rows", "games", "summary")
@@ -121,145 +121,41 @@ TABLES_DDL = [
 
 # --- A batch's totals ----------------------------------------------------------------------------
 
-def cell_rules(con: duckdb.DuckDBPyConnection, cell: int) -> tuple[int, float | None]:
-    """(sign, target) of a cell's scoring, as ``store.game_measures_sql`` reads them: -1 where
-    the lowest total is best, and the target score (None: none)."""
-    (rules,), = con.execute("SELECT v.rules_json FROM cells c JOIN variants v "
-                            "USING (run_id, variant, players) WHERE c.cell = ?",
-                            [cell]).fetchall()
-    rules = json.loads(rules)
-    sign = -1 if rules.get("scoring") in ("own_points_low_wins", "own_points_lose_at") else 1
-    target = rules.get("target_score")
-    return sign, None if target is None else float(target)
+def cell_target(con: duckdb.DuckDBPyConnection, cell: int) -> float | None:
+    """The target score of a cell's rules, as ``store.game_measures_sql`` reads it (None:
+    none)."""
+    (target,), = con.execute("SELECT CAST(v.rules_json->>'target_score' AS DOUBLE) FROM cells c "
+                             "JOIN variants v USING (run_id, variant, players) WHERE c.cell = ?",
+                             [cell]).fetchall()
+    return target
 
 
-def game_totals(frames: Mapping[str, pa.Table], players: int, sign: int,
-                target: float | None) -> dict[str, np.ndarray]:
-    """Each game's ``TOTALS`` (and ``game``, ``dealer``, ``settled``) of a batch's frames, as
-    float64 arrays (NaN: NULL), computed as ``ROUND_TOTALS`` and ``store.game_measures_sql``
-    compute them from the stored rows: one pass over the rounds and their seats (``_totals``,
-    compiled; frames not in the engine's order are sorted first)."""
-    games, rounds, seats = frames["games"], frames["rounds"], frames["round_seats"]
-    game = _ints(games["game"])
-    n = len(game)
-    first = int(game.min()) if n else 0
-    winners = np.full(n, -1, np.int64)
-    winners[game - first] = _ints(games["winner_seat"], fill=-1)
-    out = np.zeros((n, len(_OUT)))  # a game's totals side by side
-    counts = np.zeros((n, len(MEASURE_NAMES)), np.int64)
-    # part by part as the engine made them (each part's columns in cache while read), else whole
-    parts = _parts(rounds, seats, players)
-    if not _add(parts or [(rounds, seats)], first, players, sign, winners, out, counts):
-        out[:], counts[:] = 0, 0  # not in the engine's order: sorted, and again
-        if not _add([(rounds, seats)], first, players, sign, winners, out, counts, True):
-            raise ValueError("a batch's round seats do not match its rounds")
-    totals = dict(zip(_OUT, out.T.copy()))
-    for k, column in enumerate(MEASURE_NAMES):
-        for name in MEASURE_SUMS[column]:
-            totals[name][counts[:, k] == 0] = np.nan
-    totals["game"] = np.arange(first, first + n, dtype=np.float64)
+def game_totals(totals: pa.Table, winners: np.ndarray, target: float | None
+                ) -> dict[str, np.ndarray]:
+    """Each game's ``TOTALS`` (and ``game``, ``dealer``, ``settled``) as float64 arrays (NaN:
+    NULL), from the sums the engine counted over its rounds (a batch's ``game_totals``,
+    ``simulate_arrow(totals=True)``) and the games' winners (-1: none), as ``ROUND_TOTALS``
+    and ``store.game_measures_sql`` compute them from the stored rows."""
+    out = {name: totals[name].to_numpy().astype(np.float64) for name in totals.column_names}
+    for column, names in MEASURE_SUMS.items():
+        not_counted = out.pop(f"{column}__counted") == 0
+        for name in names:
+            out[name][not_counted] = np.nan
+    n = len(out["game"])
     has_winner = winners >= 0
     nan = np.full(n, np.nan)
-    not_led = totals.pop("not_led")
-    totals["won_game"] = has_winner.astype(np.float64)
-    seen = totals.pop("comeback")
+    not_led = out.pop("not_led")
+    out["won_game"] = has_winner.astype(np.float64)
+    seen = out.pop("comeback")
     # the view's comeback (NULL where no round had a seat alone at the bottom), as stored;
     # as summed, a NULL adds nothing (0)
-    totals["stored_comeback"] = np.where(has_winner & (seen > 0), seen - 1, nan)
-    totals["comeback"] = np.where(has_winner, np.maximum(seen - 1, 0), nan)
-    totals["drama"] = np.where(has_winner, totals["drama"], nan)
-    totals["settled"] = np.where(has_winner, np.maximum(totals["rounds"] - not_led - 1, 0), nan)
-    totals["drama_share"] = nan if target is None else totals["drama"] / target
-    totals["decisiveness"] = totals["settled"] / np.maximum(totals["rounds"], 1)
-    return totals
-
-
-def _parts(rounds: pa.Table, seats: pa.Table, players: int) -> list[tuple[Any, Any]] | None:
-    """The rounds and seats as record batches that pair up, ``players`` seat rows a round (as
-    the engine's parts come), or None."""
-    r, s = rounds.to_batches(), seats.to_batches()
-    if len(r) != len(s) or any(len(b) * players != len(c) for b, c in zip(r, s)):
-        return None
-    return list(zip(r, s))
-
-
-def _add(parts: list[tuple[Any, Any]], first: int, players: int, sign: int,
-         winners: np.ndarray, out: np.ndarray, counts: np.ndarray, sort: bool = False) -> bool:
-    """Add each part's rounds to the totals (``_totals.totals``); ``sort``: the rounds by
-    (game, round) and the seats by (game, round, seat) first. False if they are not in order."""
-    from ._totals import totals  # compiled: imported by writers only
-
-    state = np.array([-1, 0, -1], np.int64)
-    for rounds, seats in parts:
-        # the columns as the engine typed them (narrow integers: no conversion)
-        columns = [_ints(rounds[c], native=True)
-                   for c in ("game", "round", "dealer_seat", "turns", "points")]
-        columns += [_codes(rounds["ended_by"]), _ints(rounds["winner_position"], -1, True)]
-        measured = np.empty((len(MEASURE_NAMES), len(columns[0])), np.int32)  # a row a column
-        valid = np.ones((len(MEASURE_NAMES), len(columns[0])), np.bool_)
-        for k, column in enumerate(MEASURE_NAMES):
-            measured[k], valid[k] = _nullable(rounds[column])
-        standing = [_ints(seats[c], native=True) for c in ("game", "round", "seat",
-                                                             "score_after")]
-        if sort:
-            by_round = np.lexsort((columns[1], columns[0]))
-            by_seat = np.lexsort((standing[2], standing[1], standing[0]))
-            columns = [c[by_round] for c in columns]
-            measured, valid = measured[:, by_round], valid[:, by_round]
-            standing = [c[by_seat] for c in standing]
-        if not totals(first, *columns, measured, valid, *standing, players, sign, winners, out,
-                      counts, state):
-            return False
-    return True
-
-
-# The columns of ``_totals.totals``' output, in its order (``not_led``: the last round the game's winner
-# did not lead after, for decisiveness).
-_OUT = ("dealer", "rounds", "won", "capped", "turns", "turns_sq", "points", "points_sq", "p0",
-        "hand_leader_changes", "hand_leader_changes_sq", "winner_deficit", "winner_deficit_sq",
-        "decision_turns", "legal_cards_on_decisions", "uno_stops", "uno_stops_still_won",
-        "lead_changes", "comeback", "drama", "not_led")
-
-
-
-
-def _ints(column: pa.ChunkedArray | pa.Array, fill: int = 0, native: bool = False
-          ) -> np.ndarray:
-    """An integer column as int64 (``native``: as its own integer type, in an array of its own:
-    the compiled pass reads an Arrow buffer's read-only view at half the speed), NULL as
-    ``fill``."""
-    if column.null_count:
-        column = pc.fill_null(column, fill)
-    values = column.to_numpy()
-    if native:
-        return values if values.flags.writeable else values.copy()
-    return values.astype(np.int64, copy=False)
-
-
-def _nullable(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(values with NULL as 0, valid) of a round column (valid: True, where it has no NULL)."""
-    if pa.types.is_null(column.type):
-        return np.zeros(len(column), np.int64), False
-    if not column.null_count:
-        return _ints(column, native=True), True
-    return _ints(column, native=True), column.is_valid().to_numpy(zero_copy_only=False)
-
-
-def _codes(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    """The index in ``ROUND_END_NAMES`` of each round's ended_by (a string or dictionary
-    column)."""
-    value_set = pa.array(ROUND_END_NAMES, pa.string())
-    parts = []
-    for chunk in getattr(column, "chunks", [column]):
-        if pa.types.is_dictionary(chunk.type):
-            mapping = pc.index_in(chunk.dictionary.cast(pa.string()), value_set=value_set)
-            mapping = pc.fill_null(mapping, -1).to_numpy().astype(np.int64)
-            parts.append(mapping[chunk.indices.to_numpy().astype(np.int64)] if len(mapping)
-                         else np.full(len(chunk), -1))
-        else:
-            parts.append(pc.fill_null(pc.index_in(chunk.cast(pa.string()), value_set=value_set),
-                                      -1).to_numpy().astype(np.int64))
-    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    out["stored_comeback"] = np.where(has_winner & (seen > 0), seen - 1, nan)
+    out["comeback"] = np.where(has_winner, np.maximum(seen - 1, 0), nan)
+    out["drama"] = np.where(has_winner, out["drama"], nan)
+    out["settled"] = np.where(has_winner, np.maximum(out["rounds"] - not_led - 1, 0), nan)
+    out["drama_share"] = nan if target is None else out["drama"] / target
+    out["decisiveness"] = out["settled"] / np.maximum(out["rounds"], 1)
+    return out
 
 
 def block_sums(totals: Mapping[str, np.ndarray]) -> dict[str, float | None]:
@@ -281,19 +177,24 @@ def block_sums(totals: Mapping[str, np.ndarray]) -> dict[str, float | None]:
 
 # --- Writing -----------------------------------------------------------------------------------
 
-def insert_kept(con: duckdb.DuckDBPyConnection, keep: str, cell: int, players: int,
+def insert_kept(con: duckdb.DuckDBPyConnection, keep: str, cell: int,
                 frames: Mapping[str, pa.Table]) -> None:
-    """Store what ``keep`` (games or summary) keeps of a batch's frames, in the caller's
+    """Store what ``keep`` (games or summary) keeps of a batch's frames (its games and the
+    totals the engine counted: ``game_totals``, ``round_lengths``), in the caller's
     transaction: the games' totals or the block's sums, and the round lengths."""
-    totals = game_totals(frames, players, *cell_rules(con, cell))
+    if frames.get("game_totals") is None or frames.get("round_lengths") is None:
+        raise ValueError(f"a batch of a run that keeps {keep} carries its games' totals "
+                         "(played with simulate_arrow(totals=True))")
+    winners = pc.fill_null(frames["games"]["winner_seat"], -1).to_numpy().astype(np.int64)
+    totals = game_totals(frames["game_totals"], winners, cell_target(con, cell))
     first = int(totals["game"][0])
-    counts = np.bincount(_ints(frames["rounds"]["turns"], native=True))
+    lengths = frames["round_lengths"]
+    counts = np.bincount(lengths["turns"].to_numpy(), weights=lengths["rounds"].to_numpy())
     turns = np.flatnonzero(counts)
-    counts = counts[turns]
     con.from_arrow(pa.table({"cell": pa.array(np.full(len(turns), cell, np.int32)),
                              "first_game": pa.array(np.full(len(turns), first, np.int64)),
                              "turns": pa.array(turns.astype(np.int32)),
-                             "rounds": pa.array(counts.astype(np.int64))})
+                             "rounds": pa.array(counts[turns].astype(np.int64))})
                    ).insert_into("round_lengths")
     if keep == "games":
         columns = {"cell": pa.array(np.full(len(totals["game"]), cell, np.int32))}

@@ -263,7 +263,11 @@ def write_shards(location: ParquetLocation | str, run_id: str, variant: str, pla
     import pyarrow.parquet as pq  # here: importing it costs every command 0.1 s
 
     loc = location if isinstance(location, ParquetLocation) else parquet_location(location)
-    frames = {name: _as_arrow(df) for name, df in games.frames_of(batch).items()}
+    frames = {name: games.as_arrow(df) for name, df in games.frames_of(batch).items()
+              if name in games.FRAME_COLUMNS}
+    if any(frame is None for frame in frames.values()):
+        raise StoreError("a Parquet store keeps rows: this batch has its games' totals instead "
+                         "of its rounds (played with totals=True)")
     game_col = frames["games"]["game"].to_numpy()
     if len(game_col) == 0:
         raise StoreError("an empty batch has no games to write")
@@ -278,10 +282,6 @@ def write_shards(location: ParquetLocation | str, run_id: str, variant: str, pla
             data, tmp, filesystem=loc.filesystem, compression=COMPRESSION))
         rows.append((table, data.num_rows))
     return ShardReceipt(run_id, variant, int(players), first, end, tuple(rows))
-
-
-def _as_arrow(frame: Any) -> pa.Table:
-    return frame if isinstance(frame, pa.Table) else frame.to_arrow()
 
 
 def _typed(table: str, frame: pa.Table, key: Mapping[str, Any]) -> pa.Table:

@@ -26,14 +26,15 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
     continue the cell) and their ``tournaments``, ``tournament_tables`` and
     ``tournament_entrants`` rows (Arrow tables or polars frames; DuckDB scans Arrow in place).
     The batch's tournaments must continue the stored ones (no gaps, no repeats)."""
-    frames = {name: _as_arrow(frames[name]) for name in BATCH_TABLES}
+    frames = {name: games.as_arrow(frames[name]) for name in BATCH_TABLES}
     for name in BATCH_TABLES:
         _check_columns(name, frames[name])
     n = frames["tournaments"].num_rows
     if n == 0:
         return
     views: dict[str, str] = {}
-    table_games = {players: {name: _as_arrow(df) for name, df in games.frames_of(batch).items()}
+    table_games = {players: {name: games.as_arrow(df)
+                             for name, df in games.frames_of(batch).items()}
                    for players, batch in games_by_size.items()}
     for name in BATCH_TABLES:
         views[name] = f"_tbatch_{name}"
@@ -55,10 +56,6 @@ def write_tournaments(con: duckdb.DuckDBPyConnection, run_id: str, variant: str,
     finally:
         for view in views.values():
             con.unregister(view)
-
-
-def _as_arrow(frame: pa.Table | pl.DataFrame) -> pa.Table:
-    return frame if isinstance(frame, pa.Table) else frame.to_arrow()
 
 
 def _check_columns(name: str, table: pa.Table) -> None:

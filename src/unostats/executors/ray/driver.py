@@ -171,8 +171,10 @@ class RayExecutor:
         task = ray.remote(play_batch).options(num_cpus=threads, max_retries=MAX_RETRIES,
                                               retry_exceptions=False, scheduling_strategy="SPREAD")
         finished: set[Any] = set()
+        # the games' totals, not their rounds' rows, for a run that keeps less than rows
+        totals = store.run_keep(con, outcome.run_id) != "rows"
         while not stop.requested:
-            _submit(task, cells, outstanding, limit, outcome, threads, batch_size)
+            _submit(task, cells, outstanding, limit, outcome, threads, batch_size, totals)
             if not outstanding:
                 return "complete"
             ready, _ = ray.wait(list(outstanding), num_returns=len(outstanding),
@@ -266,7 +268,7 @@ class _CandidateGames:
         self.executor._warm(progress, stop)
 
     def batches(self, cell, seed: int, first: int, end: int, *, threads: int | None,
-                batch: int, how_it_plays: bool):
+                batch: int, how_it_plays: bool, totals: bool):
         """Games ``first`` .. ``end - 1`` as tasks of at most ``batch`` games, at least
         ``MIN_DESIGN_TASK_GAMES`` (so a short look still spreads over the CPUs), at most
         ``IN_FLIGHT_PER_CPU`` per CPU in flight; the tasks left are cancelled at a stop."""
@@ -283,7 +285,7 @@ class _CandidateGames:
                     upto = min(end, at + size)
                     pending.append(task.remote(cell.variant.rules, cell.players, cell.seats,
                                                seed, at, upto, self.threads, None,
-                                               how_it_plays))
+                                               how_it_plays, totals))
                     at = upto
                 result = _get(pending[0], f"a batch of {cell_label(cell)}")
                 pending.popleft()
@@ -342,8 +344,9 @@ class _Cell:
 
 
 def _submit(task, cells: list[_Cell], outstanding: dict, limit: int, outcome: RunOutcome,
-            threads: int, batch_size: int | None) -> None:
-    """Submit batches, cells in order, until ``limit`` are outstanding."""
+            threads: int, batch_size: int | None, totals: bool) -> None:
+    """Submit batches, cells in order, until ``limit`` are outstanding (``totals``: their games'
+    totals instead of their rounds' rows)."""
     parquet = store.is_parquet(outcome.db)
     for c in cells:
         if batch_size is not None:
@@ -355,7 +358,7 @@ def _submit(task, cells: list[_Cell], outstanding: dict, limit: int, outcome: Ru
                       else None)
             ref = task.remote(cell.variant.rules, cell.players, cell.seats,
                               outcome.scenario.seed, first, end, threads, shards,
-                              outcome.scenario.how_it_plays)
+                              outcome.scenario.how_it_plays, totals)
             outstanding[ref] = (c, first, end)
             c.submitted = end
         if len(outstanding) >= limit:

@@ -25,12 +25,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import pyarrow as pa
-
 from ... import store
 from ...engine import ENGINE_VERSION
 from ...engine.compiled import compile_for
-from ...engine.simulate import Batch, simulate_arrow
+from ...engine.simulate import Batch, joined, simulate_arrow
 from ...rules import RuleSet
 from ...seats import Seat
 
@@ -122,24 +120,24 @@ def warm_node() -> Ready:
 
 def play_batch(rules: RuleSet, players: int, seats: tuple[Seat, ...], seed: int, first: int,
                end: int, threads: int, shards: ShardTarget | None = None,
-               how_it_plays: bool = False) -> BatchResult:
+               how_it_plays: bool = False, totals: bool = False) -> BatchResult:
     """Games ``first`` .. ``end - 1`` of a cell, as one batch of Arrow tables, or written as
     shards to ``shards`` (a retry rewrites the same files: a shard's name is its batch's);
     ``how_it_plays``: counting how each round plays (its loops compile, or load, at the first
-    such task)."""
+    such task); ``totals``: the games' totals instead of their rounds' rows (a run that keeps
+    games or summary)."""
     ready = _engine_ready()
     start = time.perf_counter()
     parts = list(simulate_arrow(rules=rules, players=players, seats=seats, games=end - first,
                                 seed=seed, first_game=first, threads=threads,
                                 batch_games=end - first, ahead=False,
-                                how_it_plays=how_it_plays))
-    batch = parts[0] if len(parts) == 1 else Batch(
-        *(pa.concat_tables(tables) for tables in zip(*parts)))
+                                how_it_plays=how_it_plays, totals=totals))
+    batch = joined(parts)
     receipt = None
     if shards is not None:
         receipt = store.write_shards(shards.location, shards.run_id, shards.variant, players,
                                      batch)
     return BatchResult(first=first, end=end, batch=None if receipt else batch, receipt=receipt,
-                       rounds=len(batch.rounds), seconds=time.perf_counter() - start,
+                       rounds=batch.round_count(), seconds=time.perf_counter() - start,
                        ready=ready)
 
