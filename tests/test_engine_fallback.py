@@ -231,3 +231,50 @@ def test_numba_num_threads_is_checked_before_numba_is_imported(monkeypatch):
     for fine in ("1", "4", "not a number", ""):  # Numba itself ignores the last two
         monkeypatch.setenv("NUMBA_NUM_THREADS", fine)
         assert numba_module() is numba
+
+
+# --- Entry points cached by different processes ------------------------------------------------
+
+_PLAY_ONE = """
+import sys
+from unostats.engine.simulate import Seat, simulate_arrow, trace_game
+from unostats.rules import RuleSet
+
+official = RuleSet.from_mapping({})
+if sys.argv[1] == "games":  # the loop of the official rules (the end-of-move hook)
+    list(simulate_arrow(rules=official, players=2, seats=Seat(), games=5, seed=1, threads=1))
+else:  # the loop with every hook, which a traced game plays
+    trace_game(rules=official, players=3, seats=Seat(), seed=1, game=0)
+"""
+
+_PLAY_ALL = """
+import json
+from unostats.engine.referee import check_trace
+from unostats.engine.simulate import Seat, simulate_arrow, trace_game
+from unostats.rules import RuleSet
+
+official = RuleSet.from_mapping({})
+checked = 0
+for players in (2, 3, 4):
+    for counting in (True, False):
+        list(simulate_arrow(rules=official, players=players, seats=Seat(), games=5, seed=9,
+                            threads=1, how_it_plays=counting))
+        for game in range(3):
+            check_trace(trace_game(rules=official, players=players, seats=Seat(), seed=99,
+                                   game=game, how_it_plays=counting))
+            checked += 1
+print(json.dumps({"checked": checked}))
+"""
+
+
+def test_entry_points_cached_by_different_processes_play_together(tmp_path):
+    """Two entry points compiled by two processes into one cache (as two test workers, or two
+    runs at once, fill it), then loaded by a third with the loops it compiles itself: every
+    traced game passes the referee. (A function linked into an entry point is internal to it,
+    engine/_jit.py ``_EntryLibrary``: names carry an id of the process that compiled them, and
+    one entry point's function once stood for another's of the same name.)"""
+    env = {"UNOSTATS_CACHE_DIR": str(tmp_path)}
+    for what in ("games", "trace"):
+        done = _run(_PLAY_ONE, what, env=env)
+        assert done.returncode == 0, done.stderr
+    assert _last_json(_run(_PLAY_ALL, env=env)) == {"checked": 18}

@@ -23,7 +23,11 @@ whole call tree once more for each level above it (_play_round all of the engine
 play_games all of it again): two thirds of the LLVM time. On the fast path a kernel only other
 kernels call gets a link-only library (``_LinkOnlyLibrary``): its LLVM IR (function passes run)
 is linked into its callers and optimised and compiled once, with the entry point, the only
-kernel Python calls and the only one cached.
+kernel Python calls and the only one cached. In an entry point's code every function but the
+entry's own and its CPython wrapper is internal (``_EntryLibrary``): a function's name carries
+an id of the process that compiled it, so two entry points cached by two processes could hold
+two different functions of one name, and a process that loaded both would call one for the
+other (tests/test_engine_fallback.py plays that case).
 
 Where the cache is: an entry point's files go straight into the engine's keyed folder
 (``_EngineLocator``), stamped with its key, not (as Numba's own locator does) into a sub-folder
@@ -267,6 +271,36 @@ def _fast_kernels():
             self._verify_declare_only_symbols()
             self._finalized = True  # not added to the JIT engine: no machine code of its own
 
+    class _EntryLibrary(_codegen.JITCodeLibrary):
+        """An entry point's code library: once its callees are linked in, every function in it
+        but the entry's own and its CPython wrapper is made internal. A linked-in function
+        comes as ``linkonce_odr``, its name carrying an id of the process that compiled it:
+        two entry points cached by two processes may hold two different functions of one
+        name, and the JIT linker of a process that loads both would call one for the other."""
+
+        def _optimize_final_module(self):
+            wrapper = "_ZN7cpython"  # Numba's CPython wrapper: the entry's name, prefixed
+            kept = set()
+            for fn in self._final_module.functions:
+                if fn.name.startswith(wrapper):
+                    kept.update((fn.name, "_ZN" + fn.name[len(wrapper):]))
+            for fn in self._final_module.functions:
+                if not fn.is_declaration and fn.name not in kept:
+                    fn.linkage = "internal"
+            super()._optimize_final_module()
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class _EntryLowering(NativeLowering):
+        """Numba's lowering, into an ``_EntryLibrary``."""
+
+        _name = "unostats_entry_lowering"
+
+        def run_pass(self, state):
+            state.library = _EntryLibrary(state.targetctx.codegen(),
+                                          state.func_id.func_qualname)
+            state.library.enable_object_caching()  # as Numba's lowering does: it is cached
+            return super().run_pass(state)
+
     @register_pass(mutates_CFG=True, analysis_only=False)
     class _LinkOnlyLowering(NativeLowering):
         """Numba's lowering, into a ``_LinkOnlyLibrary``."""
@@ -278,15 +312,19 @@ def _fast_kernels():
                                              state.func_id.func_qualname)
             return super().run_pass(state)
 
-    class _LinkOnlyPipeline(CompilerBase):
-        """Numba's nopython pipeline, lowering into a ``_LinkOnlyLibrary``."""
+    def _lowering_into(lowering):
+        """Numba's nopython pipeline, lowering with ``lowering``."""
 
-        def define_pipelines(self):
-            pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-            pm.passes = [(_LinkOnlyLowering if p is NativeLowering else p, d)
-                         for p, d in pm.passes]
-            pm.finalize()
-            return [pm]
+        class _Pipeline(CompilerBase):
+            def define_pipelines(self):
+                pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+                pm.passes = [(lowering if p is NativeLowering else p, d) for p, d in pm.passes]
+                pm.finalize()
+                return [pm]
+
+        return _Pipeline
+
+    _LinkOnlyPipeline, _EntryPipeline = map(_lowering_into, (_LinkOnlyLowering, _EntryLowering))
 
     def _plain(t):
         t = types.unliteral(t)
@@ -301,7 +339,7 @@ def _fast_kernels():
             options = dict(forceinline=inline, no_cpython_wrapper=not entry,
                            no_cfunc_wrapper=True)
             if entry:
-                d = _entry(f, options, engine_cache)
+                d = _entry(f, {**options, "pipeline_class": _EntryPipeline}, engine_cache)
             else:
                 d = njit(pipeline_class=_LinkOnlyPipeline, **options)(f)
             get_call_template = d.get_call_template
