@@ -289,42 +289,32 @@ def _fast_kernels():
                     fn.linkage = "internal"
             super()._optimize_final_module()
 
-    @register_pass(mutates_CFG=True, analysis_only=False)
-    class _EntryLowering(NativeLowering):
-        """Numba's lowering, into an ``_EntryLibrary``."""
+    def _pipeline_into(library_class, name: str, cached: bool):
+        """Numba's nopython pipeline, its lowering into a ``library_class`` (``cached``: its
+        object code kept for the cache, as Numba's own lowering does)."""
 
-        _name = "unostats_entry_lowering"
+        @register_pass(mutates_CFG=True, analysis_only=False)
+        class _Lowering(NativeLowering):
+            _name = name
 
-        def run_pass(self, state):
-            state.library = _EntryLibrary(state.targetctx.codegen(),
-                                          state.func_id.func_qualname)
-            state.library.enable_object_caching()  # as Numba's lowering does: it is cached
-            return super().run_pass(state)
-
-    @register_pass(mutates_CFG=True, analysis_only=False)
-    class _LinkOnlyLowering(NativeLowering):
-        """Numba's lowering, into a ``_LinkOnlyLibrary``."""
-
-        _name = "unostats_link_only_lowering"
-
-        def run_pass(self, state):
-            state.library = _LinkOnlyLibrary(state.targetctx.codegen(),
-                                             state.func_id.func_qualname)
-            return super().run_pass(state)
-
-    def _lowering_into(lowering):
-        """Numba's nopython pipeline, lowering with ``lowering``."""
+            def run_pass(self, state):
+                state.library = library_class(state.targetctx.codegen(),
+                                              state.func_id.func_qualname)
+                if cached:
+                    state.library.enable_object_caching()
+                return super().run_pass(state)
 
         class _Pipeline(CompilerBase):
             def define_pipelines(self):
                 pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-                pm.passes = [(lowering if p is NativeLowering else p, d) for p, d in pm.passes]
+                pm.passes = [(_Lowering if p is NativeLowering else p, d) for p, d in pm.passes]
                 pm.finalize()
                 return [pm]
 
         return _Pipeline
 
-    _LinkOnlyPipeline, _EntryPipeline = map(_lowering_into, (_LinkOnlyLowering, _EntryLowering))
+    _LinkOnlyPipeline = _pipeline_into(_LinkOnlyLibrary, "unostats_link_only_lowering", False)
+    _EntryPipeline = _pipeline_into(_EntryLibrary, "unostats_entry_lowering", True)
 
     def _plain(t):
         t = types.unliteral(t)

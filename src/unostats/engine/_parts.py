@@ -142,8 +142,8 @@ class Scratch:
             self.games = Outputs(hi - lo, 0, n)
         game, game_seat = self.games.game[:hi - lo], self.games.game_seat[:hi - lo]
         per_game = estimate.per_game()
-        room = int((hi - lo) * per_game * 1.25) + 64
         if totals is None:
+            room = int((hi - lo) * per_game * 1.25) + 64
             rounds, seats = ROUNDS.start(room), ROUND_SEATS.start(room * n)
         else:
             sums = np.zeros((hi - lo, len(TOT.COLUMNS)))
