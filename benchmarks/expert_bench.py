@@ -6,14 +6,17 @@ Speed: games of the expert (playout random) against random seats, 2 players, off
 thread, after a warm-up that compiles; a decision is a search (a choice of card with two
 candidates or more, ``TABLE.searches``), its time the run's time over its searches (the turns
 without a search are a small part of it). Strength: UnoAI's rules (no UNO call, Wild Draw Four
-unrestricted, draw one and play it if it can be played), the expert in seat 0 against
-RandomBots (a random legal card, a random colour), its goal rounds won, playouts by the
-strategist; share of rounds won with its Wilson 95% interval, on all threads.
+unrestricted, draw one and play it if it can be played, or keep it), the expert in seat 0
+against RandomBots (a random legal card, a random colour, a drawn card always played), its goal
+rounds won, playouts by the strategist, keeping a drawn black card while it holds more than two
+cards (``keep_drawn: 2``, MixBot's own threshold); share of rounds won with its Wilson 95%
+interval, on all threads. ``--seeds`` pools several seeds' rounds into one row.
 
     python benchmarks/expert_bench.py            # speed, then strength (tens of minutes)
     python benchmarks/expert_bench.py --quick    # a smoke run of a few seconds per step
     python benchmarks/expert_bench.py --speed    # speed only
     python benchmarks/expert_bench.py --strength --players 6 --budgets 64 --rounds 5000
+    python benchmarks/expert_bench.py --strength --players 6 --budgets 256 --seeds 1 2 3
 
 ``--rounds`` plays games until that many rounds (about) are played per row: 5,000 rounds give a
 Wilson interval of about +-1.2 points at 6 players, +-1.3 at 2.
@@ -37,6 +40,7 @@ BUDGETS = (16, 64, 256)
 UNOAI_RULES = {"uno_penalty": 0, "wild_draw_four": "free"}
 RANDOM_BOT = Seat.playing(WeightedPolicy.of("random_bot", colour="random"))
 MIXBOT = {2: 0.664, 6: 0.236}  # chausner/UnoAI README: MixBot's share of hands won
+KEEP_DRAWN = {"keep_drawn": 2}  # MixBot's: a drawn black card is played only with 2 cards or fewer
 
 
 def speed(budget: int, games: int) -> tuple[float, float, int]:
@@ -58,15 +62,16 @@ def speed(budget: int, games: int) -> tuple[float, float, int]:
 ROUNDS_PER_GAME = {2: 16, 6: 7.5}  # rounds of a game to 500 points (measured), to plan runs
 
 
-def strength(players: int, budget: int, games: int, seed: int) -> str:
+def strength(players: int, budget: int, games: int, seeds: list[int]) -> str:
     expert = SearchPolicy("expert", budget=budget, playout="strategist", goal="rounds")
-    seats = [Seat.playing(expert)] + [RANDOM_BOT] * (players - 1)
+    seats = [Seat.playing(expert, KEEP_DRAWN)] + [RANDOM_BOT] * (players - 1)
     won = rounds = 0
     start = time.perf_counter()
-    for batch in simulate_batches(rules=RuleSet.from_mapping(UNOAI_RULES), players=players,
-                                  seats=seats, games=games, seed=seed, batch_games=50):
-        won += int((batch.rounds["winner_seat"] == 0).sum())
-        rounds += batch.rounds.height
+    for seed in seeds:
+        for batch in simulate_batches(rules=RuleSet.from_mapping(UNOAI_RULES), players=players,
+                                      seats=seats, games=games, seed=seed, batch_games=50):
+            won += int((batch.rounds["winner_seat"] == 0).sum())
+            rounds += batch.rounds.height
     share = wilson_interval(won, rounds)
     above = "above" if share.lo > MIXBOT[players] else "not above"
     return (f"{players:>7} {budget:>6} {rounds:>7} {100 * share.value:6.1f}% "
@@ -83,7 +88,8 @@ def main() -> None:
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     parser.add_argument("--rounds", type=int, default=5000,
                         help="rounds per strength row, about (default 5000)")
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[2026],
+                        help="seeds whose rounds a strength row pools, each --rounds (default 2026)")
     args = parser.parse_args()
     if not args.strength:
         speed(4, 1)  # compiles (or loads) the expert's entry point
@@ -99,7 +105,7 @@ def main() -> None:
     for players in args.players:
         games = 4 if args.quick else round(args.rounds / ROUNDS_PER_GAME[players])
         for budget in args.budgets:
-            print(strength(players, budget, games, seed=args.seed), flush=True)
+            print(strength(players, budget, games, seeds=args.seeds), flush=True)
 
 
 if __name__ == "__main__":

@@ -153,7 +153,9 @@ SEAT = {
               + "; default `random`), a policy written as data or a search, the expert (the "
               "keys below).",
     "behaviour": "probabilities of the seat's behaviour, each from 0 to 1 except `reaction` (a "
-                 "weight for jump-in races); defaults: "
+                 "weight for jump-in races) and `keep_drawn` (a number of cards: under `draw: "
+                 "one_may_play` a drawn black card that may be played is kept while the hand, "
+                 "the card included, holds more cards than this; 0 plays it always); defaults: "
                  + ", ".join(f"`{k}` {v:g}" for k, v in values.behaviour_defaults().items()) + ".",
 }
 

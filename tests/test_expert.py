@@ -27,7 +27,10 @@ from unostats.stats import wilson_interval
 EXPERT = Seat.playing(SearchPolicy("expert", budget=4), BUSY)
 CLAIRVOYANT = Seat.playing(SearchPolicy("clairvoyant", budget=3, sees="all",
                                         playout="strategist"), BUSY)
-WILD_LAST = Seat.playing(SearchPolicy("expert_wild_last", budget=2, playout="wild_last"), BUSY)
+# It keeps a drawn black card while holding more than 3 cards (P5 one_may_play's choice): the
+# other experts' deals must still give it black cards after it drew and passed.
+WILD_LAST = Seat.playing(SearchPolicy("expert_wild_last", budget=2, playout="wild_last"),
+                         {**BUSY, "keep_drawn": 3})
 # UnoAI's RandomBot: a random legal card, a random colour.
 RANDOM_BOT = Seat.playing(WeightedPolicy.of("random_bot", colour="random"))
 # chausner/UnoAI's rules: no UNO call, Wild Draw Four unrestricted, draw one and play it if it
@@ -193,6 +196,38 @@ def test_the_deals_keep_what_a_seat_showed_it_lacks(taken, others, reds, fewest,
     low, high = json.loads(done.stdout.strip().splitlines()[-1])
     assert low == fewest
     assert high == most if taken == 0 else 1 <= high <= most
+
+
+_SHOWN = textwrap.dedent("""\
+    import json, sys
+    import numpy as np
+    from unostats import cards, codes
+    from unostats.engine import _expert, _layout
+    # Seat 1 drew and passed on a red 5, keeping a drawn black card above ``keep`` cards.
+    st = np.zeros(1, dtype=_layout.SEARCH_TABLES[0])[0]
+    st["n"], st["col"], st["rank"] = 2, 0, 5
+    st["behaviour"][1, codes.B_KEEP_DRAWN] = float(sys.argv[1])
+    _expert.shown_void(st, 1)
+    mask = int(st["shown_mask"][1, 0])
+    print(json.dumps([bool(mask >> t & 1) for t in (cards.WILD, cards.WILD_DRAW_FOUR,
+                                                    cards.card_type(0, 3), cards.card_type(1, 5),
+                                                    cards.card_type(1, 4))]))
+""")
+
+
+@pytest.mark.parametrize(("keep", "ruled_out"), [
+    (0, [True, True, True, True, False]),  # it plays every drawn card it may: none legal held
+    (2, [False, False, True, True, False]),  # it may be keeping a drawn black card
+])
+def test_a_seat_that_keeps_drawn_black_cards_shows_no_lack_of_them(keep, ruled_out):
+    """A seat that passed after drawing shows it holds no card legal then; one whose
+    ``keep_drawn`` may have kept a drawn black card shows nothing of its black cards. (The
+    plain-Numba path, in a process of its own, as above.)"""
+    done = subprocess.run([sys.executable, "-c", _SHOWN, str(keep)],
+                          env={**os.environ, "UNOSTATS_PLAIN_NUMBA": "1"}, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ruled_out
 
 
 def _round_share(players: int, expert: SearchPolicy, games: int, seed: int):

@@ -50,8 +50,10 @@ def tables(draw):
     assume(rules.check_players(players) is None)
     probability = st.sampled_from([0.0, 0.3, 1.0])
     seats = [Seat(draw(st.sampled_from(R.POLICIES)),
-                  {**{name: draw(probability) for name in R.BEHAVIOUR if name != "reaction"},
-                   "reaction": draw(st.sampled_from([0.0, 0.5, 2.0]))})
+                  {**{name: draw(probability) for name in R.BEHAVIOUR
+                      if name not in ("reaction", "keep_drawn")},
+                   "reaction": draw(st.sampled_from([0.0, 0.5, 2.0])),
+                   "keep_drawn": draw(st.sampled_from([0, 2, 5]))})
              for _ in range(players)]
     return rules, players, seats, draw(st.integers(0, 2**32))
 

@@ -60,6 +60,9 @@ BAD_EXPECTED: dict[str, list[str]] = {
                              "range: expected a probability from 0 to 1"],
     "reaction_zero.yaml": ["reaction_zero.yaml:6: seats.behaviour.reaction: 0 is out of range: "
                            "expected a positive weight"],
+    "keep_drawn_fraction.yaml": ["keep_drawn_fraction.yaml:6: seats.behaviour.keep_drawn: 1.5 is "
+                                 "out of range: expected a number of cards (a whole number from "
+                                 "0)"],
     "behaviour_string.yaml": ["behaviour_string.yaml:6: seats.behaviour.catch_uno: expected a "
                               "probability from 0 to 1, got 'often'"],
     "unknown_behaviour.yaml": ["unknown_behaviour.yaml:6: seats.behaviour.forgot_uno: unknown "

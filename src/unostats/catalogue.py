@@ -103,7 +103,8 @@ CATALOGUE: tuple[Section, ...] = (
           "draws 6 and is skipped. UNO-Extreme: guilty, the card goes back and its player draws "
           "4 more; innocent, the challenger draws 8.", "WIKI, HOUSE"),
         R("P5", "No playable card", "`one_may_play`: draw one and play it if it fits (all "
-          "sources); `one_then_pass`: draw one and pass; `two`: draw two (UA, \"a slower "
+          "sources), or keep it in the hand without penalty (WIKI; a seat's choice, its "
+          "`keep_drawn` behaviour); `one_then_pass`: draw one and pass; `two`: draw two (UA, \"a slower "
           "game\"), a fitting one may be played; `until_playable`: draw until a card fits, then "
           "play it.", "all"),
         R("P6", "Empty draw pile", "The discard pile except its top card is shuffled into a new "

@@ -36,7 +36,8 @@ FEATURE_NAMES = ("number", "skip", "reverse", "draw_two", "wild", "wild_draw_fou
                  "hit_all", "swap_hands", "custom_wild", "points", "colour_match", "rank_match",
                  "colour_held", "rank_held", "links", "attack")
 
-# --- Behaviour probabilities (B1): columns of the float64 [seats, N_BEHAVIOUR] array. ---
+# --- Behaviour (B1 probabilities, the reaction weight, P5's keep_drawn): columns of the float64
+# [seats, N_BEHAVIOUR] array. ---
 B_FORGET_UNO = 0
 B_CATCH_UNO = 1
 B_CHALLENGE = 2
@@ -45,7 +46,8 @@ B_JUMP_IN = 4
 B_SILENCE_BREAK = 5
 B_MISTAKE = 6
 B_REACTION = 7
-N_BEHAVIOUR = 8
+B_KEEP_DRAWN = 8
+N_BEHAVIOUR = 9
 
 # --- Trace events: rows of an int64 [n, 4] array (kind, seat, a, b); -1 where unused. ---
 EV_ROUND_START = 1  # seat = dealer, a = round number (from 1)

@@ -236,7 +236,8 @@ POLICY_DOCS = {
                    "numbers first), black cards kept for the end"),
 }
 
-# B1 behaviour probabilities: name -> (default, meaning).
+# Seat behaviour: name -> (default, meaning). B1's probabilities, its ``reaction`` weight, and
+# ``keep_drawn``: the choice P5 one_may_play leaves a seat ("may be played") as a hand size.
 BEHAVIOUR: dict[str, tuple[float, str]] = {
     "forget_uno": (0.05, "probability of forgetting to call UNO when going down to one card"),
     "catch_uno": (0.5, "probability of catching another player's missed UNO call"),
@@ -246,6 +247,8 @@ BEHAVIOUR: dict[str, tuple[float, str]] = {
     "silence_break": (0.05, "probability of breaking a silence rule"),
     "mistake": (0.0, "probability of a rule mistake per turn"),
     "reaction": (1.0, "relative speed in slap and jump-in races (higher is faster)"),
+    "keep_drawn": (0, "under draw: one_may_play, a drawn black card that may be played is kept "
+                      "while the hand then holds more cards than this (0: always played)"),
 }
 BEHAVIOUR_SLOTS = {
     "forget_uno": codes.B_FORGET_UNO,
@@ -256,6 +259,7 @@ BEHAVIOUR_SLOTS = {
     "silence_break": codes.B_SILENCE_BREAK,
     "mistake": codes.B_MISTAKE,
     "reaction": codes.B_REACTION,
+    "keep_drawn": codes.B_KEEP_DRAWN,
 }
 
 

@@ -53,7 +53,8 @@ def card(name: str) -> int:
 # ---------------------------------------------------------------- seats, rules and decks
 
 # Every behaviour probability of B1 is certain (0) unless a case sets it to 0 or 1; ``reaction``
-# is a weight (any value >= 0, default 1). A race is certain when one seat in it weighs more than
+# is a weight (any value >= 0, default 1); ``keep_drawn`` a number of cards (default 0: a drawn
+# card is always played). A race is certain when one seat in it weighs more than
 # 0 and every other weighs 0 (docs/engine.md J4); a slap's slowest is certain for a seat of
 # weight 0 (docs/engine.md "The slowest seat").
 CERTAIN = {name: 0.0 for name in rules_mod.BEHAVIOUR if name != "reaction"}
@@ -63,7 +64,8 @@ def seat(policy: str | WeightedPolicy = "first_legal", **behaviour: float) -> Se
     """A deterministic seat: ``policy`` (a bundled name or a weighted policy), behaviour
     probabilities 0 unless given (0 or 1)."""
     for name, p in behaviour.items():
-        assert name in CERTAIN and p in (0.0, 1.0) or name == "reaction" and p >= 0, (name, p)
+        assert (name in CERTAIN and p in (0.0, 1.0) or name in ("reaction", "keep_drawn")
+                and p >= 0), (name, p)
     return Seat.playing(policy, {**CERTAIN, "reaction": 1.0, **behaviour})
 
 
@@ -378,6 +380,7 @@ def _as_trace(case: Case, rules: RuleSet) -> Trace:
     return Trace(rules=rules, players=case.players,
                  policies=tuple(s.policy for s in case.seat_list()), seed=0, game=0,
                  weighted=tuple(s.weighted for s in case.seat_list()),
+                 keep_drawn=tuple(int(s.behaviour.get("keep_drawn", 0)) for s in case.seat_list()),
                  deck_counts=rules.deck_counts(), card_points=cards.card_points(),
                  events=np.array(rows, dtype=np.int64).reshape(-1, 4))
 

@@ -242,6 +242,36 @@ case("draw-one_may_play-a-playable-drawn-card-is-played-at-once", **DRAW_HANDS,
      ],
      ending=[("round_end", 0, "win", 7), *scores((0, 7), (7, 0))],
      facts={"round.normal_draws": 1})
+# P5 one_may_play "may be played": a seat keeps a drawn black card while its hand, the card
+# included, holds more cards than its keep_drawn (B1's seat behaviour; 0, the default: played).
+KEEP_HANDS = dict(players=2, hands={1: ["Y7"], 0: ["R3"]}, flip="R5", draws=["wild", "G5"])
+case("draw-one_may_play-keep_drawn-keeps-a-drawn-black-card-above-its-hand-size", **KEEP_HANDS,
+     seats={1: {"keep_drawn": 1}},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("draw", 1, "wild", "normal"), ("pass", 1),  # 2 cards > 1: kept
+         ("turn", 0), ("play", 0, "R3"),
+     ],
+     ending=[("round_end", 0, "win", 57), *scores((0, 57), (57, 0))])
+PLAYED_WILD = [
+    ("flip", "R5"),
+    ("turn", 1), ("draw", 1, "wild", "normal"), ("play", 1, "wild"), ("colour", 1, "yellow"),
+    ("turn", 0), ("draw", 0, "G5", "normal"), ("pass", 0),
+    ("turn", 1), ("play", 1, "Y7"),
+]
+case("draw-one_may_play-keep_drawn-plays-a-drawn-black-card-at-its-hand-size", **KEEP_HANDS,
+     seats={1: {"keep_drawn": 2}}, table=PLAYED_WILD,  # 2 cards, not more than 2: played
+     ending=[("round_end", 1, "win", 8), *scores((8, 0), (0, 8))])
+case("draw-one_may_play-keep_drawn-off-plays-a-drawn-black-card", **KEEP_HANDS,
+     table=PLAYED_WILD, ending=[("round_end", 1, "win", 8), *scores((8, 0), (0, 8))])
+case("draw-one_may_play-keep_drawn-plays-a-drawn-coloured-card", **DRAW_HANDS,
+     draws=["R3", "G5", "G7"], seats={1: {"keep_drawn": 1}},
+     table=[
+         ("flip", "R5"),
+         ("turn", 1), ("draw", 1, "R3", "normal"), ("play", 1, "R3"),
+         ("turn", 0), ("play", 0, "G3"),
+     ],
+     ending=[("round_end", 0, "win", 7), *scores((0, 7), (7, 0))])
 case("draw-one_then_pass-keeps-a-playable-drawn-card", **DRAW_HANDS, draws=["R3", "G5", "G7"],
      rules={"draw": "one_then_pass"},
      table=[

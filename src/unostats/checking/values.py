@@ -18,6 +18,7 @@ SEARCH_KEYS = ("name", "search", "budget", "playout", "sees", "goal", "colours")
 MAX_WEIGHT = 1e9  # weights beyond it could make scores lose every smaller term
 # Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
 WEIGHT_BEHAVIOURS = ("reaction",)
+COUNT_BEHAVIOURS = ("keep_drawn",)  # a number of cards (a whole number from 0)
 
 
 class Checker:
@@ -196,11 +197,15 @@ class Checker:
 
     def behaviour_value(self, name: str, value: Any, path: KeyPath) -> float | None:
         weight = name in WEIGHT_BEHAVIOURS
-        what = "a positive weight" if weight else "a probability from 0 to 1"
+        count = name in COUNT_BEHAVIOURS
+        what = ("a positive weight" if weight else "a number of cards (a whole number from 0)"
+                if count else "a probability from 0 to 1")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.add(path, f"expected {what}, got {describe(value)}")
             return None
-        if not math.isfinite(value) or (value <= 0 if weight else not 0 <= value <= 1):
+        if not math.isfinite(value) or (value <= 0 if weight else
+                                        (value < 0 or value != int(value)) if count else
+                                        not 0 <= value <= 1):
             self.add(path, f"{value} is out of range: expected {what}")
             return None
         return float(value)

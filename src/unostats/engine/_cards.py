@@ -129,7 +129,8 @@ def draw_turn(st, opt, s, threat, state):
     """P5: seat s has no legal card and draws as ``opt.draw`` says. Returns (the drawn card it
     plays, or -1 to pass, state).
 
-    one_may_play plays the drawn card if legal, one_then_pass never does, until_playable draws
+    one_may_play plays the drawn card if legal (the round loop draws it itself, and asks
+    ``_policies.keeps_drawn`` first), one_then_pass never does, until_playable draws
     until a legal card comes or the piles run out; two draws two cards and plays one of them if
     it can (the policy's preference, a fair coin between equals).
     """

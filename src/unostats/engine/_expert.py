@@ -15,6 +15,7 @@ has no cycle). docs/guide/seats.md "The expert" is the specification.
 
 import numpy as np
 
+from .. import codes as C
 from .. import rules as R
 from ._jit import kernel
 from ._layout import DISCARDS, DRAW_PILE, SHOWN
@@ -62,12 +63,14 @@ def forget_shown(st):
 @kernel
 def shown_void(st, q):
     """Seat q has shown it holds no card legal on the table now (it drew instead of playing, and
-    then held none either: every policy plays a legal card when it holds one): remember the
+    then held none either: every policy plays a legal card when it holds one, and plays a
+    drawn one unless its ``keep_drawn`` keeps it, which only a black card may be): remember the
     card types legal now and its intake, dropping its oldest showing past ``SHOWN``. Every card
     it holds now, and still holds later, is none of them; a card it takes later may be."""
+    keeps = st.behaviour[q, C.B_KEEP_DRAWN] > 0
     mask = 0
     for t in range(NT):
-        if is_legal(t, st.col, st.rank):
+        if is_legal(t, st.col, st.rank) and not (keeps and t >= FIRST_BLACK):
             mask |= 1 << t
     for k in range(SHOWN - 1, 0, -1):
         st.shown_mask[q, k] = st.shown_mask[q, k - 1]

@@ -1,4 +1,5 @@
-"""Play policies (njit): which card a seat plays, which colour it names, what it gives away.
+"""Play policies (njit): which card a seat plays, which colour it names, what it gives away,
+whether it keeps a drawn card.
 
 Rules here: B2 policies: policies written as data (weights of the card features codes.F_*), which
 the bundled policies are presets of (seats.PRESETS), and the strategist, coded here
@@ -141,6 +142,15 @@ def if_playable(st, opt, card, s, state):
         if not bluff:
             return -1, state
     return card, state
+
+
+@kernel(inline=True)
+def keeps_drawn(st, s, card):
+    """P5 one_may_play ("it may be played"): whether seat s keeps the drawn card it may play,
+    by its ``keep_drawn`` behaviour: a black card while its hand, the card included, holds more
+    cards than that (0: never kept)."""
+    keep = st.behaviour[s, C.B_KEEP_DRAWN]
+    return card >= FIRST_BLACK and keep > 0 and st.hsize[s] > keep
 
 
 @kernel(inline=True)

@@ -64,7 +64,7 @@ from ._measures import (
 )
 from ._numbers import draw_cover, extras, owes_cover, silence_at_turn
 from ._penalties import answer_pending, pay_unless_answered
-from ._policies import choose_card, if_playable
+from ._policies import choose_card, if_playable, keeps_drawn
 from ._rng import bounded, seed_stream, side_key
 from ._scoring import end_of_move, finish_game, finish_round
 from ._table import FIRST_BLACK, ev, flush, holds_colour, next_seat, rank_of, step
@@ -184,6 +184,8 @@ def _round_loop(level, role=PLAY, counting=False):
                     if opt.draw == R.DRAW_ONE_MAY_PLAY:  # P5 (the other draw rules: draw_turn)
                         drawn, state = draw_traced(st, p, 1, C.DRAW_NORMAL, state, tracing)
                         card, state = if_playable(st, opt, drawn, p, state)
+                        if card >= 0 and keeps_drawn(st, p, card):
+                            card = -1
                         if searching:  # it held no legal card, nor does it now but the drawn one
                             shown_void(st, p)
                     else:

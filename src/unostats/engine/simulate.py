@@ -44,6 +44,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import cards
+from .. import codes as C
 from ..rules import RuleSet, behaviour_array
 from ..seats import SearchPolicy, Seat, WeightedPolicy, resolve_seats
 from . import _layout as L
@@ -74,6 +75,8 @@ class Trace:
     # Did the kernel count how each round played (its rows' measures; else null)? The referee
     # counts them from the events when True, else expects null.
     how_it_plays: bool = True
+    # Each seat's ``keep_drawn`` behaviour (P5; empty or 0: it plays every drawn card it may).
+    keep_drawn: tuple[int, ...] = ()
 
 
 def simulate_batches(**kwargs: Any) -> Iterator[Batch]:
@@ -292,5 +295,6 @@ def _trace(inputs: KernelInputs, rules: RuleSet, seed: int, game: int,
                          seed=seed, game=game, deck_counts=inputs.deck,
                          card_points=inputs.points, events=trace[:used].copy(), batch=batch,
                          weighted=inputs.weighted, search=inputs.search,
-                         how_it_plays=inputs.how_it_plays)
+                         how_it_plays=inputs.how_it_plays,
+                         keep_drawn=tuple(int(k) for k in inputs.behaviour[:, C.B_KEEP_DRAWN]))
         capacity = used

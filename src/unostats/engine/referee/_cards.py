@@ -111,7 +111,9 @@ class Cards:
         return self._next(first)
 
     def _draw_instead_of_playing(self, seat: int) -> _Played | None:
-        """P5: a player without a legal card draws as `draw` says; may play a drawn card."""
+        """P5: a player without a legal card draws as `draw` says; may play a drawn card (under
+        one_may_play a seat keeps a drawn black card while it holds more cards than its
+        ``keep_drawn``)."""
         legal = self.table.legal_cards(seat, self.restricted)
         if legal:
             names = ", ".join(_card(t) for t in legal)
@@ -121,10 +123,16 @@ class Cards:
             return self._draw_until_playable(seat)
         drawn = self._draw_cards(seat, 2 if self.rules.draw == "two" else 1, codes.DRAW_NORMAL)
         playable = [t for t in drawn if self.table.may_play(seat, t, self.restricted)]
-        if playable and self.rules.draw != "one_then_pass":
+        keep = self.keep_drawn[seat] if seat < len(self.keep_drawn) else 0
+        kept = (self.rules.draw == "one_may_play" and playable and keep > 0
+                and playable[0] >= cards.FIRST_BLACK and self.table.hand_size(seat) > keep)
+        if playable and self.rules.draw != "one_then_pass" and not kept:
             return self._play_drawn(seat, drawn, playable)
         if not drawn:
             why = "nothing could be drawn"
+        elif kept:
+            why = (f"it keeps the drawn {_card(playable[0])}: it holds "
+                   f"{self.table.hand_size(seat)} cards, more than its keep_drawn {keep}")
         elif playable:
             why = "draw: one_then_pass passes even with a playable card"
         else:

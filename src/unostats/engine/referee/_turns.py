@@ -53,6 +53,7 @@ class _Referee(Cards, Policies, Penalties, Actions, JumpIns, Numbers, UnoCall, S
         self.policies = tuple(trace.policies)
         self.weighted = tuple(trace.weighted)
         self.search = tuple(trace.search)
+        self.keep_drawn = tuple(trace.keep_drawn)
         self.how_it_plays = trace.how_it_plays  # counted by the kernel: recompute, else None
         self.deck = Counter({t: int(k) for t, k in enumerate(trace.deck_counts) if k})
         self.covers = 0  # N6: the covers of the current turn's chain
