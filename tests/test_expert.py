@@ -254,7 +254,7 @@ def test_the_expert_against_unoai_mixbot(players, bar):
     rounds, keeping a drawn black card as MixBot does; benchmarks/expert_bench.py's seat) wins
     more at 2 players, its 95% interval above MixBot's share; at 6 players it beats the fair
     share of five random bots (250 games, some 1,800 rounds, leave MixBot's share inside the
-    interval: docs/performance.md "A drawn card kept" clears it with 136,314 rounds)."""
+    interval: docs/performance.md "A drawn card kept" clears it with 190,187 rounds)."""
     expert = SearchPolicy("expert", budget=256, playout="strategist", goal="rounds")
     share = _round_share(players, expert, 250, seed=2026, behaviour={"keep_drawn": 2})
     assert share.lo > bar, share
