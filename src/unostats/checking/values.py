@@ -16,9 +16,12 @@ SEAT_KEYS = ("policy", "behaviour")
 POLICY_KEYS = ("name", "weights", "colour", "ties")  # a policy written as data
 SEARCH_KEYS = ("name", "search", "budget", "playout", "sees", "goal", "colours")  # the expert
 MAX_WEIGHT = 1e9  # weights beyond it could make scores lose every smaller term
-# Behaviour names that are relative weights rather than probabilities (rules.BEHAVIOUR docs).
-WEIGHT_BEHAVIOURS = ("reaction",)
-COUNT_BEHAVIOURS = ("keep_drawn",)  # a number of cards (a whole number from 0)
+# What a behaviour's value may be (rules.BEHAVIOUR docs): a probability, but for the names here.
+PROBABILITY = ("a probability from 0 to 1", lambda v: 0 <= v <= 1)
+OTHER_BEHAVIOURS = {
+    "reaction": ("a positive weight", lambda v: v > 0),
+    "keep_drawn": ("a number of cards (a whole number from 0)", lambda v: v >= 0 and v == int(v)),
+}
 
 
 class Checker:
@@ -196,16 +199,11 @@ class Checker:
         return ok
 
     def behaviour_value(self, name: str, value: Any, path: KeyPath) -> float | None:
-        weight = name in WEIGHT_BEHAVIOURS
-        count = name in COUNT_BEHAVIOURS
-        what = ("a positive weight" if weight else "a number of cards (a whole number from 0)"
-                if count else "a probability from 0 to 1")
+        what, allowed = OTHER_BEHAVIOURS.get(name, PROBABILITY)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.add(path, f"expected {what}, got {describe(value)}")
             return None
-        if not math.isfinite(value) or (value <= 0 if weight else
-                                        (value < 0 or value != int(value)) if count else
-                                        not 0 <= value <= 1):
+        if not math.isfinite(value) or not allowed(value):
             self.add(path, f"{value} is out of range: expected {what}")
             return None
         return float(value)
